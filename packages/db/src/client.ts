@@ -1,0 +1,56 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "./schema/index";
+
+/** The drizzle handle every service function takes; the same type for PGlite and PostgreSQL. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  driver: "pglite" | "postgres";
+  close(): Promise<void>;
+}
+
+export type DatabaseOptions =
+  | { url: string; maxConnections?: number }
+  | { dataDir: string }
+  | { memory: true; loadDataDir?: Blob };
+
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
+export async function createDatabase(options: DatabaseOptions): Promise<Database> {
+  if ("url" in options) {
+    const client = postgres(options.url, {
+      max: options.maxConnections ?? 10,
+      onnotice: () => {},
+    });
+    return {
+      db: drizzlePostgres(client, { schema }) as unknown as Db,
+      driver: "postgres",
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  let client: PGlite;
+  if ("dataDir" in options) {
+    mkdirSync(options.dataDir, { recursive: true });
+    client = await PGlite.create(options.dataDir, { extensions: PGLITE_EXTENSIONS });
+  } else {
+    client = await PGlite.create({ extensions: PGLITE_EXTENSIONS, loadDataDir: options.loadDataDir });
+  }
+  return {
+    db: drizzlePglite(client, { schema }) as unknown as Db,
+    driver: "pglite",
+    close: () => client.close(),
+  };
+}
+
+/** DATABASE_URL selects PostgreSQL; otherwise embedded PGlite in DATA_DIR (default ./.data). */
+export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
+  if (env.DATABASE_URL) return { url: env.DATABASE_URL };
+  return { dataDir: `${env.DATA_DIR ?? "./.data"}/pglite` };
+}

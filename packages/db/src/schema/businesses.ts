@@ -1,0 +1,87 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { categories } from "./categories";
+import { cities } from "./cities";
+import { businessStatus, ownership, planTier } from "./enums";
+
+export interface OpeningHoursSpec {
+  /** schema.org day names: Monday ... Sunday. */
+  days: string[];
+  /** "HH:MM", 24-hour local time. */
+  opens: string;
+  closes: string;
+}
+
+/**
+ * One row per business. The descriptive columns (name, phone, website, ...) are the projection of
+ * the current claims (see claims.ts); only services/claims.ts writes them, in the same transaction
+ * as the claim, so the two never disagree.
+ */
+export const businesses = pgTable(
+  "businesses",
+  {
+    /** Immutable: survives renames and slug changes; what /entity/{id} serves. */
+    id: uuid("id").primaryKey().defaultRandom(),
+    slug: text("slug").notNull().unique(),
+    name: text("name").notNull(),
+    categorySlug: text("category_slug")
+      .notNull()
+      .references(() => categories.slug),
+    cityId: integer("city_id")
+      .notNull()
+      .references(() => cities.id),
+    state: text("state").notNull(),
+    country: text("country").notNull(),
+    address: text("address").notNull(),
+    postalCode: text("postal_code"),
+    phone: text("phone"),
+    website: text("website"),
+    email: text("email"),
+    description: text("description"),
+    services: text("services").array().notNull().default([]),
+    usp: text("usp"),
+    tagline: text("tagline"),
+    keywords: text("keywords").array().notNull().default([]),
+    /** 0..5, aggregated review rating. */
+    rating: real("rating"),
+    reviewCount: integer("review_count").notNull().default(0),
+    planTier: planTier("plan_tier").notNull().default("free"),
+    /** Paid plan end; once past, the business is decommissioned (410) until renewed. Null = no expiry. */
+    subscriptionExpiresAt: timestamp("subscription_expires_at", { withTimezone: true }),
+    status: businessStatus("status").notNull().default("active"),
+    ownership: ownership("ownership").notNull().default("unclaimed"),
+    lat: doublePrecision("lat"),
+    lng: doublePrecision("lng"),
+    openingHours: jsonb("opening_hours").$type<OpeningHoursSpec[]>().notNull().default([]),
+    /** INTERNAL. Never in public output (score contract 2.1-phase0). */
+    geoScore: integer("geo_score").notNull().default(0),
+    /** INTERNAL. Breaks ties within a plan tier; never in public output. */
+    visibilityScore: integer("visibility_score").notNull().default(0),
+    /** True for records of the generated demo world. */
+    isDemo: boolean("is_demo").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Serves category+city search in index order: no sort step, reads only `limit` rows.
+    index("businesses_search_idx")
+      .on(t.categorySlug, t.cityId, t.planTier, t.visibilityScore.desc(), t.name, t.id)
+      .where(sql`${t.status} = 'active'`),
+    index("businesses_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`),
+    index("businesses_updated_idx").on(t.updatedAt, t.id),
+  ],
+);
+
+export type Business = typeof businesses.$inferSelect;
+export type NewBusiness = typeof businesses.$inferInsert;

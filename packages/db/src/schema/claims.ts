@@ -1,0 +1,37 @@
+import { sql } from "drizzle-orm";
+import { check, index, jsonb, pgTable, real, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { businesses } from "./businesses";
+import { claimVerification } from "./enums";
+
+/**
+ * Every fact about a business, with its provenance. A newer claim on the same property supersedes
+ * the older one (supersededAt/supersededBy set); superseded claims are kept for history mode.
+ */
+export const claims = pgTable(
+  "claims",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    /** The listing field this claim sets: name, phone, website, address, services, ... */
+    property: text("property").notNull(),
+    value: jsonb("value").$type<unknown>().notNull(),
+    /** Who said it, e.g. "owner:dashboard", "registry:demo-companies-registry". */
+    source: text("source").notNull(),
+    /** 0..1: how sure we are the value is true. */
+    confidence: real("confidence").notNull(),
+    verification: claimVerification("verification").notNull(),
+    observedAt: timestamp("observed_at", { withTimezone: true }).notNull(),
+    supersededAt: timestamp("superseded_at", { withTimezone: true }),
+    supersededBy: uuid("superseded_by").references((): AnyPgColumn => claims.id),
+  },
+  (t) => [
+    check("claims_confidence_range", sql`${t.confidence} >= 0 and ${t.confidence} <= 1`),
+    // At most one current claim per property, enforced by the database.
+    uniqueIndex("claims_current_uq").on(t.businessId, t.property).where(sql`${t.supersededAt} is null`),
+    index("claims_business_idx").on(t.businessId, t.observedAt),
+  ],
+);
+
+export type Claim = typeof claims.$inferSelect;
