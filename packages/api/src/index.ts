@@ -1,0 +1,6 @@
+export { appRouter, createCaller, type AppRouter } from "./root";
+export { createContext, bearerTokenFrom, type Context, type ContextLogger, type CreateContextOptions } from "./context";
+export { DomainError, toPublicError, type PublicErrorBody } from "./errors";
+export { createOpenApiDocument, API_VERSION } from "./openapi";
+export { provisionApiKey, createApiKey } from "./services/api-keys";
+export { generateApiKey, parseApiKey, hashApiKey } from "./services/api-key-format";

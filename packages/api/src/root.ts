@@ -1,0 +1,16 @@
+import { getAgentProfile } from "./routers/entities/get-agent-profile";
+import { getEntityById } from "./routers/entities/get-entity-by-id";
+import { getEntityProfile } from "./routers/entities/get-entity-profile";
+import { apiKeysRouter } from "./routers/keys/api-keys";
+import { lookupBusinesses } from "./routers/search/lookup-businesses";
+import { searchBusinesses } from "./routers/search/search-businesses";
+import { createCallerFactory, router } from "./trpc";
+
+export const appRouter = router({
+  search: router({ searchBusinesses, lookupBusinesses }),
+  entities: router({ getEntityProfile, getEntityById, getAgentProfile }),
+  apiKeys: apiKeysRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);

@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { CLAIM_VERIFICATIONS, PLAN_TIERS } from "@directory/db";
+
+export const ZClaim = z.object({
+  id: z.string(),
+  property: z.string().describe("The profile field this claim sets, e.g. phone"),
+  value: z.unknown(),
+  source: z.string().describe('Who said it; "demo:" marks generated demo data'),
+  confidence: z.number().min(0).max(1),
+  verification: z.enum(CLAIM_VERIFICATIONS),
+  observedAt: z.string(),
+  supersededAt: z.string().nullable().describe("Set on superseded claims (history mode only)"),
+  supersededBy: z.string().nullable(),
+});
+
+const ZOpeningHours = z.array(z.object({ days: z.array(z.string()), opens: z.string(), closes: z.string() }));
+
+/** Query booleans arrive as strings on REST; stringbool parses "false" as false (see ARCHITECTURE pitfalls). */
+export const ZHistoryParam = z
+  .stringbool()
+  .default(false)
+  .describe("true adds superseded claims; needs an API key");
+
+/** Spec 2.5: identity, contact, aiSignals, services, structuredData, claims. */
+export const ZEntityProfile = z.object({
+  apiVersion: z.string(),
+  identity: z.object({
+    id: z.string(),
+    slug: z.string(),
+    name: z.string(),
+    category: z.string(),
+    categorySlug: z.string(),
+    city: z.string(),
+    state: z.string(),
+    country: z.string(),
+    ownership: z.enum(["owner_verified", "unclaimed"]),
+    verified: z.boolean(),
+    planTier: z.enum(PLAN_TIERS),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+  contact: z.object({
+    phone: z.string().nullable(),
+    website: z.string().nullable(),
+    email: z.string().nullable(),
+    address: z.string(),
+    postalCode: z.string().nullable(),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+    openingHours: ZOpeningHours,
+  }),
+  aiSignals: z.object({
+    description: z.string().nullable(),
+    tagline: z.string().nullable(),
+    usp: z.string().nullable(),
+    keywords: z.array(z.string()),
+    rating: z.number().nullable(),
+    reviewCount: z.number().int(),
+    directoryCompletenessScore: z.number(),
+    directoryCompletenessScoreLabel: z.string(),
+    rankingModel: z.literal("plan-neutral-directory-completeness"),
+    recommended: z.literal(false),
+  }),
+  services: z.array(z.string()),
+  structuredData: z.record(z.string(), z.unknown()).describe("schema.org JSON-LD (LocalBusiness subtype)"),
+  claims: z.array(ZClaim),
+  history: z.boolean().describe("True when superseded claims are included"),
+  links: z.object({ profileUrl: z.string(), agentProfileUrl: z.string(), canonicalUrl: z.string() }),
+});

@@ -1,0 +1,9 @@
+import { getAgentProfile as buildAgentProfile } from "../../services/agent-profile";
+import { publicProcedure } from "../../trpc";
+import { getAgentProfileMeta, ZAgentProfile, ZGetAgentProfileInput } from "./get-agent-profile.types";
+
+export const getAgentProfile = publicProcedure
+  .meta(getAgentProfileMeta)
+  .input(ZGetAgentProfileInput)
+  .output(ZAgentProfile)
+  .query(({ ctx, input }) => buildAgentProfile(ctx.db, ctx.publicBaseUrl, input.slug));

@@ -1,0 +1,42 @@
+import { z } from "zod";
+import type { OpenApiMeta } from "trpc-to-openapi";
+
+export const ZGetAgentProfileInput = z.object({
+  slug: z.string().trim().min(1).max(200).describe("Business slug; a former slug also resolves"),
+});
+
+/** Spec 2.3, schema ABO/1.0. */
+export const ZAgentProfile = z.object({
+  schema: z.literal("ABO/1.0"),
+  entity: z.object({
+    name: z.string(),
+    category: z.string(),
+    city: z.string(),
+    description: z.string(),
+    verified: z.boolean(),
+    trustScore: z.number().min(0).max(100).describe("Mean confidence of the current claims, 0-100"),
+  }),
+  contact: z.object({ phone: z.string(), website: z.string(), address: z.string() }),
+  actions: z.array(
+    z.object({
+      actionId: z.string(),
+      name: z.string(),
+      type: z.enum(["contact", "navigate", "inquire", "schedule", "verify"]),
+      description: z.string(),
+      href: z.string(),
+    }),
+  ),
+  intents: z.array(z.object({ query: z.string(), answer: z.string(), confidence: z.number().min(0).max(1) })),
+  agentInstructions: z.string(),
+});
+
+export const getAgentProfileMeta: OpenApiMeta = {
+  openapi: {
+    method: "GET",
+    path: "/business/{slug}/agent.json",
+    operationId: "getAgentProfile",
+    tags: ["entities"],
+    summary: "Agent-readable profile (ABO/1.0): contact, executable actions, prepared Q&A",
+    errorResponses: { 404: "Entity not found", 410: "Entity decommissioned" },
+  },
+};

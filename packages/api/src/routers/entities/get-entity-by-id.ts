@@ -1,0 +1,12 @@
+import { getEntityProfileById } from "../../services/entity-profile";
+import { publicProcedure } from "../../trpc";
+import { ZEntityProfile } from "./entity-profile.types";
+import { getEntityByIdMeta, ZGetEntityByIdInput } from "./get-entity-by-id.types";
+
+export const getEntityById = publicProcedure
+  .meta(getEntityByIdMeta)
+  .input(ZGetEntityByIdInput)
+  .output(ZEntityProfile)
+  .query(({ ctx, input }) =>
+    getEntityProfileById(ctx.db, ctx.publicBaseUrl, input.id, { history: input.history, hasApiKey: ctx.apiKey !== null }),
+  );

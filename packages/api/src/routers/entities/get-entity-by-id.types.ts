@@ -1,0 +1,21 @@
+import { z } from "zod";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import { ZHistoryParam } from "./entity-profile.types";
+
+export const ZGetEntityByIdInput = z.object({
+  id: z.string().trim().min(1).max(64).describe("Immutable business id (UUID)"),
+  format: z.enum(["json"]).default("json").describe("Only json is served"),
+  history: ZHistoryParam,
+});
+
+export const getEntityByIdMeta: OpenApiMeta = {
+  openapi: {
+    method: "GET",
+    path: "/entity/{id}",
+    operationId: "getEntityById",
+    tags: ["entities"],
+    summary: "Canonical entity lookup by immutable id",
+    description: "Survives renames and slug changes. Same body as getEntityProfile.",
+    errorResponses: { 400: "Invalid parameter", 401: "history=true without a key", 404: "Entity not found", 410: "Entity decommissioned" },
+  },
+};

@@ -1,0 +1,12 @@
+import { getEntityProfileBySlug } from "../../services/entity-profile";
+import { publicProcedure } from "../../trpc";
+import { ZEntityProfile } from "./entity-profile.types";
+import { getEntityProfileMeta, ZGetEntityProfileInput } from "./get-entity-profile.types";
+
+export const getEntityProfile = publicProcedure
+  .meta(getEntityProfileMeta)
+  .input(ZGetEntityProfileInput)
+  .output(ZEntityProfile)
+  .query(({ ctx, input }) =>
+    getEntityProfileBySlug(ctx.db, ctx.publicBaseUrl, input.slug, { history: input.history, hasApiKey: ctx.apiKey !== null }),
+  );

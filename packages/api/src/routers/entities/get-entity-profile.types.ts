@@ -1,0 +1,26 @@
+import { z } from "zod";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import { ZHistoryParam } from "./entity-profile.types";
+
+export const ZGetEntityProfileInput = z.object({
+  slug: z.string().trim().min(1).max(200).describe("Business slug; a former slug also resolves"),
+  history: ZHistoryParam,
+});
+
+export const getEntityProfileMeta: OpenApiMeta = {
+  openapi: {
+    method: "GET",
+    path: "/api/v2/entity-profile",
+    operationId: "getEntityProfile",
+    tags: ["entities"],
+    summary: "Full structured entity record with provenance-tracked claims",
+    description: "Authentication optional; history=true requires a key.",
+    errorResponses: {
+      400: "Invalid parameter",
+      401: "history=true without a valid API key, or an invalid key",
+      404: "Entity not found",
+      410: "Entity decommissioned (inactive or expired subscription)",
+      429: "Anonymous rate limit exceeded; supply an API key or wait",
+    },
+  },
+};

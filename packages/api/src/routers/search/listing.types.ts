@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { PLAN_TIERS } from "@directory/db";
+
+/** Spec 2.1 under score contract 2.1-phase0: geoScore and visibilityScore are absent by design. */
+export const ZListing = z.object({
+  id: z.string().describe("Immutable business id; /entity/{id}?format=json serves it"),
+  slug: z.string(),
+  name: z.string(),
+  category: z.string(),
+  city: z.string(),
+  state: z.string(),
+  country: z.string().describe("ISO 3166-1 alpha-2"),
+  address: z.string(),
+  phone: z.string(),
+  website: z.string(),
+  description: z.string(),
+  services: z.string().describe("Comma-separated services"),
+  usp: z.string(),
+  rating: z.number().min(0).max(5).nullable(),
+  planTier: z.enum(PLAN_TIERS).describe("Paid tiers rank first; disclosed, never hidden"),
+  verified: z.boolean().describe("True when the owner verified the listing"),
+  ownership: z.enum(["owner_verified", "unclaimed"]),
+  profileUrl: z.string(),
+  directoryCompletenessScore: z.number().min(0).max(100),
+  directoryCompletenessScoreLabel: z.string(),
+  rankingModel: z.literal("plan-neutral-directory-completeness"),
+  recommended: z.literal(false),
+});
+
+/** Comma-separated list of requested fields; geoScore/visibilityScore are logged and still omitted. */
+export const ZFieldsParam = z
+  .string()
+  .max(200)
+  .optional()
+  .describe("Legacy: geoScore and visibilityScore were removed (score contract 2.1-phase0); asking for them is logged and they stay omitted");

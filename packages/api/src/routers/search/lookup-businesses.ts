@@ -1,0 +1,28 @@
+import { DomainError } from "../../errors";
+import { SCORE_CONTRACT_VERSION } from "../../services/completeness";
+import { noteLegacyScoreRequest } from "../../services/legacy-scores";
+import { toListing } from "../../services/listing";
+import { RANKING_DISCLOSURE, searchByCategoryAndCity } from "../../services/search";
+import { publicProcedure } from "../../trpc";
+import { lookupBusinessesMeta, ZLookupBusinessesInput, ZLookupBusinessesOutput } from "./lookup-businesses.types";
+
+export const lookupBusinesses = publicProcedure
+  .meta(lookupBusinessesMeta)
+  .input(ZLookupBusinessesInput)
+  .output(ZLookupBusinessesOutput)
+  .query(async ({ ctx, input }) => {
+    await noteLegacyScoreRequest(ctx.db, ctx.log, { route: "lookupBusinesses", fieldsParam: input.fields, apiKeyId: ctx.apiKey?.id ?? null });
+    const { category, city, businesses } = await searchByCategoryAndCity(ctx.db, input);
+    if (!category) throw new DomainError("NOT_FOUND", `Unknown category "${input.category}"`);
+    if (!city) throw new DomainError("NOT_FOUND", `Unknown city "${input.city}"`);
+    const listings = businesses.map((business) => toListing(business, ctx.publicBaseUrl));
+    return {
+      category: { slug: category.slug, name: category.name },
+      city: { slug: city.slug, name: city.name, region: city.adminRegion, country: city.countryCode },
+      businesses: listings,
+      total: listings.length,
+      limit: input.limit,
+      apiVersion: SCORE_CONTRACT_VERSION,
+      rankingDisclosure: RANKING_DISCLOSURE,
+    };
+  });

@@ -1,0 +1,38 @@
+import { z } from "zod";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import { ZFieldsParam, ZListing } from "./listing.types";
+
+export const LOOKUP_MAX_LIMIT = 50;
+
+export const ZLookupBusinessesInput = z.object({
+  category: z.string().trim().min(1).max(100).describe("Category name, plural or synonym"),
+  city: z.string().trim().min(1).max(100).describe('City name or alias, optionally with ", CC" country code'),
+  limit: z.number().int().min(1).max(LOOKUP_MAX_LIMIT).default(10).describe(`1 to ${LOOKUP_MAX_LIMIT}, default 10`),
+  fields: ZFieldsParam,
+});
+
+export const ZLookupBusinessesOutput = z.object({
+  category: z.object({ slug: z.string(), name: z.string() }).describe("The category the query resolved to"),
+  city: z
+    .object({ slug: z.string(), name: z.string(), region: z.string(), country: z.string() })
+    .describe("The city the query resolved to (aliases and accents are accepted)"),
+  businesses: z.array(ZListing),
+  total: z.number().int().describe("Number of results returned"),
+  limit: z.number().int(),
+  apiVersion: z.string(),
+  rankingDisclosure: z.string(),
+});
+
+export const lookupBusinessesMeta: OpenApiMeta = {
+  openapi: {
+    method: "GET",
+    path: "/api/v2/businesses",
+    operationId: "lookupBusinesses",
+    tags: ["search"],
+    summary: "Anonymous single category + city lookup",
+    description:
+      "Resolves the category (plurals, synonyms) and the city (aliases, accents) and says what it matched; " +
+      "an unknown category or city is a 404 that names it. Same listing shape and order as searchBusinesses.",
+    errorResponses: { 400: "Missing or invalid parameter", 404: "Unknown category or city" },
+  },
+};

@@ -1,0 +1,25 @@
+import { publicProcedure } from "../../trpc";
+import { SCORE_CONTRACT_VERSION } from "../../services/completeness";
+import { noteLegacyScoreRequest } from "../../services/legacy-scores";
+import { toListing } from "../../services/listing";
+import { publicUrls } from "../../services/public-urls";
+import { RANKING_DISCLOSURE, searchByCategoryAndCity } from "../../services/search";
+import { searchBusinessesMeta, ZSearchBusinessesInput, ZSearchBusinessesOutput } from "./search-businesses.types";
+
+export const searchBusinesses = publicProcedure
+  .meta(searchBusinessesMeta)
+  .input(ZSearchBusinessesInput)
+  .output(ZSearchBusinessesOutput)
+  .query(async ({ ctx, input }) => {
+    await noteLegacyScoreRequest(ctx.db, ctx.log, { route: "searchBusinesses", fieldsParam: input.fields, apiKeyId: ctx.apiKey?.id ?? null });
+    const result = await searchByCategoryAndCity(ctx.db, input);
+    const businesses = result.businesses.map((business) => toListing(business, ctx.publicBaseUrl));
+    return {
+      businesses,
+      total: businesses.length,
+      query: { category: input.category, city: input.city },
+      browseUrl: publicUrls.browse(ctx.publicBaseUrl, input.category, input.city),
+      apiVersion: SCORE_CONTRACT_VERSION,
+      rankingDisclosure: RANKING_DISCLOSURE,
+    };
+  });

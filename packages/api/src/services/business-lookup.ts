@@ -1,0 +1,65 @@
+import { eq, getTableColumns } from "drizzle-orm";
+import { businesses, categories, cities, slugHistory, type Business, type Db } from "@directory/db";
+import { DomainError } from "../errors";
+
+/** A business with the category and city facts every public shape needs. */
+export interface BusinessRecord extends Business {
+  categoryName: string;
+  categorySingular: string;
+  schemaOrgType: string;
+  cityName: string;
+  citySlug: string;
+}
+
+const recordColumns = {
+  ...getTableColumns(businesses),
+  categoryName: categories.name,
+  categorySingular: categories.singular,
+  schemaOrgType: categories.schemaOrgType,
+  cityName: cities.name,
+  citySlug: cities.slug,
+};
+
+function selectRecords(db: Db) {
+  return db
+    .select(recordColumns)
+    .from(businesses)
+    .innerJoin(categories, eq(categories.slug, businesses.categorySlug))
+    .innerJoin(cities, eq(cities.id, businesses.cityId));
+}
+
+/** By current slug, else by a retired one (old slugs keep resolving). Slugs are lower-case. */
+export async function findBusinessBySlugOrHistory(db: Db, slug: string): Promise<BusinessRecord | null> {
+  const normalized = slug.trim().toLowerCase();
+  const [current] = await selectRecords(db).where(eq(businesses.slug, normalized)).limit(1);
+  if (current) return current;
+  const [retired] = await selectRecords(db)
+    .innerJoin(slugHistory, eq(slugHistory.businessId, businesses.id))
+    .where(eq(slugHistory.slug, normalized))
+    .limit(1);
+  return retired ?? null;
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function findBusinessById(db: Db, id: string): Promise<BusinessRecord | null> {
+  // Checked here so a malformed id is a plain "not found", not a database cast error.
+  if (!UUID_PATTERN.test(id)) return null;
+  const [row] = await selectRecords(db).where(eq(businesses.id, id.toLowerCase())).limit(1);
+  return row ?? null;
+}
+
+/** Decommissioned = inactive, or a subscription that has run out. */
+export function isDecommissioned(business: Business, now: Date = new Date()): boolean {
+  if (business.status !== "active") return true;
+  return business.subscriptionExpiresAt !== null && business.subscriptionExpiresAt <= now;
+}
+
+/** The one gate for every single-business read: 404 unknown, 410 decommissioned. */
+export function requireServable(business: BusinessRecord | null, reference: string): BusinessRecord {
+  if (!business) throw new DomainError("NOT_FOUND", `No business found for ${reference}`);
+  if (isDecommissioned(business)) {
+    throw new DomainError("ENTITY_DECOMMISSIONED", `The business ${reference} has been decommissioned (inactive or subscription expired)`);
+  }
+  return business;
+}

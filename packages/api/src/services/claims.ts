@@ -1,0 +1,28 @@
+import { and, asc, desc, eq, isNull } from "drizzle-orm";
+import { claims, type Claim, type Db } from "@directory/db";
+
+/** A claim as every door shows it: provenance included, dates as ISO strings. */
+export function toPublicClaim(claim: Claim) {
+  return {
+    id: claim.id,
+    property: claim.property,
+    value: claim.value,
+    source: claim.source,
+    confidence: Math.round(claim.confidence * 100) / 100,
+    verification: claim.verification,
+    observedAt: claim.observedAt.toISOString(),
+    supersededAt: claim.supersededAt?.toISOString() ?? null,
+    supersededBy: claim.supersededBy,
+  };
+}
+
+export type PublicClaim = ReturnType<typeof toPublicClaim>;
+
+/** Current claims only, or (history) every claim including superseded ones, newest first. */
+export async function listClaims(db: Db, businessId: string, options: { history: boolean }): Promise<Claim[]> {
+  return db
+    .select()
+    .from(claims)
+    .where(and(eq(claims.businessId, businessId), options.history ? undefined : isNull(claims.supersededAt)))
+    .orderBy(asc(claims.property), desc(claims.observedAt));
+}

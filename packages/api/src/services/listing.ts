@@ -1,0 +1,38 @@
+import type { BusinessRecord } from "./business-lookup";
+import { publicScoreFields } from "./completeness";
+import { publicUrls } from "./public-urls";
+
+/** Ratings are stored as REAL; one decimal is all the precision they have. */
+export function roundedRating(business: { rating: number | null }): number | null {
+  return business.rating === null ? null : Math.round(business.rating * 10) / 10;
+}
+
+/**
+ * The public listing (spec 2.1 under score contract 2.1-phase0). Built field by field so an
+ * internal column (geoScore, visibilityScore) can never ride along by accident.
+ */
+export function toListing(business: BusinessRecord, baseUrl: string) {
+  return {
+    id: business.id,
+    slug: business.slug,
+    name: business.name,
+    category: business.categoryName,
+    city: business.cityName,
+    state: business.state,
+    country: business.country,
+    address: business.address,
+    phone: business.phone ?? "",
+    website: business.website ?? "",
+    description: business.description ?? "",
+    services: business.services.join(", "),
+    usp: business.usp ?? "",
+    rating: roundedRating(business),
+    planTier: business.planTier,
+    verified: business.ownership === "owner_verified",
+    ownership: business.ownership,
+    profileUrl: publicUrls.profile(baseUrl, business.slug),
+    ...publicScoreFields(business),
+  };
+}
+
+export type Listing = ReturnType<typeof toListing>;

@@ -1,0 +1,45 @@
+import type { BusinessRecord } from "./business-lookup";
+import { roundedRating } from "./listing";
+import { publicUrls } from "./public-urls";
+
+/** schema.org JSON-LD for a business, typed with its category's LocalBusiness subtype. */
+export function toJsonLd(business: BusinessRecord, baseUrl: string): Record<string, unknown> {
+  return {
+    "@context": "https://schema.org",
+    "@type": business.schemaOrgType,
+    "@id": publicUrls.canonicalEntity(baseUrl, business.id),
+    identifier: business.id,
+    name: business.name,
+    description: business.description ?? undefined,
+    url: business.website ?? undefined,
+    telephone: business.phone ?? undefined,
+    email: business.email ?? undefined,
+    address: {
+      "@type": "PostalAddress",
+      streetAddress: business.address,
+      addressLocality: business.cityName,
+      addressRegion: business.state,
+      postalCode: business.postalCode ?? undefined,
+      addressCountry: business.country,
+    },
+    geo:
+      business.lat !== null && business.lng !== null
+        ? { "@type": "GeoCoordinates", latitude: business.lat, longitude: business.lng }
+        : undefined,
+    openingHoursSpecification: business.openingHours.map((spec) => ({
+      "@type": "OpeningHoursSpecification",
+      dayOfWeek: spec.days.map((day) => `https://schema.org/${day}`),
+      opens: spec.opens,
+      closes: spec.closes,
+    })),
+    aggregateRating:
+      business.rating !== null && business.reviewCount > 0
+        ? { "@type": "AggregateRating", ratingValue: roundedRating(business), reviewCount: business.reviewCount, bestRating: 5 }
+        : undefined,
+    makesOffer: business.services.map((service) => ({
+      "@type": "Offer",
+      itemOffered: { "@type": "Service", name: service },
+    })),
+    sameAs: [publicUrls.profile(baseUrl, business.slug)],
+  };
+}

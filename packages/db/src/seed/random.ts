@@ -1,0 +1,110 @@
+/**
+ * Seeded randomness. Every stream is keyed by (seed, stream, index), so business #i is generated
+ * from its own stream and never depends on how many draws earlier businesses made.
+ */
+export interface Rng {
+  /** Uniform in [0, 1). */
+  next(): number;
+  /** Integer in [min, max], both inclusive. */
+  int(min: number, max: number): number;
+  /** Uniform float in [min, max) rounded to `decimals`. */
+  float(min: number, max: number, decimals: number): number;
+  chance(probability: number): boolean;
+  pick<T>(items: readonly T[]): T;
+  /** `count` distinct items in random order (fewer if the list is shorter). */
+  sample<T>(items: readonly T[], count: number): T[];
+  /** RFC 4122 version-4-shaped UUID drawn from this stream. */
+  uuid(): string;
+}
+
+/** FNV-1a: turns a stream name into a 32-bit key. */
+export function hashString(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+function hex32(word: number): string {
+  return `${HEX[word >>> 24]}${HEX[(word >>> 16) & 255]}${HEX[(word >>> 8) & 255]}${HEX[word & 255]}`;
+}
+
+/**
+ * sfc32: 128-bit state, so distinct (seed, stream, index) triples give distinct states; a 32-bit
+ * generator such as mulberry32 would repeat streams (and UUIDs) among a million businesses.
+ */
+export function createRng(seed: number, stream: string, index = 0): Rng {
+  let a = seed | 0;
+  let b = hashString(stream) | 0;
+  let c = index | 0;
+  let d = 0x9e3779b9 | 0;
+  const nextWord = (): number => {
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return t >>> 0;
+  };
+  // The first outputs of sfc32 still resemble the seed words; discard them.
+  for (let i = 0; i < 15; i++) nextWord();
+
+  const next = (): number => nextWord() / 4294967296;
+  const int = (min: number, max: number): number => min + Math.floor(next() * (max - min + 1));
+  const pick = <T>(items: readonly T[]): T => {
+    const item = items[Math.floor(next() * items.length)];
+    if (item === undefined) throw new Error("pick() from an empty list");
+    return item;
+  };
+  return {
+    next,
+    int,
+    float: (min, max, decimals) => {
+      const scale = 10 ** decimals;
+      return Math.round((min + next() * (max - min)) * scale) / scale;
+    },
+    chance: (probability) => next() < probability,
+    pick,
+    sample: (items, count) => {
+      const pool = [...items];
+      for (let i = pool.length - 1; i > 0; i--) {
+        const j = Math.floor(next() * (i + 1));
+        [pool[i], pool[j]] = [pool[j] as (typeof pool)[number], pool[i] as (typeof pool)[number]];
+      }
+      return pool.slice(0, count);
+    },
+    uuid: () => {
+      const w1 = nextWord();
+      const w2 = (nextWord() & 0xffff0fff) | 0x00004000;
+      const w3 = ((nextWord() & 0x3fffffff) | 0x80000000) >>> 0;
+      const w4 = nextWord();
+      const h2 = hex32(w2 >>> 0);
+      const h3 = hex32(w3);
+      return `${hex32(w1)}-${h2.slice(0, 4)}-${h2.slice(4)}-${h3.slice(0, 4)}-${h3.slice(4)}${hex32(w4)}`;
+    },
+  };
+}
+
+/** Picks an index with probability proportional to its weight, from precomputed running totals. */
+export function pickCumulative(cumulative: readonly number[], rng: Rng): number {
+  const total = cumulative[cumulative.length - 1] ?? 0;
+  const target = rng.next() * total;
+  let low = 0;
+  let high = cumulative.length - 1;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((cumulative[mid] ?? 0) > target) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
+export function runningTotals(weights: readonly number[]): number[] {
+  let sum = 0;
+  return weights.map((weight) => (sum += weight));
+}
