@@ -13,6 +13,8 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   driver: "pglite" | "postgres";
+  /** Round-trips a trivial query; rejects when the database is unreachable. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,6 +34,9 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     return {
       db: drizzlePostgres(client, { schema }) as unknown as Db,
       driver: "postgres",
+      ping: async () => {
+        await client`select 1`;
+      },
       close: () => client.end({ timeout: 5 }),
     };
   }
@@ -45,6 +50,9 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   return {
     db: drizzlePglite(client, { schema }) as unknown as Db,
     driver: "pglite",
+    ping: async () => {
+      await client.query("select 1");
+    },
     close: () => client.close(),
   };
 }

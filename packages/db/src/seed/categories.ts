@@ -28,7 +28,7 @@ export const CATEGORIES = [
   { slug: "real-estate-agent", name: "Real Estate Agent", singular: "real estate agent", schemaOrgType: "RealEstateAgent", popularity: 78, synonyms: ["realtor", "estate agent", "property dealer", "property agent", "real estate broker", "letting agent"] },
   { slug: "pharmacy", name: "Pharmacy", singular: "pharmacy", schemaOrgType: "Pharmacy", popularity: 76, synonyms: ["chemist", "drugstore", "medical store", "pharmacist", "chemist shop"] },
   { slug: "gym", name: "Gym", singular: "gym", schemaOrgType: "ExerciseGym", popularity: 74, synonyms: ["fitness center", "fitness centre", "health club", "fitness studio", "workout gym"] },
-  { slug: "cafe", name: "Cafe", singular: "cafe", schemaOrgType: "CafeOrCoffeeShop", popularity: 70, synonyms: ["coffee shop", "coffee house", "café", "espresso bar", "tea house"] },
+  { slug: "cafe", name: "Cafe", singular: "cafe", schemaOrgType: "CafeOrCoffeeShop", popularity: 70, synonyms: ["coffee shop", "coffee house", "espresso bar", "tea house"] },
   { slug: "bakery", name: "Bakery", singular: "bakery", schemaOrgType: "Bakery", popularity: 58, synonyms: ["cake shop", "patisserie", "bread shop", "baker"] },
   { slug: "hotel", name: "Hotel", singular: "hotel", schemaOrgType: "Hotel", popularity: 66, synonyms: ["lodging", "guest house", "accommodation", "boutique hotel"] },
   { slug: "veterinarian", name: "Veterinarian", singular: "veterinarian", schemaOrgType: "VeterinaryCare", popularity: 56, synonyms: ["vet", "animal hospital", "pet clinic", "veterinary clinic", "veterinary surgeon"] },

@@ -30,3 +30,16 @@ export function listSentence(items: readonly string[]): string {
 export function article(noun: string): string {
   return /^[aeiou]/i.test(noun) ? "an" : "a";
 }
+
+/**
+ * The form search queries are compared in (lower-case, accents folded, hyphens and dots as
+ * spaces), so stored aliases match what the resolver looks up.
+ */
+export function searchForm(text: string): string {
+  return asciiFold(text)
+    .toLowerCase()
+    .replace(/[-_]+/g, " ")
+    .replace(/[^a-z0-9&' ]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}

