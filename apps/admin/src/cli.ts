@@ -1,0 +1,18 @@
+#!/usr/bin/env -S npx tsx
+import { Command } from "commander";
+import { registerDbCommands } from "./db-commands";
+import { registerKeyCommands } from "./keys-commands";
+import { describeCliError } from "./errors";
+
+const program = new Command("admin")
+  .description("internal admin CLI of the business directory")
+  .option("--url <url>", "directory service to talk to", process.env.DIRECTORY_URL ?? "http://localhost:3000")
+  .option("--key <key>", "admin API key (default: DIRECTORY_ADMIN_KEY, then DATA_DIR/admin.key)");
+
+registerKeyCommands(program);
+registerDbCommands(program);
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  console.error(`admin: ${describeCliError(error)}`);
+  process.exit(1);
+});

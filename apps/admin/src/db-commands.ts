@@ -1,0 +1,44 @@
+import type { Command } from "commander";
+import { SingleBar, Presets } from "cli-progress";
+import { createDatabase, databaseOptionsFromEnv, isDatabaseEmpty, migrate, seedDemoWorld } from "@directory/db";
+
+/** Database chores run directly on the database (DATABASE_URL, else the embedded one in DATA_DIR). */
+export function registerDbCommands(program: Command): void {
+  const db = program.command("db").description("database chores, run directly on the database");
+
+  db.command("migrate")
+    .description("apply the committed migrations")
+    .action(async () => {
+      const database = await createDatabase(databaseOptionsFromEnv());
+      try {
+        await migrate(database);
+        console.log(`migrated (${database.driver})`);
+      } finally {
+        await database.close();
+      }
+    });
+
+  db.command("seed")
+    .description("seed the deterministic demo world into an empty database")
+    .option("--businesses <n>", "number of businesses", "10000")
+    .option("--seed <n>", "random seed (same seed, same data)", "42")
+    .action(async (options: { businesses: string; seed: string }) => {
+      const businesses = Number(options.businesses);
+      const seed = Number(options.seed);
+      if (!Number.isInteger(businesses) || businesses < 1 || businesses > 5_000_000) throw new Error("--businesses must be an integer 1..5000000");
+      if (!Number.isInteger(seed)) throw new Error("--seed must be an integer");
+      const database = await createDatabase(databaseOptionsFromEnv());
+      try {
+        await migrate(database);
+        if (!(await isDatabaseEmpty(database.db))) throw new Error("the database already holds data; seed only an empty database");
+        const bar = new SingleBar({ format: "seeding [{bar}] {percentage}% | {value}/{total} businesses | {duration}s" }, Presets.shades_classic);
+        bar.start(businesses, 0);
+        const started = performance.now();
+        const result = await seedDemoWorld(database.db, { businesses, seed, onProgress: (done) => bar.update(done) });
+        bar.stop();
+        console.log(`seeded ${JSON.stringify(result)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      } finally {
+        await database.close();
+      }
+    });
+}

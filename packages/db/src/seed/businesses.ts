@@ -1,0 +1,174 @@
+import type { NewBusiness } from "../schema/businesses";
+import type { PlanTier } from "../schema/enums";
+import type { slugHistory } from "../schema/slug-history";
+import type { Allocation } from "./allocation";
+import { ownerQuestions, type NewBuyerQuestion } from "./buyer-questions";
+import { CATEGORY_PROFILES, type CategoryProfile } from "./category-profiles";
+import { buildClaims, type BuiltClaims, type ClaimedProperty } from "./claims";
+import { phoneNumber, postalCode, streetAddress } from "./contact";
+import { listingCopy } from "./copy";
+import { localeFor } from "./locales";
+import { businessName } from "./names";
+import { buildOffers, type NewOffer } from "./offers";
+import { openingHoursFor } from "./opening-hours";
+import { createRng, type Rng } from "./random";
+import type { SlugRegistry } from "./slugs";
+import { kebab } from "./text";
+import { DAY_SECONDS, DEMO_EPOCH, EXPIRED_WINDOW_START, FAR_FUTURE, addSeconds } from "./time";
+
+export type NewSlugHistory = typeof slugHistory.$inferInsert;
+
+/** Everything needed to generate business #i; the registry is the only state shared between them. */
+export interface DemoWorld {
+  seed: number;
+  allocation: Allocation;
+  slugs: SlugRegistry;
+}
+
+export interface GeneratedBusiness {
+  business: NewBusiness;
+  claims: BuiltClaims;
+  offers: NewOffer[];
+  questions: NewBuyerQuestion[];
+  retiredSlug: NewSlugHistory | null;
+}
+
+/** ~5% premium, ~10% pro, ~20% basic, the rest free. */
+function planTier(rng: Rng): PlanTier {
+  const roll = rng.next();
+  if (roll < 0.05) return "premium";
+  if (roll < 0.15) return "pro";
+  if (roll < 0.35) return "basic";
+  return "free";
+}
+
+/** Null for free plans; paid plans run until 2099, except ~2% that lapsed during 2025. */
+function subscriptionEnd(rng: Rng, tier: PlanTier, mustBeLive: boolean): Date | null {
+  if (tier === "free") return null;
+  if (!mustBeLive && rng.chance(0.02)) return addSeconds(EXPIRED_WINDOW_START, rng.int(0, 364 * DAY_SECONDS));
+  return addSeconds(FAR_FUTURE, rng.int(0, 364) * DAY_SECONDS);
+}
+
+/** Mostly 3.5-5 like real review sites, one decimal; ~5% have no rating yet. */
+function reviews(rng: Rng): { rating: number | null; reviewCount: number } {
+  if (rng.chance(0.05)) return { rating: null, reviewCount: 0 };
+  const rating = Math.round((1 + 4 * (1 - rng.next() * rng.next())) * 10) / 10;
+  return { rating, reviewCount: 1 + Math.floor(rng.next() ** 2 * 1500) };
+}
+
+/** An earlier name whose slug differs from the current one (the retired slug depends on it). */
+function earlierName(rng: Rng, current: string, make: () => string): string {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const candidate = make();
+    if (kebab(candidate) !== kebab(current)) return candidate;
+  }
+  return current.startsWith("The ") ? current.slice(4) : `The ${current}`;
+}
+
+function differentPhone(rng: Rng, current: string, country: string): string {
+  let phone = phoneNumber(rng, country);
+  while (phone === current) phone = phoneNumber(rng, country);
+  return phone;
+}
+
+function jitter(rng: Rng, centre: number): number {
+  return Math.round((centre + (rng.next() - 0.5) * 0.1) * 1e6) / 1e6;
+}
+
+export function generateBusiness(world: DemoWorld, index: number): GeneratedBusiness {
+  const rng = createRng(world.seed, "business", index);
+  const { city, category, mustBeLive } = world.allocation.placementFor(index, rng);
+  const profile: CategoryProfile = CATEGORY_PROFILES[category.slug as keyof typeof CATEGORY_PROFILES];
+  const locale = localeFor(city.countryCode);
+  const id = rng.uuid();
+  const makeName = () => businessName(rng, category.slug, profile, locale, city.name);
+  const name = makeName();
+  const cityKebab = kebab(city.name);
+  const slug = world.slugs.claim(`${kebab(name)}-${cityKebab}`, index);
+
+  const tier = planTier(rng);
+  const subscriptionExpiresAt = subscriptionEnd(rng, tier, mustBeLive);
+  const status = !mustBeLive && rng.chance(0.02) ? "inactive" : "active";
+  const ownership = rng.chance(0.4) ? "owner_verified" : "unclaimed";
+  const services = rng.sample(profile.services, rng.int(3, 6));
+  const copy = listingCopy(rng, name, category, city, services);
+  const openingHours = openingHoursFor(profile.hours, rng);
+  const phone = phoneNumber(rng, city.countryCode);
+  const createdAt = addSeconds(DEMO_EPOCH, rng.int(0, 180 * DAY_SECONDS));
+  // The reserved .example TLD guarantees no demo listing points at a real business.
+  const website = `https://${slug}.example`;
+  const email = `hello@${slug}.example`;
+  const address = streetAddress(rng, locale, city.name);
+
+  const current: Record<ClaimedProperty, unknown> = {
+    name,
+    phone,
+    website,
+    email,
+    address,
+    description: copy.description,
+    services,
+    usp: copy.usp,
+    tagline: copy.tagline,
+    keywords: copy.keywords,
+    openingHours,
+  };
+
+  // ~25% have history: an older phone and/or website, and ~5% overall an older name.
+  const previous: Partial<Record<ClaimedProperty, unknown>> = {};
+  let retiredSlug: string | null = null;
+  if (rng.chance(0.25)) {
+    const which = rng.next();
+    if (which < 0.7) previous.phone = differentPhone(rng, phone, city.countryCode);
+    if (which >= 0.4) previous.website = `http://www.${slug}.example`;
+    if (rng.chance(0.2)) {
+      const oldName = earlierName(rng, name, makeName);
+      previous.name = oldName;
+      // ~40% of renamed businesses also changed their slug: ~2% of all have a retired slug.
+      if (rng.chance(0.4)) retiredSlug = world.slugs.claim(`${kebab(oldName)}-${cityKebab}`, index);
+    }
+  }
+
+  const claims = buildClaims(rng, { businessId: id, ownership, createdAt, current, previous });
+  const business = {
+    id,
+    slug,
+    name,
+    categorySlug: category.slug,
+    cityId: city.id,
+    state: city.adminRegion,
+    country: city.countryCode,
+    address,
+    postalCode: postalCode(rng, city.countryCode),
+    phone,
+    website,
+    email,
+    description: copy.description,
+    services,
+    usp: copy.usp,
+    tagline: copy.tagline,
+    keywords: copy.keywords,
+    ...reviews(rng),
+    planTier: tier,
+    subscriptionExpiresAt,
+    status,
+    ownership,
+    lat: jitter(rng, city.lat),
+    lng: jitter(rng, city.lng),
+    openingHours,
+    geoScore: rng.int(0, 100),
+    visibilityScore: rng.int(0, 100),
+    isDemo: true,
+    createdAt,
+    updatedAt: claims.lastObservedAt,
+  } satisfies NewBusiness;
+
+  const paidListing = tier === "pro" || tier === "premium";
+  return {
+    business,
+    claims,
+    offers: paidListing ? buildOffers(rng, business, profile, city.name) : [],
+    questions: ownership === "owner_verified" && rng.chance(0.3) ? ownerQuestions(rng, business, city.name) : [],
+    retiredSlug: retiredSlug ? { slug: retiredSlug, businessId: id, retiredAt: claims.observedAt.name } : null,
+  };
+}

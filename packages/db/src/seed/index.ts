@@ -1,0 +1,63 @@
+import type { Db } from "../client";
+import { categories } from "../schema/categories";
+import { planAllocation } from "./allocation";
+import { claimCount, generateBatch } from "./batch";
+import { CATEGORIES } from "./categories";
+import { loadDemoCities } from "./cities";
+import { insertBatch } from "./insert";
+import { insertReferenceData } from "./reference-data";
+import { SlugRegistry, assertDigitFree } from "./slugs";
+import { kebab } from "./text";
+
+export const DEMO_BUSINESS_COUNT = 10_000;
+
+export interface SeedOptions {
+  /** How many businesses to generate; default DEMO_BUSINESS_COUNT. */
+  businesses?: number;
+  /** Same seed, same world: every id, slug and timestamp is derived from it. Default 42. */
+  seed?: number;
+  /** Businesses per transaction; default 1,000. */
+  batchSize?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+const DEFAULT_SEED = 42;
+const DEFAULT_BATCH_SIZE = 1_000;
+
+/** True when the categories table has no row: the world was never seeded. */
+export async function isDatabaseEmpty(db: Db): Promise<boolean> {
+  const rows = await db.select({ slug: categories.slug }).from(categories).limit(1);
+  return rows.length === 0;
+}
+
+/**
+ * Writes the deterministic demo world into an empty, migrated database. Businesses are generated
+ * and inserted batch by batch, so memory stays flat however many are requested.
+ */
+export async function seedDemoWorld(
+  db: Db,
+  options: SeedOptions = {},
+): Promise<{ businesses: number; claims: number; cities: number; categories: number }> {
+  const total = options.businesses ?? DEMO_BUSINESS_COUNT;
+  const seed = options.seed ?? DEFAULT_SEED;
+  const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
+
+  const demoCities = loadDemoCities();
+  for (const city of demoCities) assertDigitFree(kebab(city.name));
+  await insertReferenceData(db, seed, demoCities);
+
+  const world = {
+    seed,
+    allocation: planAllocation(demoCities, CATEGORIES, total),
+    slugs: new SlugRegistry(),
+  };
+  let claims = 0;
+  for (let start = 0; start < total; start += batchSize) {
+    const end = Math.min(total, start + batchSize);
+    const rows = generateBatch(world, start, end);
+    await insertBatch(db, rows);
+    claims += claimCount(rows);
+    options.onProgress?.(end, total);
+  }
+  return { businesses: total, claims, cities: demoCities.length, categories: CATEGORIES.length };
+}
