@@ -17,7 +17,7 @@ describe("the typed SDK against a live server", () => {
     const client = createDirectoryClient({ baseUrl: server.url });
     const result = await client.search.searchBusinesses.query({ category: "dentists", city: "Mumbai", limit: 3 });
     expect(result.total).toBe(3);
-    const rest = await (await fetch(`${server.url}/api/assistant-plugin?category=dentists&city=Mumbai&limit=3`)).json();
+    const rest = (await (await fetch(`${server.url}/api/assistant-plugin?category=dentists&city=Mumbai&limit=3`)).json()) as { businesses: unknown };
     expect(result.businesses).toEqual(rest.businesses);
     const first = result.businesses[0]!;
     const profile = await client.entities.getEntityProfile.query({ slug: first.slug });

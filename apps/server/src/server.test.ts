@@ -42,7 +42,7 @@ describe("server", () => {
       body: "{not json",
     });
     expect(response.status).toBe(400);
-    expect((await response.json()).code).toBe("INVALID_INPUT");
+    expect(((await response.json()) as { code: string }).code).toBe("INVALID_INPUT");
   });
 
   it("opens CORS on public read routes only", async () => {
