@@ -20,11 +20,14 @@ describe("startServer on the embedded database", () => {
       const health = await fetch(`${running.url}/healthz`);
       expect(health.status).toBe(200);
 
-      // An in-flight request finishes after shutdown begins; new connections are refused after.
-      const inFlight = fetch(`${running.url}/api/assistant-plugin?category=dentist&city=Mumbai`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      const closing = running.close();
-      expect((await inFlight).status).toBe(200);
+      // Shutdown begins while a request is being handled: it still completes; new ones are refused.
+      let closing: Promise<void> | undefined;
+      running.server.once("request", () => {
+        closing = running.close();
+      });
+      const inFlight = await fetch(`${running.url}/api/assistant-plugin?category=dentist&city=Mumbai`);
+      expect(inFlight.status).toBe(200);
+      expect(closing).toBeDefined();
       await closing;
       await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
     } finally {
