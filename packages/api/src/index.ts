@@ -4,3 +4,5 @@ export { DomainError, toPublicError, type PublicErrorBody } from "./errors";
 export { createOpenApiDocument, API_VERSION } from "./openapi";
 export { provisionApiKey, createApiKey } from "./services/api-keys";
 export { generateApiKey, parseApiKey, hashApiKey } from "./services/api-key-format";
+/** For the benchmark baseline, which runs the same query without the HTTP stack. */
+export { searchByCategoryAndCity } from "./services/search";

@@ -13,8 +13,11 @@ const MAX_GUARANTEED_SHARE = 0.6;
 export interface Placement {
   city: City;
   category: DemoCategory;
-  /** Forced active and unexpired: part of a guaranteed pair's live quota. */
-  mustBeLive: boolean;
+  /**
+   * Position among the businesses that may be decommissioned (inactive or expired); null for
+   * those forced active and unexpired by a guaranteed pair's live quota.
+   */
+  decommissionRank: number | null;
 }
 
 export interface Allocation {
@@ -35,6 +38,7 @@ export function planAllocation(cities: readonly City[], categories: readonly Dem
   const affordablePairs = Math.floor((total * MAX_GUARANTEED_SHARE) / BUSINESSES_PER_GUARANTEED_PAIR);
   const guaranteedPairs = pairs.slice(0, Math.min(pairs.length, affordablePairs));
   const guaranteedCount = guaranteedPairs.length * BUSINESSES_PER_GUARANTEED_PAIR;
+  const spareSlotsPerPair = BUSINESSES_PER_GUARANTEED_PAIR - LIVE_BUSINESSES_PER_GUARANTEED_PAIR;
 
   const cityTotals = runningTotals(cities.map((city) => city.population));
   const categoryTotals = runningTotals(categories.map((category) => category.popularity));
@@ -45,13 +49,14 @@ export function planAllocation(cities: readonly City[], categories: readonly Dem
       if (index < guaranteedCount) {
         const pair = guaranteedPairs[Math.floor(index / BUSINESSES_PER_GUARANTEED_PAIR)];
         if (!pair) throw new Error(`no guaranteed pair for business ${index}`);
-        const slot = index % BUSINESSES_PER_GUARANTEED_PAIR;
-        return { ...pair, mustBeLive: slot < LIVE_BUSINESSES_PER_GUARANTEED_PAIR };
+        const slot = index % BUSINESSES_PER_GUARANTEED_PAIR - LIVE_BUSINESSES_PER_GUARANTEED_PAIR;
+        const rank = Math.floor(index / BUSINESSES_PER_GUARANTEED_PAIR) * spareSlotsPerPair + slot;
+        return { ...pair, decommissionRank: slot < 0 ? null : rank };
       }
       const city = cities[pickCumulative(cityTotals, rng)];
       const category = categories[pickCumulative(categoryTotals, rng)];
       if (!city || !category) throw new Error("weighted pick out of range");
-      return { city, category, mustBeLive: false };
+      return { city, category, decommissionRank: guaranteedPairs.length * spareSlotsPerPair + index - guaranteedCount };
     },
   };
 }

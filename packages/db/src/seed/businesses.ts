@@ -11,7 +11,7 @@ import { localeFor } from "./locales";
 import { businessName } from "./names";
 import { buildOffers, type NewOffer } from "./offers";
 import { openingHoursFor } from "./opening-hours";
-import { createRng, type Rng } from "./random";
+import { createRng, isOneInPeriod, type Rng } from "./random";
 import type { SlugRegistry } from "./slugs";
 import { kebab } from "./text";
 import { DAY_SECONDS, DEMO_EPOCH, EXPIRED_WINDOW_START, FAR_FUTURE, addSeconds } from "./time";
@@ -33,20 +33,29 @@ export interface GeneratedBusiness {
   retiredSlug: NewSlugHistory | null;
 }
 
-/** ~5% premium, ~10% pro, ~20% basic, the rest free. */
-function planTier(rng: Rng): PlanTier {
-  const roll = rng.next();
+/** One in this many decommissionable businesses is inactive (~2%). */
+const INACTIVE_PERIOD = 50;
+/** One in this many has a lapsed paid plan: ~0.7% of all, ~2% of the ~35% on paid plans. */
+const EXPIRED_PERIOD = 140;
+
+/** ~5% premium, ~10% pro, ~20% basic, the rest free; `paid` excludes free in the same ratio. */
+function planTier(rng: Rng, paid: boolean): PlanTier {
+  const roll = paid ? rng.next() * 0.35 : rng.next();
   if (roll < 0.05) return "premium";
   if (roll < 0.15) return "pro";
   if (roll < 0.35) return "basic";
   return "free";
 }
 
-/** Null for free plans; paid plans run until 2099, except ~2% that lapsed during 2025. */
-function subscriptionEnd(rng: Rng, tier: PlanTier, mustBeLive: boolean): Date | null {
+/** Null for free plans; paid plans run until some day in 2099, lapsed ones ended during 2025. */
+function subscriptionEnd(rng: Rng, tier: PlanTier, lapsed: boolean): Date | null {
   if (tier === "free") return null;
-  if (!mustBeLive && rng.chance(0.02)) return addSeconds(EXPIRED_WINDOW_START, rng.int(0, 364 * DAY_SECONDS));
+  if (lapsed) return addSeconds(EXPIRED_WINDOW_START, rng.int(0, 364 * DAY_SECONDS));
   return addSeconds(FAR_FUTURE, rng.int(0, 364) * DAY_SECONDS);
+}
+
+function isPicked(world: DemoWorld, trait: string, rank: number | null, period: number): boolean {
+  return rank !== null && isOneInPeriod(world.seed, trait, rank, period);
 }
 
 /** Mostly 3.5-5 like real review sites, one decimal; ~5% have no rating yet. */
@@ -77,7 +86,7 @@ function jitter(rng: Rng, centre: number): number {
 
 export function generateBusiness(world: DemoWorld, index: number): GeneratedBusiness {
   const rng = createRng(world.seed, "business", index);
-  const { city, category, mustBeLive } = world.allocation.placementFor(index, rng);
+  const { city, category, decommissionRank } = world.allocation.placementFor(index, rng);
   const profile: CategoryProfile = CATEGORY_PROFILES[category.slug as keyof typeof CATEGORY_PROFILES];
   const locale = localeFor(city.countryCode);
   const id = rng.uuid();
@@ -86,12 +95,13 @@ export function generateBusiness(world: DemoWorld, index: number): GeneratedBusi
   const cityKebab = kebab(city.name);
   const slug = world.slugs.claim(`${kebab(name)}-${cityKebab}`, index);
 
-  const tier = planTier(rng);
-  const subscriptionExpiresAt = subscriptionEnd(rng, tier, mustBeLive);
-  const status = !mustBeLive && rng.chance(0.02) ? "inactive" : "active";
+  const lapsed = isPicked(world, "expired", decommissionRank, EXPIRED_PERIOD);
+  const tier = planTier(rng, lapsed);
+  const subscriptionExpiresAt = subscriptionEnd(rng, tier, lapsed);
+  const status = isPicked(world, "inactive", decommissionRank, INACTIVE_PERIOD) ? "inactive" : "active";
   const ownership = rng.chance(0.4) ? "owner_verified" : "unclaimed";
   const services = rng.sample(profile.services, rng.int(3, 6));
-  const copy = listingCopy(rng, name, category, city, services);
+  const copy = listingCopy(rng, name, category, profile, city, services);
   const openingHours = openingHoursFor(profile.hours, rng);
   const phone = phoneNumber(rng, city.countryCode);
   const createdAt = addSeconds(DEMO_EPOCH, rng.int(0, 180 * DAY_SECONDS));

@@ -46,7 +46,12 @@ export function ownerQuestions(
   const pool: [string, string][] = [
     [`Do you offer ${service}?`, `Yes, ${service} is one of our core services. Contact us to book a time.`],
     ["Are you open on Sundays?", sundayAnswer(business.openingHours)],
-    [`Do you serve customers outside ${cityName}?`, `Yes, we serve ${cityName} and nearby areas of ${business.state}.`],
+    [
+      `Do you serve customers outside ${cityName}?`,
+      business.state === cityName
+        ? `Yes, we serve ${cityName} and the surrounding areas.`
+        : `Yes, we serve ${cityName} and nearby areas of ${business.state}.`,
+    ],
     ["Is parking available?", "Yes, customer parking is available close to our entrance."],
     ["Which payment methods do you accept?", "We accept cash, cards and the common mobile payment apps."],
   ];

@@ -1,12 +1,12 @@
 import { getCountryCallingCode, isSupportedCountry } from "libphonenumber-js";
+import mobileExamples from "libphonenumber-js/mobile/examples";
 import type { Locale } from "./locales";
 import type { Rng } from "./random";
 
-/** Digits after the country code; most countries not listed use 9. */
-const NATIONAL_NUMBER_LENGTH: Readonly<Record<string, number>> = {
-  US: 10, CA: 10, IN: 10, GB: 10, CN: 11, BR: 11, JP: 10, KR: 10, MX: 10, PK: 10, BD: 10, NG: 10, TR: 10,
-  RU: 10, UA: 9, ID: 10, DE: 11, IT: 10, AR: 10, CO: 10, VN: 9, PH: 10, EG: 10, IR: 10, TW: 9, HK: 8, SG: 8,
-};
+/** Leading digits kept from the country's example mobile number, so numbers look local and plausible. */
+const KEPT_PREFIX_DIGITS = 3;
+/** North American exchange codes cannot start with 0 or 1, so keep the exchange's first digit too. */
+const KEPT_PREFIX_DIGITS_NANP = 4;
 
 /**
  * Postal code shapes: 9 = digit, A = letter, anything else literal. Countries missing here use five
@@ -21,13 +21,17 @@ const POSTAL_FORMATS: Readonly<Record<string, string | null>> = {
 
 const LETTERS = "ABCDEFGHJKLMNPRSTUVWXYZ";
 
-/** E.164, so every door shows the same canonical number. */
+/**
+ * E.164, so every door shows the same canonical number: the country calling code, then the
+ * example mobile number's leading digits (a valid mobile prefix) followed by random digits.
+ */
 export function phoneNumber(rng: Rng, countryCode: string): string {
-  const callingCode = isSupportedCountry(countryCode) ? getCountryCallingCode(countryCode) : "1";
-  const length = NATIONAL_NUMBER_LENGTH[countryCode] ?? 9;
-  // A leading 0 or 1 is a trunk or service prefix in many plans, never the first national digit.
-  let digits = String(rng.int(2, 9));
-  while (digits.length < length) digits += String(rng.int(0, 9));
+  const country = isSupportedCountry(countryCode) ? countryCode : "US";
+  const example = (mobileExamples as Partial<Record<string, string>>)[country] ?? "2015550123";
+  const callingCode = getCountryCallingCode(country);
+  const kept = callingCode === "1" ? KEPT_PREFIX_DIGITS_NANP : KEPT_PREFIX_DIGITS;
+  let digits = example.slice(0, Math.min(kept, example.length - 4));
+  while (digits.length < example.length) digits += String(rng.int(0, 9));
   return `+${callingCode}${digits}`;
 }
 

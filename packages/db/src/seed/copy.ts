@@ -1,5 +1,6 @@
 import type { City } from "../schema/cities";
 import type { DemoCategory } from "./categories";
+import type { CategoryProfile } from "./category-profiles";
 import type { Rng } from "./random";
 import { DEMO_EPOCH } from "./time";
 import { article, capitalize, listSentence } from "./text";
@@ -13,19 +14,29 @@ export interface ListingCopy {
 }
 
 const USPS = [
-  "Same-day appointments available",
   "Over {years} years of experience",
   "Transparent, upfront pricing with no hidden fees",
-  "Free initial consultation",
-  "Open on weekends",
   "Rated highly by local customers",
-  "Certified and fully insured team",
-  "Satisfaction guaranteed on every job",
   "Multilingual staff",
   "Family-run since {founded}",
   "Eco-friendly products and practices",
-  "Free home visits within the city",
 ];
+/** Only for businesses that serve by appointment or on site (clinics, offices, trades). */
+const SERVICE_USPS = [
+  "Same-day appointments available",
+  "Free initial consultation",
+  "Certified and fully insured team",
+  "Satisfaction guaranteed on every job",
+  "Free home visits within {city}",
+];
+/** Only for shops, food and other walk-in businesses. */
+const WALK_IN_USPS = [
+  "Open seven days a week",
+  "Free delivery within {city}",
+  "Loyalty rewards for regular customers",
+  "Friendly staff and easy parking",
+];
+const SERVICE_HOURS = new Set(["clinic", "office", "trades", "childCare"]);
 
 const TAGLINES = [
   "Your trusted {singular} in {city}",
@@ -50,13 +61,22 @@ function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? "");
 }
 
-export function listingCopy(rng: Rng, name: string, category: DemoCategory, city: City, services: readonly string[]): ListingCopy {
+export function listingCopy(
+  rng: Rng,
+  name: string,
+  category: DemoCategory,
+  profile: CategoryProfile,
+  city: City,
+  services: readonly string[],
+): ListingCopy {
   const founded = String(rng.int(1975, 2022));
   const values = { singular: category.singular, city: city.name, founded, years: String(DEMO_EPOCH.getUTCFullYear() - Number(founded)) };
-  const usp = fill(rng.pick(USPS), values);
+  const usp = fill(rng.pick([...USPS, ...(SERVICE_HOURS.has(profile.hours) ? SERVICE_USPS : WALK_IN_USPS)]), values);
   const highlighted = services.slice(0, 3).map((service) => service.toLowerCase());
+  // "in Shanghai, Shanghai" reads badly: name the region only when it differs from the city.
+  const place = city.adminRegion === city.name ? city.name : `${city.name}, ${city.adminRegion}`;
   const sentences = [
-    `${name} is ${article(category.singular)} ${category.singular} in ${city.name}, ${city.adminRegion}, offering ${listSentence(highlighted)}.`,
+    `${name} is ${article(category.singular)} ${category.singular} in ${place}, offering ${listSentence(highlighted)}.`,
     `${usp}.`,
   ];
   if (rng.chance(0.6)) sentences.push(fill(rng.pick(CLOSINGS), values));

@@ -23,26 +23,23 @@ export async function insertInChunks<TTable extends PgTable>(db: Db, table: TTab
 }
 
 /**
- * Multi-row insert with the rows in one JSON parameter, expanded by json_populate_recordset.
+ * Multi-row insert with the rows in one JSON parameter, expanded by json_to_recordset.
  * For the bulk tables `.values()` is too slow: drizzle's SQL builder spends ~55 µs per claim row
  * (measured; more than the database needs to store it), and a statement needs 10 parameters per
- * claim. Every column must be set: a database default such as now() would break determinism.
+ * claim. The rows are serialised as they are (camelCase keys), the record type is declared from
+ * the drizzle columns. Every column must be set: a database default such as now() would break
+ * determinism, and a missing key would silently become NULL.
  */
 export async function insertAsJson<TTable extends PgTable>(db: Db, table: TTable, rows: readonly TTable["$inferInsert"][]): Promise<void> {
   const columns = Object.entries(getTableColumns(table));
-  const columnList = sql.join(columns.map(([, column]) => sql.identifier(column.name)), sql`, `);
+  const selectList = sql.join(columns.map(([key]) => sql.identifier(key)), sql`, `);
+  const recordType = sql.raw(columns.map(([key, column]) => `"${key}" ${column.getSQLType()}`).join(", "));
   for (let start = 0; start < rows.length; start += ROWS_PER_JSON_STATEMENT) {
-    const records = rows.slice(start, start + ROWS_PER_JSON_STATEMENT).map((row: Record<string, unknown>) => {
-      const record: Record<string, unknown> = {};
-      for (const [key, column] of columns) {
-        const value = row[key];
-        if (value === undefined) throw new Error(`seed row for ${column.name} is missing a value`);
-        record[column.name] = value;
-      }
-      return record;
-    });
-    const json = JSON.stringify(records);
-    await db.insert(table).select(sql`select ${columnList} from json_populate_recordset(null::${table}, ${json}::json)`);
+    const chunk = rows.slice(start, start + ROWS_PER_JSON_STATEMENT);
+    const missing = columns.find(([key]) => (chunk[0] as Record<string, unknown>)[key] === undefined);
+    if (missing) throw new Error(`seed rows for ${missing[1].name} have no value`);
+    const json = JSON.stringify(chunk);
+    await db.insert(table).select(sql`select ${selectList} from json_to_recordset(${json}::json) as r(${recordType})`);
   }
 }
 

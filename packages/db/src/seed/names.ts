@@ -42,13 +42,25 @@ const PRACTITIONER_PATTERNS: readonly NamePattern[] = [(p) => `Dr. ${p.surname}'
 const FAMILY_PATTERNS: readonly NamePattern[] = [(p) => `${p.surname} & Sons ${p.suffix}`, (p) => `${p.surname} Brothers ${p.suffix}`];
 const PARTNERSHIP_PATTERNS: readonly NamePattern[] = [(p) => `${p.surname} & ${p.otherSurname} ${p.suffix}`];
 
+function words(text: string): string[] {
+  return text.toLowerCase().split(/\s+/);
+}
+
+/** A suffix that repeats no word of the theme: never "Gentle Smile Smile Clinic". */
+function suffixFor(rng: Rng, theme: string, suffixes: readonly string[]): string {
+  const themeWords = new Set(words(theme));
+  const distinct = suffixes.filter((suffix) => !words(suffix).some((word) => themeWords.has(word)));
+  return rng.pick(distinct.length > 0 ? distinct : suffixes);
+}
+
 /** A realistic, category-appropriate business name built from word lists. */
 export function businessName(rng: Rng, categorySlug: string, profile: CategoryProfile, locale: Locale, cityName: string): string {
   const [surname = "", otherSurname = ""] = rng.sample(locale.surnames, 2);
+  const theme = rng.pick(profile.themes);
   const parts: NameParts = {
     adjective: rng.pick(ADJECTIVES),
-    theme: rng.pick(profile.themes),
-    suffix: rng.pick(profile.suffixes),
+    theme,
+    suffix: suffixFor(rng, theme, profile.suffixes),
     surname,
     otherSurname,
     cityName,

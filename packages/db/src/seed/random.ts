@@ -108,3 +108,13 @@ export function runningTotals(weights: readonly number[]): number[] {
   let sum = 0;
   return weights.map((weight) => (sum += weight));
 }
+
+/**
+ * Stratified rarity: exactly one in every `period` consecutive ranks is picked, at a seeded
+ * position. A 2% trait then shows up in a world of 600 as reliably as in one of a million,
+ * where independent coin flips could leave a small world without a single example.
+ */
+export function isOneInPeriod(seed: number, stream: string, rank: number, period: number): boolean {
+  const block = Math.floor(rank / period);
+  return rank % period === createRng(seed, stream, block).int(0, period - 1);
+}

@@ -1,0 +1,123 @@
+/**
+ * pnpm bench: measures the targets on this machine and writes bench/results/latest.md.
+ *   BENCH_DATABASE_URL  PostgreSQL server database to use (default .../directory_bench; created if missing)
+ *   BENCH_BUSINESSES    world size to seed into an empty bench database (default 1,000,000)
+ *   BENCH_SECONDS       seconds per load run (default 15); BENCH_CONNECTIONS (default 10)
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { asc, count, desc } from "drizzle-orm";
+import postgres from "postgres";
+import { businesses, categories, cities, createDatabase, isDatabaseEmpty, migrate, seedDemoWorld } from "@directory/db";
+import { runLoad, type LoadResult } from "./load";
+import { startAndWait, stop } from "./processes";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const tsx = join(root, "node_modules/.bin/tsx");
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/directory_bench";
+const worldSize = Number(process.env.BENCH_BUSINESSES ?? 1_000_000);
+const seconds = Number(process.env.BENCH_SECONDS ?? 15);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const report: string[] = [`# Benchmark ${new Date().toISOString()}`, "", `Node ${process.version}, PostgreSQL at ${new URL(databaseUrl).host}, ${connections} connections, ${seconds} s per run.`, ""];
+
+function note(line: string): void {
+  console.log(line);
+  report.push(line);
+}
+
+async function ensureDatabaseExists(): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = url.pathname.slice(1);
+  url.pathname = "/postgres";
+  const admin = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  try {
+    const [existing] = await admin`select 1 from pg_database where datname = ${name}`;
+    if (!existing) await admin.unsafe(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function prepareWorld(): Promise<string[]> {
+  await ensureDatabaseExists();
+  const database = await createDatabase({ url: databaseUrl });
+  try {
+    await migrate(database);
+    if (await isDatabaseEmpty(database.db)) {
+      const started = performance.now();
+      let last = 0;
+      await seedDemoWorld(database.db, {
+        businesses: worldSize,
+        onProgress: (done, total) => {
+          if (done - last >= total / 20 || done === total) {
+            last = done;
+            console.log(`  seeded ${done}/${total}`);
+          }
+        },
+      });
+      await database.db.execute("analyze");
+      note(`- Seed: ${worldSize.toLocaleString("en")} businesses in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+    const [total] = await database.db.select({ n: count() }).from(businesses);
+    note(`- World: ${total?.n.toLocaleString("en")} businesses`);
+    // Common pairs: the ten most popular categories in the twenty largest cities.
+    const topCategories = await database.db.select({ name: categories.name }).from(categories).orderBy(desc(categories.popularity), asc(categories.slug)).limit(10);
+    const topCities = await database.db.select({ name: cities.name }).from(cities).orderBy(desc(cities.population)).limit(20);
+    return topCategories.flatMap((category) =>
+      topCities.map((city) => `/api/assistant-plugin?${new URLSearchParams({ category: category.name, city: city.name, limit: "10" })}`),
+    );
+  } finally {
+    await database.close();
+  }
+}
+
+function row(name: string, r: LoadResult): string {
+  return `| ${name} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.requests} | ${r.non2xx + r.errors} |`;
+}
+
+async function benchSearch(paths: string[]): Promise<void> {
+  const port = 3900 + Math.floor(Math.random() * 50);
+  const app = await startAndWait(tsx, [join(root, "apps/server/src/main.ts")], { DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", DEMO_SEED: "off", LOG_LEVEL: "info" }, `http://127.0.0.1:${port}/healthz`, 60_000);
+  const barePort = port + 100;
+  const bare = await startAndWait(tsx, [join(root, "bench/bare-server.ts")], { DATABASE_URL: databaseUrl, PORT: String(barePort) }, `http://127.0.0.1:${barePort}${paths[0]}`, 60_000);
+  try {
+    await runLoad(`http://127.0.0.1:${port}`, paths, { connections, seconds: 3 });
+    await runLoad(`http://127.0.0.1:${barePort}`, paths, { connections, seconds: 3 });
+    const service = await runLoad(`http://127.0.0.1:${port}`, paths, { connections, seconds });
+    const baseline = await runLoad(`http://127.0.0.1:${barePort}`, paths, { connections, seconds });
+    note("");
+    note("## Category + city search (GET /api/assistant-plugin, limit 10)");
+    note("");
+    note("| server | req/s | p50 ms | p90 ms | p99 ms | requests | failures |");
+    note("|---|---|---|---|---|---|---|");
+    note(row("directory service (express + tRPC-OpenAPI + zod + pino)", service));
+    note(row("bare node:http, same service function and SQL", baseline));
+    note("");
+    note(`Throughput ratio service/bare: ${((service.rps / baseline.rps) * 100).toFixed(1)}% (target >= 85%); p99 ${service.p99} ms (target < 20 ms).`);
+  } finally {
+    await stop(app.child);
+    await stop(bare.child);
+  }
+}
+
+async function benchFirstStart(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "directory-bench-start-"));
+  try {
+    const port = 3990;
+    const { child, readyAfterMs } = await startAndWait(tsx, [join(root, "apps/server/src/main.ts")], { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: "", LOG_LEVEL: "warn" }, `http://127.0.0.1:${port}/healthz`, 180_000);
+    await stop(child);
+    note("");
+    note(`## First start on the embedded database: ${(readyAfterMs / 1000).toFixed(1)} s to a healthy server (migrate + seed 10,000 businesses; target < 30 s)`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const paths = await prepareWorld();
+await benchSearch(paths);
+await benchFirstStart();
+mkdirSync(join(root, "bench/results"), { recursive: true });
+writeFileSync(join(root, "bench/results/latest.md"), `${report.join("\n")}\n`);
+console.log("\nwritten to bench/results/latest.md");
