@@ -78,6 +78,8 @@ describe("server", () => {
     const profileResponses = operations.get("getEntityProfile")?.operation.responses;
     for (const code of ["200", "401", "404", "410"]) expect(profileResponses).toHaveProperty(code);
     expect(operations.get("searchBusinesses")?.operation.responses).toHaveProperty("400");
+    expect(profileResponses["410"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
+    expect(body.components.schemas.Error.required).toEqual(["error", "code"]);
     expect(JSON.stringify(body)).not.toMatch(/geoScore|visibilityScore/);
   });
 
