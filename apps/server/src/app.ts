@@ -4,7 +4,7 @@ import express, { type Express } from "express";
 import { pinoHttp } from "pino-http";
 import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import { createOpenApiExpressMiddleware } from "trpc-to-openapi";
-import { appRouter, createContext, createOpenApiDocument, toPublicError, type ContextLogger } from "@directory/api";
+import { appRouter, createContext, createOpenApiDocument, toPublicError, type ContextLogger, type RateLimitSettings } from "@directory/api";
 import type { Database } from "@directory/db";
 import { errorHandler, publicErrorBodies, sendError } from "./errors";
 import type { Logger } from "./logger";
@@ -15,6 +15,9 @@ export interface AppDeps {
   publicBaseUrl: string;
   logger: Logger;
   bodyLimitBytes?: number;
+  /** Proxy hops whose X-Forwarded-For is trusted (TRUST_PROXY); default 0: the socket address. */
+  trustProxyHops?: number;
+  rateLimits?: RateLimitSettings;
 }
 
 /** Request ids: keep a caller's if it is short and plain, so traces join up across services. */
@@ -29,6 +32,8 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
+  // With 0 hops req.ip is the socket address, so a forged X-Forwarded-For buys nothing.
+  app.set("trust proxy", deps.trustProxyHops ?? 0);
 
   app.use(
     pinoHttp({
@@ -55,11 +60,16 @@ export function createApp(deps: AppDeps): Express {
     }
   });
 
-  const contextFor = (req: express.Request) =>
+  const contextFor = (req: express.Request, res: express.Response) =>
     createContext({
       db: database.db,
       publicBaseUrl,
       authorizationHeader: req.headers.authorization,
+      clientIp: req.ip ?? req.socket.remoteAddress ?? null,
+      rateLimits: deps.rateLimits,
+      setHeader: (name, value) => {
+        if (!res.headersSent) res.setHeader(name, value);
+      },
       log: req.log as ContextLogger,
     });
   const responseMeta = ({ errors }: { errors: readonly { code: string }[] }) => {
@@ -70,20 +80,20 @@ export function createApp(deps: AppDeps): Express {
     if (error.code === "INTERNAL_SERVER_ERROR") req.log.error({ err: error.cause ?? error }, "procedure failed");
   };
 
-  app.use("/trpc", createExpressMiddleware({ router: appRouter, createContext: ({ req }) => contextFor(req), responseMeta, onError, maxBodySize: bodyLimit }));
+  app.use("/trpc", createExpressMiddleware({ router: appRouter, createContext: ({ req, res }) => contextFor(req, res), responseMeta, onError, maxBodySize: bodyLimit }));
 
   const openApiDocument = createOpenApiDocument(publicBaseUrl);
   app.get("/api/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });
 
-  mountPages(app, { database, publicBaseUrl });
+  mountPages(app, contextFor);
 
   app.use(errorHandler(logger));
   // Last: trpc-to-openapi answers every path it does not know with a JSON 404 and never calls next().
   app.use(
     publicErrorBodies,
-    createOpenApiExpressMiddleware({ router: appRouter, createContext: ({ req }) => contextFor(req as express.Request), responseMeta, onError: onError as never, maxBodySize: bodyLimit }),
+    createOpenApiExpressMiddleware({ router: appRouter, createContext: ({ req, res }) => contextFor(req as express.Request, res as express.Response), responseMeta, onError: onError as never, maxBodySize: bodyLimit }),
   );
   return app;
 }

@@ -1,3 +1,5 @@
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "@directory/api";
+
 /** Everything the server reads from the environment, read once, with the defaults a newcomer needs. */
 export interface ServerConfig {
   port: number;
@@ -11,6 +13,17 @@ export interface ServerConfig {
   demoSeed: boolean;
   logLevel: string;
   bodyLimitBytes: number;
+  /** Proxy hops in front of the server whose X-Forwarded-For is trusted; 0 = use the socket address. */
+  trustProxyHops: number;
+  rateLimits: RateLimitSettings;
+}
+
+function nonNegativeInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -26,6 +39,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     adminApiKey: env.ADMIN_API_KEY || undefined,
     demoSeed: !["off", "false", "0"].includes((env.DEMO_SEED ?? "on").toLowerCase()),
     logLevel: env.LOG_LEVEL ?? "info",
-    bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 100_000),
+    bodyLimitBytes: nonNegativeInteger(env, "BODY_LIMIT_BYTES", 100_000),
+    trustProxyHops: nonNegativeInteger(env, "TRUST_PROXY", 0),
+    rateLimits: {
+      anonymousPerDay: nonNegativeInteger(env, "ANON_DAILY_LIMIT", DEFAULT_RATE_LIMITS.anonymousPerDay),
+      keyedPerMonth: nonNegativeInteger(env, "KEY_MONTHLY_LIMIT", DEFAULT_RATE_LIMITS.keyedPerMonth),
+    },
   };
 }

@@ -1,13 +1,7 @@
-import type { Express, Response } from "express";
+import type { Express, Request, Response } from "express";
 import { TRPCError } from "@trpc/server";
-import { createCaller, createContext, toPublicError } from "@directory/api";
-import type { Database } from "@directory/db";
+import { createCaller, toPublicError, type Context } from "@directory/api";
 import { escapeHtml, htmlPage } from "./html";
-
-interface PageDeps {
-  database: Database;
-  publicBaseUrl: string;
-}
 
 function renderError(res: Response, error: unknown): void {
   if (!(error instanceof TRPCError)) throw error;
@@ -16,12 +10,11 @@ function renderError(res: Response, error: unknown): void {
 }
 
 /** Human-readable pages; like every door they call procedures, never the database. */
-export function mountPages(app: Express, deps: PageDeps): void {
-  const callerFor = () => createCaller(createContext({ db: deps.database.db, publicBaseUrl: deps.publicBaseUrl }));
+export function mountPages(app: Express, contextFor: (req: Request, res: Response) => Context): void {
 
   app.get("/business/:slug", async (req, res, next) => {
     try {
-      const caller = callerFor();
+      const caller = createCaller(contextFor(req, res));
       const slug = req.params.slug;
       const [profile, agent] = await Promise.all([
         caller.entities.getEntityProfile({ slug }),
@@ -55,7 +48,7 @@ export function mountPages(app: Express, deps: PageDeps): void {
     try {
       const category = typeof req.query.category === "string" ? req.query.category : "";
       const city = typeof req.query.city === "string" ? req.query.city : "";
-      const result = await callerFor().search.lookupBusinesses({ category, city, limit: 50 });
+      const result = await createCaller(contextFor(req, res)).search.lookupBusinesses({ category, city, limit: 50 });
       const items = result.businesses
         .map((b) => `<li><a href="${escapeHtml(b.profileUrl)}">${escapeHtml(b.name)}</a> <small>${escapeHtml(b.planTier)} · ${escapeHtml(b.address)}</small></li>`)
         .join("");

@@ -33,7 +33,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     throw error;
   }
 
-  const app = createApp({ database, publicBaseUrl: config.publicBaseUrl, logger, bodyLimitBytes: config.bodyLimitBytes });
+  const app = createApp({ database, publicBaseUrl: config.publicBaseUrl, logger, bodyLimitBytes: config.bodyLimitBytes, trustProxyHops: config.trustProxyHops, rateLimits: config.rateLimits });
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });

@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { createApiKey } from "@directory/api";
+import { createApiKey, type RateLimitSettings } from "@directory/api";
 import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from "@directory/db/testing";
 import { createApp } from "./app";
 import { createLogger } from "./logger";
@@ -13,12 +13,28 @@ export interface TestServer {
 }
 
 /** A real server on 127.0.0.1 (random port) over a real test database. */
-export async function startTestServer(options: TestDatabaseOptions & { bodyLimitBytes?: number } = {}): Promise<TestServer> {
-  const database = await createTestDatabase(options);
+export interface TestServerOptions extends TestDatabaseOptions {
+  bodyLimitBytes?: number;
+  rateLimits?: RateLimitSettings;
+  trustProxyHops?: number;
+  /** Serve an existing database instead of creating one (several instances on one database). */
+  database?: TestDatabase;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const ownsDatabase = !options.database;
+  const database = options.database ?? (await createTestDatabase(options));
   const { key: adminKey } = await createApiKey(database.db, { kind: "admin", label: "test" });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
   let url = "";
-  const app = createApp({ database, publicBaseUrl: "http://directory.test", logger, bodyLimitBytes: options.bodyLimitBytes });
+  const app = createApp({
+    database,
+    publicBaseUrl: "http://directory.test",
+    logger,
+    bodyLimitBytes: options.bodyLimitBytes,
+    rateLimits: options.rateLimits,
+    trustProxyHops: options.trustProxyHops,
+  });
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
   });
@@ -31,7 +47,7 @@ export async function startTestServer(options: TestDatabaseOptions & { bodyLimit
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await database.destroy();
+      if (ownsDatabase) await database.destroy();
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Db } from "@directory/db";
 import type { AuthenticatedKey } from "./services/api-keys";
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/rate-limits";
 
 /** What every procedure may rely on; built once per request by the server (or a test). */
 export interface Context {
@@ -10,7 +11,12 @@ export interface Context {
   bearerToken: string | null;
   /** Set by the procedure builders once the bearer token is authenticated. */
   apiKey: AuthenticatedKey | null;
-  /** Records facts worth an operator's attention (legacy score requests, ...). */
+  /** The client address as the server determined it (socket, or TRUST_PROXY hops); null in-process. */
+  clientIp: string | null;
+  rateLimits: RateLimitSettings;
+  /** Sets a response header on transports that have one (REST, tRPC over HTTP); no-op in-process. */
+  setHeader(name: string, value: string): void;
+  /** Records facts worth an operator's attention (legacy score requests, limiter failures, ...). */
   log: ContextLogger;
 }
 
@@ -23,6 +29,9 @@ export interface CreateContextOptions {
   db: Db;
   publicBaseUrl: string;
   authorizationHeader?: string | undefined;
+  clientIp?: string | null;
+  rateLimits?: RateLimitSettings;
+  setHeader?: (name: string, value: string) => void;
   log?: ContextLogger;
 }
 
@@ -41,6 +50,9 @@ export function createContext(options: CreateContextOptions): Context {
     publicBaseUrl: options.publicBaseUrl.replace(/\/+$/, ""),
     bearerToken: bearerTokenFrom(options.authorizationHeader),
     apiKey: null,
+    clientIp: options.clientIp ?? null,
+    rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS,
+    setHeader: options.setHeader ?? (() => {}),
     log: options.log ?? silentLogger,
   };
 }

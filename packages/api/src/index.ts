@@ -6,3 +6,4 @@ export { provisionApiKey, createApiKey } from "./services/api-keys";
 export { generateApiKey, parseApiKey, hashApiKey } from "./services/api-key-format";
 /** For the benchmark baseline, which runs the same query without the HTTP stack. */
 export { searchByCategoryAndCity } from "./services/search";
+export { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/rate-limits";

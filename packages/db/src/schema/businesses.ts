@@ -79,7 +79,10 @@ export const businesses = pgTable(
       .on(t.categorySlug, t.cityId, t.planTier, t.visibilityScore.desc(), t.name, t.id)
       .where(sql`${t.status} = 'active'`),
     index("businesses_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`),
-    index("businesses_updated_idx").on(t.updatedAt, t.id),
+    // Serves the partner feed's keyset paging (verified, active, in updated order) at any depth.
+    index("businesses_feed_idx")
+      .on(t.updatedAt, t.id)
+      .where(sql`${t.status} = 'active' and ${t.ownership} = 'owner_verified'`),
   ],
 );
 

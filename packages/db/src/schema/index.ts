@@ -8,3 +8,5 @@ export * from "./buyer-questions";
 export * from "./offers";
 export * from "./api-keys";
 export * from "./legacy-score-requests";
+export * from "./rate-limit-counters";
+export * from "./outbox-events";

@@ -4,6 +4,7 @@ import { planAllocation } from "./allocation";
 import { claimCount, generateBatch } from "./batch";
 import { CATEGORIES } from "./categories";
 import { loadDemoCities } from "./cities";
+import { BatchQueue } from "./batch-queue";
 import { insertBatch } from "./insert";
 import { insertReferenceData } from "./reference-data";
 import { SlugRegistry, assertDigitFree } from "./slugs";
@@ -23,6 +24,11 @@ export interface SeedOptions {
 
 const DEFAULT_SEED = 42;
 const DEFAULT_BATCH_SIZE = 1_000;
+/**
+ * Batches whose transactions may run at once. On PostgreSQL the next batch is generated while the
+ * server stores the previous ones; PGlite has one connection and simply runs them in turn.
+ */
+const BATCHES_IN_FLIGHT = 2;
 
 /** True when the categories table has no row: the world was never seeded. */
 export async function isDatabaseEmpty(db: Db): Promise<boolean> {
@@ -52,12 +58,16 @@ export async function seedDemoWorld(
     slugs: new SlugRegistry(),
   };
   let claims = 0;
+  const pending = new BatchQueue(BATCHES_IN_FLIGHT);
   for (let start = 0; start < total; start += batchSize) {
     const end = Math.min(total, start + batchSize);
     const rows = generateBatch(world, start, end);
-    await insertBatch(db, rows);
-    claims += claimCount(rows);
-    options.onProgress?.(end, total);
+    const claimsInBatch = claimCount(rows);
+    await pending.add(insertBatch(db, rows), () => {
+      claims += claimsInBatch;
+      options.onProgress?.(end, total);
+    });
   }
+  await pending.drain();
   return { businesses: total, claims, cities: demoCities.length, categories: CATEGORIES.length };
 }

@@ -36,58 +36,79 @@ function hex32(word: number): string {
 /**
  * sfc32: 128-bit state, so distinct (seed, stream, index) triples give distinct states; a 32-bit
  * generator such as mulberry32 would repeat streams (and UUIDs) among a million businesses.
+ * A class rather than closures: one is created per business, so it must be cheap to make.
  */
-export function createRng(seed: number, stream: string, index = 0): Rng {
-  let a = seed | 0;
-  let b = hashString(stream) | 0;
-  let c = index | 0;
-  let d = 0x9e3779b9 | 0;
-  const nextWord = (): number => {
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return t >>> 0;
-  };
-  // The first outputs of sfc32 still resemble the seed words; discard them.
-  for (let i = 0; i < 15; i++) nextWord();
+class Sfc32 implements Rng {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d = 0x9e3779b9 | 0;
 
-  const next = (): number => nextWord() / 4294967296;
-  const int = (min: number, max: number): number => min + Math.floor(next() * (max - min + 1));
-  const pick = <T>(items: readonly T[]): T => {
-    const item = items[Math.floor(next() * items.length)];
+  constructor(seed: number, stream: string, index: number) {
+    this.a = seed | 0;
+    this.b = hashString(stream) | 0;
+    this.c = index | 0;
+    // The first outputs of sfc32 still resemble the seed words; discard them.
+    for (let i = 0; i < 15; i++) this.nextWord();
+  }
+
+  private nextWord(): number {
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return t >>> 0;
+  }
+
+  next(): number {
+    return this.nextWord() / 4294967296;
+  }
+
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  float(min: number, max: number, decimals: number): number {
+    const scale = 10 ** decimals;
+    return Math.round((min + this.next() * (max - min)) * scale) / scale;
+  }
+
+  chance(probability: number): boolean {
+    return this.next() < probability;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    const item = items[Math.floor(this.next() * items.length)];
     if (item === undefined) throw new Error("pick() from an empty list");
     return item;
-  };
-  return {
-    next,
-    int,
-    float: (min, max, decimals) => {
-      const scale = 10 ** decimals;
-      return Math.round((min + next() * (max - min)) * scale) / scale;
-    },
-    chance: (probability) => next() < probability,
-    pick,
-    sample: (items, count) => {
-      const pool = [...items];
-      for (let i = pool.length - 1; i > 0; i--) {
-        const j = Math.floor(next() * (i + 1));
-        [pool[i], pool[j]] = [pool[j] as (typeof pool)[number], pool[i] as (typeof pool)[number]];
-      }
-      return pool.slice(0, count);
-    },
-    uuid: () => {
-      const w1 = nextWord();
-      const w2 = (nextWord() & 0xffff0fff) | 0x00004000;
-      const w3 = ((nextWord() & 0x3fffffff) | 0x80000000) >>> 0;
-      const w4 = nextWord();
-      const h2 = hex32(w2 >>> 0);
-      const h3 = hex32(w3);
-      return `${hex32(w1)}-${h2.slice(0, 4)}-${h2.slice(4)}-${h3.slice(0, 4)}-${h3.slice(4)}${hex32(w4)}`;
-    },
-  };
+  }
+
+  sample<T>(items: readonly T[], count: number): T[] {
+    const pool = [...items];
+    const size = Math.min(count, pool.length);
+    // Partial Fisher-Yates: only the first `size` positions are needed.
+    for (let i = 0; i < size; i++) {
+      const j = i + Math.floor(this.next() * (pool.length - i));
+      [pool[i], pool[j]] = [pool[j] as T, pool[i] as T];
+    }
+    return pool.slice(0, size);
+  }
+
+  uuid(): string {
+    const w1 = this.nextWord();
+    const w2 = ((this.nextWord() & 0xffff0fff) | 0x00004000) >>> 0;
+    const w3 = ((this.nextWord() & 0x3fffffff) | 0x80000000) >>> 0;
+    const w4 = this.nextWord();
+    const h2 = hex32(w2);
+    const h3 = hex32(w3);
+    return `${hex32(w1)}-${h2.slice(0, 4)}-${h2.slice(4)}-${h3.slice(0, 4)}-${h3.slice(4)}${hex32(w4)}`;
+  }
+}
+
+export function createRng(seed: number, stream: string, index = 0): Rng {
+  return new Sfc32(seed, stream, index);
 }
 
 /** Picks an index with probability proportional to its weight, from precomputed running totals. */

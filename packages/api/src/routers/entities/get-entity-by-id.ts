@@ -1,9 +1,9 @@
 import { getEntityProfileById } from "../../services/entity-profile";
-import { publicProcedure } from "../../trpc";
+import { v2Procedure } from "../../trpc";
 import { ZEntityProfile } from "./entity-profile.types";
 import { getEntityByIdMeta, ZGetEntityByIdInput } from "./get-entity-by-id.types";
 
-export const getEntityById = publicProcedure
+export const getEntityById = v2Procedure
   .meta(getEntityByIdMeta)
   .input(ZGetEntityByIdInput)
   .output(ZEntityProfile)

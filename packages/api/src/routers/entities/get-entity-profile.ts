@@ -1,9 +1,9 @@
 import { getEntityProfileBySlug } from "../../services/entity-profile";
-import { publicProcedure } from "../../trpc";
+import { v2Procedure } from "../../trpc";
 import { ZEntityProfile } from "./entity-profile.types";
 import { getEntityProfileMeta, ZGetEntityProfileInput } from "./get-entity-profile.types";
 
-export const getEntityProfile = publicProcedure
+export const getEntityProfile = v2Procedure
   .meta(getEntityProfileMeta)
   .input(ZGetEntityProfileInput)
   .output(ZEntityProfile)

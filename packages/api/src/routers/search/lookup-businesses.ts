@@ -3,10 +3,10 @@ import { SCORE_CONTRACT_VERSION } from "../../services/completeness";
 import { noteLegacyScoreRequest } from "../../services/legacy-scores";
 import { toListing } from "../../services/listing";
 import { RANKING_DISCLOSURE, searchByCategoryAndCity } from "../../services/search";
-import { publicProcedure } from "../../trpc";
+import { v2Procedure } from "../../trpc";
 import { lookupBusinessesMeta, ZLookupBusinessesInput, ZLookupBusinessesOutput } from "./lookup-businesses.types";
 
-export const lookupBusinesses = publicProcedure
+export const lookupBusinesses = v2Procedure
   .meta(lookupBusinessesMeta)
   .input(ZLookupBusinessesInput)
   .output(ZLookupBusinessesOutput)
