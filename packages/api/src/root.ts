@@ -1,6 +1,7 @@
 import { getAgentProfile } from "./routers/entities/get-agent-profile";
 import { getEntityById } from "./routers/entities/get-entity-by-id";
 import { getEntityProfile } from "./routers/entities/get-entity-profile";
+import { getPartnerFeed } from "./routers/feed/get-partner-feed";
 import { apiKeysRouter } from "./routers/keys/api-keys";
 import { lookupBusinesses } from "./routers/search/lookup-businesses";
 import { searchBusinesses } from "./routers/search/search-businesses";
@@ -9,6 +10,7 @@ import { createCallerFactory, router } from "./trpc";
 export const appRouter = router({
   search: router({ searchBusinesses, lookupBusinesses }),
   entities: router({ getEntityProfile, getEntityById, getAgentProfile }),
+  feed: router({ getPartnerFeed }),
   apiKeys: apiKeysRouter,
 });
 

@@ -3,9 +3,9 @@ import { roundedRating } from "./listing";
 import { publicUrls } from "./public-urls";
 
 /** schema.org JSON-LD for a business, typed with its category's LocalBusiness subtype. */
-export function toJsonLd(business: BusinessRecord, baseUrl: string): Record<string, unknown> {
+export function toJsonLd(business: BusinessRecord, baseUrl: string) {
   return {
-    "@context": "https://schema.org",
+    "@context": "https://schema.org" as const,
     "@type": business.schemaOrgType,
     "@id": publicUrls.canonicalEntity(baseUrl, business.id),
     identifier: business.id,
@@ -15,7 +15,7 @@ export function toJsonLd(business: BusinessRecord, baseUrl: string): Record<stri
     telephone: business.phone ?? undefined,
     email: business.email ?? undefined,
     address: {
-      "@type": "PostalAddress",
+      "@type": "PostalAddress" as const,
       streetAddress: business.address,
       addressLocality: business.cityName,
       addressRegion: business.state,
@@ -41,5 +41,6 @@ export function toJsonLd(business: BusinessRecord, baseUrl: string): Record<stri
       itemOffered: { "@type": "Service", name: service },
     })),
     sameAs: [publicUrls.profile(baseUrl, business.slug)],
+    dateModified: business.updatedAt.toISOString(),
   };
 }

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from "../../services/partner-feed";
+
+export const ZGetPartnerFeedInput = z.object({
+  limit: z.number().int().min(1).max(FEED_MAX_LIMIT).default(FEED_DEFAULT_LIMIT).describe(`Page size, default ${FEED_DEFAULT_LIMIT}, maximum ${FEED_MAX_LIMIT} (more is a 400, not a clamp)`),
+  offset: z.number().int().min(0).max(10_000_000).default(0).describe("Pagination offset, default 0; prefer cursor for deep paging"),
+  category: z.string().trim().min(1).max(100).optional().describe("Case-insensitive substring of a category slug or name"),
+  updatedSince: z.string().trim().max(40).optional().describe("ISO 8601 date; only locations updated on or after it"),
+  cursor: z.string().trim().min(1).max(500).optional().describe("nextCursor from the previous page: keyset paging, fast at any depth"),
+});
+
+/** A schema.org LocalBusiness (subtype) with PostalAddress, GeoCoordinates and opening hours. */
+export const ZFeedLocation = z
+  .object({
+    "@context": z.literal("https://schema.org"),
+    "@type": z.string(),
+    identifier: z.string().describe("Immutable business id"),
+    name: z.string(),
+    telephone: z.string().optional(),
+    url: z.string().optional(),
+    address: z.object({ "@type": z.literal("PostalAddress") }).passthrough(),
+    dateModified: z.string(),
+  })
+  .passthrough();
+
+export const ZGetPartnerFeedOutput = z.object({
+  total: z.number().int().describe("Matching locations when the traversal began"),
+  limit: z.number().int(),
+  offset: z.number().int().describe("Position of this page's first location"),
+  nextCursor: z.string().nullable().describe("Pass as cursor for the next page; null on the last page"),
+  locations: z.array(ZFeedLocation),
+});
+
+export const getPartnerFeedMeta: OpenApiMeta = {
+  openapi: {
+    method: "GET",
+    path: "/api/v2/partner-feed",
+    operationId: "getPartnerFeed",
+    tags: ["partners"],
+    summary: "Bulk paginated feed of verified business locations (partner key required)",
+    protect: true,
+    errorResponses: {
+      400: "Invalid parameter (limit over 500, bad updatedSince or cursor)",
+      401: "Missing or invalid API key; the body carries publicAlternative",
+      403: "The key is not a partner key",
+      429: "Monthly API quota exceeded",
+    },
+  },
+};

@@ -1,0 +1,46 @@
+import { createHash } from "node:crypto";
+import { DomainError } from "../errors";
+
+/**
+ * The partner feed's opaque keyset cursor: the last row's (updated_at in microseconds, id), the
+ * offset the next page starts at, the total counted when the traversal began, and a fingerprint of
+ * the filters so a cursor cannot be replayed against a different query.
+ */
+export interface FeedCursor {
+  updatedAtMicros: string;
+  id: string;
+  offset: number;
+  total: number;
+  filters: string;
+}
+
+export function filtersFingerprint(filters: { category?: string; updatedSince?: string }): string {
+  return createHash("sha256")
+    .update(JSON.stringify([filters.category?.toLowerCase() ?? null, filters.updatedSince ?? null]))
+    .digest("base64url")
+    .slice(0, 16);
+}
+
+export function encodeFeedCursor(cursor: FeedCursor): string {
+  const { updatedAtMicros, id, offset, total, filters } = cursor;
+  return Buffer.from(JSON.stringify([updatedAtMicros, id, offset, total, filters])).toString("base64url");
+}
+
+export function decodeFeedCursor(raw: string, expectedFilters: string): FeedCursor {
+  const invalid = () => new DomainError("INVALID_INPUT", "Invalid parameter cursor: pass back a nextCursor value unchanged");
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+  } catch {
+    throw invalid();
+  }
+  if (!Array.isArray(parts) || parts.length !== 5) throw invalid();
+  const [updatedAtMicros, id, offset, total, filters] = parts as unknown[];
+  if (typeof updatedAtMicros !== "string" || !/^\d{1,20}$/.test(updatedAtMicros)) throw invalid();
+  if (typeof id !== "string" || !/^[0-9a-f-]{36}$/.test(id)) throw invalid();
+  if (!Number.isInteger(offset) || !Number.isInteger(total) || (offset as number) < 0 || (total as number) < 0) throw invalid();
+  if (filters !== expectedFilters) {
+    throw new DomainError("INVALID_INPUT", "Invalid parameter cursor: it belongs to a query with other filters (category, updatedSince)");
+  }
+  return { updatedAtMicros, id, offset: offset as number, total: total as number, filters };
+}
