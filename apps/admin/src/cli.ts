@@ -1,5 +1,6 @@
 #!/usr/bin/env -S npx tsx
 import { Command } from "commander";
+import { registerBusinessCommands } from "./business-commands";
 import { registerDbCommands } from "./db-commands";
 import { registerKeyCommands } from "./keys-commands";
 import { describeCliError } from "./errors";
@@ -10,6 +11,7 @@ const program = new Command("admin")
   .option("--key <key>", "admin API key (default: DIRECTORY_ADMIN_KEY, then DATA_DIR/admin.key)");
 
 registerKeyCommands(program);
+registerBusinessCommands(program);
 registerDbCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -1,14 +1,8 @@
 import type { Command } from "commander";
-import { createDirectoryClient, type DirectoryClient } from "@directory/sdk";
-import { resolveAdminKey } from "./key-source";
+import { adminClientFrom } from "./admin-client";
 
 const KINDS = ["developer", "partner", "business", "admin"] as const;
 type Kind = (typeof KINDS)[number];
-
-function clientFrom(command: Command): DirectoryClient {
-  const options = command.optsWithGlobals<{ url: string; key?: string }>();
-  return createDirectoryClient({ baseUrl: options.url, apiKey: resolveAdminKey(options.key) });
-}
 
 export function registerKeyCommands(program: Command): void {
   const keys = program.command("keys").description("manage API keys on a running server");
@@ -22,7 +16,7 @@ export function registerKeyCommands(program: Command): void {
     .option("--json", "print JSON")
     .action(async (options: { kind: string; business?: string; label?: string; json?: boolean }, command: Command) => {
       if (!KINDS.includes(options.kind as Kind)) throw new Error(`--kind must be one of ${KINDS.join(", ")}`);
-      const result = await clientFrom(command).apiKeys.create.mutate({
+      const result = await adminClientFrom(command).apiKeys.create.mutate({
         kind: options.kind as Kind,
         businessSlug: options.business,
         label: options.label,
@@ -42,7 +36,7 @@ export function registerKeyCommands(program: Command): void {
     .option("--limit <n>", "at most this many", "100")
     .option("--json", "print JSON")
     .action(async (options: { all?: boolean; limit: string; json?: boolean }, command: Command) => {
-      const rows = await clientFrom(command).apiKeys.list.query({ includeRevoked: Boolean(options.all), limit: Number(options.limit) });
+      const rows = await adminClientFrom(command).apiKeys.list.query({ includeRevoked: Boolean(options.all), limit: Number(options.limit) });
       if (options.json) return console.log(JSON.stringify(rows, null, 2));
       for (const row of rows) {
         console.log([row.id, row.kind, row.visiblePrefix, row.businessId ?? "-", row.revokedAt ? `revoked ${row.revokedAt}` : "active", row.label ?? ""].join("\t"));
@@ -53,7 +47,7 @@ export function registerKeyCommands(program: Command): void {
     .command("revoke <id>")
     .description("revoke a key; it stops working at once")
     .action(async (id: string, _options: unknown, command: Command) => {
-      const row = await clientFrom(command).apiKeys.revoke.mutate({ id });
+      const row = await adminClientFrom(command).apiKeys.revoke.mutate({ id });
       console.log(`revoked ${row.id} (${row.visiblePrefix}) at ${row.revokedAt}`);
     });
 }

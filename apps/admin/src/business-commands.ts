@@ -1,0 +1,36 @@
+import type { Command } from "commander";
+import { adminClientFrom } from "./admin-client";
+
+function print(summary: { slug: string; status: string; decommissioned: boolean; subscriptionExpiresAt: string | null; name: string }): void {
+  const state = summary.decommissioned ? "decommissioned (410)" : "active";
+  console.log(`${summary.slug}\t${summary.name}\t${state}\tstatus=${summary.status}\tsubscription=${summary.subscriptionExpiresAt ?? "none"}`);
+}
+
+export function registerBusinessCommands(program: Command): void {
+  const business = program.command("business").description("entity lifecycle on a running server");
+
+  business
+    .command("decommission <slug>")
+    .description("take a business out of search, the feed and agent.json (its profile answers 410)")
+    .action(async (slug: string, _options: unknown, command: Command) => print(await adminClientFrom(command).lifecycle.decommission.mutate({ slug })));
+
+  business
+    .command("reactivate <slug>")
+    .description("bring a business back")
+    .option("--until <iso-date>", "renew an expired subscription until this date-time (e.g. 2027-12-31T00:00:00Z)")
+    .action(async (slug: string, options: { until?: string }, command: Command) =>
+      print(await adminClientFrom(command).lifecycle.reactivate.mutate({ slug, subscriptionExpiresAt: options.until })),
+    );
+
+  business
+    .command("rename <slug> <name>")
+    .description("change the name (an admin-verified claim); id and slug stay")
+    .action(async (slug: string, name: string, _options: unknown, command: Command) => print(await adminClientFrom(command).lifecycle.rename.mutate({ slug, name })));
+
+  business
+    .command("change-slug <slug> <newSlug>")
+    .description("move to a new slug; the old one keeps resolving")
+    .action(async (slug: string, newSlug: string, _options: unknown, command: Command) =>
+      print(await adminClientFrom(command).lifecycle.changeSlug.mutate({ slug, newSlug })),
+    );
+}
