@@ -3,7 +3,7 @@ import type { PlanTier } from "../schema/enums";
 import type { slugHistory } from "../schema/slug-history";
 import type { Allocation } from "./allocation";
 import { ownerQuestions, type NewBuyerQuestion } from "./buyer-questions";
-import { CATEGORY_PROFILES, type CategoryProfile } from "./category-profiles";
+import { categoryProfile } from "./category-profiles";
 import { buildClaims, type BuiltClaims, type ClaimedProperty } from "./claims";
 import { phoneNumber, postalCode, streetAddress } from "./contact";
 import { listingCopy } from "./copy";
@@ -87,7 +87,7 @@ function jitter(rng: Rng, centre: number): number {
 export function generateBusiness(world: DemoWorld, index: number): GeneratedBusiness {
   const rng = createRng(world.seed, "business", index);
   const { city, category, decommissionRank } = world.allocation.placementFor(index, rng);
-  const profile: CategoryProfile = CATEGORY_PROFILES[category.slug as keyof typeof CATEGORY_PROFILES];
+  const profile = categoryProfile(category.slug);
   const locale = localeFor(city.countryCode);
   const id = rng.uuid();
   const makeName = () => businessName(rng, category.slug, profile, locale, city.name);

@@ -78,3 +78,9 @@ export const CATEGORY_PROFILES: Record<CategorySlug, CategoryProfile> = {
   "yoga-studio": { suffixes: ["Yoga", "Yoga Studio", "Yoga Shala", "Pilates & Yoga"], themes: ["Prana", "Lotus", "Asana", "Balance", "Breathe"], services: ["Hatha yoga", "Vinyasa flow", "Prenatal yoga", "Meditation", "Pilates", "Private sessions", "Teacher training"], hours: "gym", priceUsd: [10, 150] },
   "self-storage": { suffixes: ["Storage", "Self Storage", "Storage Centre", "Lockers"], themes: ["Safe Keep", "Vault", "Stash", "Box", "Space"], services: ["Personal storage units", "Business storage", "Climate-controlled units", "Vehicle storage", "Packing supplies", "24-hour access", "Document storage"], hours: "allDay", priceUsd: [30, 400] },
 };
+
+export function categoryProfile(slug: string): CategoryProfile {
+  const profile = (CATEGORY_PROFILES as Partial<Record<string, CategoryProfile>>)[slug];
+  if (!profile) throw new Error(`no demo profile for category ${slug}`);
+  return profile;
+}

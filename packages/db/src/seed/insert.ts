@@ -23,7 +23,7 @@ export async function insertInChunks<TTable extends PgTable>(db: Db, table: TTab
 }
 
 /**
- * JSON with every non-ASCII character as a \\u escape. One "ı" in a Turkish name otherwise turns
+ * JSON with every non-ASCII character as a \uXXXX escape. One "ı" in a Turkish name otherwise turns
  * the whole parameter into a two-byte string, which PGlite measures and encodes much more slowly
  * (~30% of a claims insert, measured).
  */
