@@ -1,17 +1,14 @@
-import type { NewBusiness } from "../schema/businesses";
-import type { NewBuyerQuestion } from "./buyer-questions";
-import { generateBusiness, type DemoWorld, type NewSlugHistory } from "./businesses";
-import type { NewClaim } from "./claims";
-import type { NewOffer } from "./offers";
+import { generateBusiness, type DemoWorld } from "./businesses";
+import type { BusinessRow, BuyerQuestionRow, ClaimRow, OfferRow, SlugHistoryRow } from "./rows";
 
 /** The rows of one batch of businesses: all that is held in memory at a time. */
 export interface BatchRows {
-  businesses: NewBusiness[];
-  currentClaims: NewClaim[];
-  supersededClaims: NewClaim[];
-  slugHistory: NewSlugHistory[];
-  offers: NewOffer[];
-  questions: NewBuyerQuestion[];
+  businesses: BusinessRow[];
+  currentClaims: ClaimRow[];
+  supersededClaims: ClaimRow[];
+  slugHistory: SlugHistoryRow[];
+  offers: OfferRow[];
+  questions: BuyerQuestionRow[];
 }
 
 export function generateBatch(world: DemoWorld, start: number, end: number): BatchRows {

@@ -1,22 +1,19 @@
-import type { NewBusiness } from "../schema/businesses";
 import type { PlanTier } from "../schema/enums";
-import type { slugHistory } from "../schema/slug-history";
 import type { Allocation } from "./allocation";
-import { ownerQuestions, type NewBuyerQuestion } from "./buyer-questions";
+import { ownerQuestions } from "./buyer-questions";
 import { categoryProfile } from "./category-profiles";
 import { buildClaims, type BuiltClaims, type ClaimedProperty } from "./claims";
 import { phoneNumber, postalCode, streetAddress } from "./contact";
 import { listingCopy } from "./copy";
 import { localeFor } from "./locales";
 import { businessName } from "./names";
-import { buildOffers, type NewOffer } from "./offers";
+import { buildOffers } from "./offers";
 import { openingHoursFor } from "./opening-hours";
 import { createRng, isOneInPeriod, type Rng } from "./random";
+import type { BusinessRow, BuyerQuestionRow, OfferRow, SlugHistoryRow } from "./rows";
 import type { SlugRegistry } from "./slugs";
 import { kebab } from "./text";
-import { DAY_SECONDS, DEMO_EPOCH, EXPIRED_WINDOW_START, FAR_FUTURE, addSeconds } from "./time";
-
-export type NewSlugHistory = typeof slugHistory.$inferInsert;
+import { DAY_SECONDS, DEMO_EPOCH_MS, EXPIRED_WINDOW_START_MS, FAR_FUTURE_MS, addSeconds } from "./time";
 
 /** Everything needed to generate business #i; the registry is the only state shared between them. */
 export interface DemoWorld {
@@ -26,11 +23,11 @@ export interface DemoWorld {
 }
 
 export interface GeneratedBusiness {
-  business: NewBusiness;
+  business: BusinessRow;
   claims: BuiltClaims;
-  offers: NewOffer[];
-  questions: NewBuyerQuestion[];
-  retiredSlug: NewSlugHistory | null;
+  offers: OfferRow[];
+  questions: BuyerQuestionRow[];
+  retiredSlug: SlugHistoryRow | null;
 }
 
 /** One in this many decommissionable businesses is inactive (~2%). */
@@ -48,10 +45,10 @@ function planTier(rng: Rng, paid: boolean): PlanTier {
 }
 
 /** Null for free plans; paid plans run until some day in 2099, lapsed ones ended during 2025. */
-function subscriptionEnd(rng: Rng, tier: PlanTier, lapsed: boolean): Date | null {
+function subscriptionEnd(rng: Rng, tier: PlanTier, lapsed: boolean): number | null {
   if (tier === "free") return null;
-  if (lapsed) return addSeconds(EXPIRED_WINDOW_START, rng.int(0, 364 * DAY_SECONDS));
-  return addSeconds(FAR_FUTURE, rng.int(0, 364) * DAY_SECONDS);
+  if (lapsed) return addSeconds(EXPIRED_WINDOW_START_MS, rng.int(0, 364 * DAY_SECONDS));
+  return addSeconds(FAR_FUTURE_MS, rng.int(0, 364) * DAY_SECONDS);
 }
 
 function isPicked(world: DemoWorld, trait: string, rank: number | null, period: number): boolean {
@@ -104,7 +101,7 @@ export function generateBusiness(world: DemoWorld, index: number): GeneratedBusi
   const copy = listingCopy(rng, name, category, profile, city, services);
   const openingHours = openingHoursFor(profile.hours, rng);
   const phone = phoneNumber(rng, city.countryCode);
-  const createdAt = addSeconds(DEMO_EPOCH, rng.int(0, 180 * DAY_SECONDS));
+  const createdAt = addSeconds(DEMO_EPOCH_MS, rng.int(0, 180 * DAY_SECONDS));
   // The reserved .example TLD guarantees no demo listing points at a real business.
   const website = `https://${slug}.example`;
   const email = `hello@${slug}.example`;
@@ -139,8 +136,8 @@ export function generateBusiness(world: DemoWorld, index: number): GeneratedBusi
     }
   }
 
-  const claims = buildClaims(rng, { businessId: id, ownership, createdAt, current, previous });
-  const business = {
+  const claims = buildClaims(rng, { businessId: id, ownership, createdAtMs: createdAt, current, previous });
+  const business: BusinessRow = {
     id,
     slug,
     name,
@@ -170,8 +167,8 @@ export function generateBusiness(world: DemoWorld, index: number): GeneratedBusi
     visibilityScore: rng.int(0, 100),
     isDemo: true,
     createdAt,
-    updatedAt: claims.lastObservedAt,
-  } satisfies NewBusiness;
+    updatedAt: claims.lastObservedMs,
+  };
 
   const paidListing = tier === "pro" || tier === "premium";
   return {
@@ -179,6 +176,6 @@ export function generateBusiness(world: DemoWorld, index: number): GeneratedBusi
     claims,
     offers: paidListing ? buildOffers(rng, business, profile, city.name) : [],
     questions: ownership === "owner_verified" && rng.chance(0.3) ? ownerQuestions(rng, business, city.name) : [],
-    retiredSlug: retiredSlug ? { slug: retiredSlug, businessId: id, retiredAt: claims.observedAt.name } : null,
+    retiredSlug: retiredSlug ? { slug: retiredSlug, businessId: id, retiredAt: claims.observedMs.name } : null,
   };
 }

@@ -1,17 +1,15 @@
 import type { OpeningHoursSpec } from "../schema/businesses";
-import type { buyerQuestions } from "../schema/buyer-questions";
 import type { DemoCategory } from "./categories";
 import type { CategoryProfile } from "./category-profiles";
 import type { Rng } from "./random";
-import { DAY_SECONDS, DEMO_EPOCH, addSeconds } from "./time";
-
-export type NewBuyerQuestion = typeof buyerQuestions.$inferInsert;
+import type { BuyerQuestionRow } from "./rows";
+import { DAY_SECONDS, DEMO_EPOCH_MS, addSeconds } from "./time";
 
 /** Categories people book ahead rather than walk into. */
 const APPOINTMENT_HOURS = new Set(["clinic", "office", "trades", "childCare"]);
 
 /** Three questions every business of a category answers; one of them is left open on purpose. */
-export function categoryQuestionTemplates(rng: Rng, category: DemoCategory, profile: CategoryProfile): NewBuyerQuestion[] {
+export function categoryQuestionTemplates(rng: Rng, category: DemoCategory, profile: CategoryProfile): BuyerQuestionRow[] {
   const service = (profile.services[0] ?? category.singular).toLowerCase();
   const third = APPOINTMENT_HOURS.has(profile.hours)
     ? `Do I need to book an appointment with a ${category.singular}?`
@@ -27,7 +25,7 @@ export function categoryQuestionTemplates(rng: Rng, category: DemoCategory, prof
     categorySlug: category.slug,
     question,
     answer,
-    createdAt: DEMO_EPOCH,
+    createdAt: DEMO_EPOCH_MS,
   }));
 }
 
@@ -39,9 +37,9 @@ function sundayAnswer(hours: readonly OpeningHoursSpec[]): string {
 /** 1-2 questions an owner added to their own listing, each with the owner's answer. */
 export function ownerQuestions(
   rng: Rng,
-  business: { id: string; services: readonly string[]; openingHours: readonly OpeningHoursSpec[]; state: string; createdAt: Date },
+  business: { id: string; services: readonly string[]; openingHours: readonly OpeningHoursSpec[]; state: string; createdAt: number },
   cityName: string,
-): NewBuyerQuestion[] {
+): BuyerQuestionRow[] {
   const service = (business.services[0] ?? "this service").toLowerCase();
   const pool: [string, string][] = [
     [`Do you offer ${service}?`, `Yes, ${service} is one of our core services. Contact us to book a time.`],

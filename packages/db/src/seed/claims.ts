@@ -1,9 +1,7 @@
-import type { claims } from "../schema/claims";
 import type { ClaimVerification } from "../schema/enums";
 import type { Rng } from "./random";
+import type { ClaimRow } from "./rows";
 import { DAY_SECONDS, addSeconds } from "./time";
-
-export type NewClaim = typeof claims.$inferInsert;
 
 /** Every listing field that is a claim, in the camelCase the API uses as the claim's property. */
 export const CLAIMED_PROPERTIES = [
@@ -32,7 +30,7 @@ function provenance(rng: Rng, ownership: "owner_verified" | "unclaimed"): Proven
 export interface ClaimPlan {
   businessId: string;
   ownership: "owner_verified" | "unclaimed";
-  createdAt: Date;
+  createdAtMs: number;
   /** The flat column values; each becomes the current claim of its property. */
   current: Record<ClaimedProperty, unknown>;
   /** Earlier values, each superseded by the current claim of the same property. */
@@ -41,11 +39,11 @@ export interface ClaimPlan {
 
 export interface BuiltClaims {
   /** Current claims come first: superseded rows reference them, and may land in a later statement. */
-  current: NewClaim[];
-  superseded: NewClaim[];
+  current: ClaimRow[];
+  superseded: ClaimRow[];
   /** Latest observation: the business's updatedAt. */
-  lastObservedAt: Date;
-  observedAt: Record<ClaimedProperty, Date>;
+  lastObservedMs: number;
+  observedMs: Record<ClaimedProperty, number>;
 }
 
 /**
@@ -53,15 +51,15 @@ export interface BuiltClaims {
  * observed within 30 days and replaced 1 to 90 days later, so observedAt never exceeds updatedAt.
  */
 export function buildClaims(rng: Rng, plan: ClaimPlan): BuiltClaims {
-  const current: NewClaim[] = [];
-  const superseded: NewClaim[] = [];
-  const observedAt = {} as Record<ClaimedProperty, Date>;
-  let lastObservedAt = plan.createdAt;
+  const current: ClaimRow[] = [];
+  const superseded: ClaimRow[] = [];
+  const observedMs = {} as Record<ClaimedProperty, number>;
+  let lastObservedMs = plan.createdAtMs;
   for (const property of CLAIMED_PROPERTIES) {
     const hasHistory = property in plan.previous;
-    const firstSeen = addSeconds(plan.createdAt, rng.int(0, (hasHistory ? 30 : 90) * DAY_SECONDS));
+    const firstSeen = addSeconds(plan.createdAtMs, rng.int(0, (hasHistory ? 30 : 90) * DAY_SECONDS));
     const seen = hasHistory ? addSeconds(firstSeen, rng.int(DAY_SECONDS, 90 * DAY_SECONDS)) : firstSeen;
-    const claim: NewClaim = {
+    const claim: ClaimRow = {
       id: rng.uuid(),
       businessId: plan.businessId,
       property,
@@ -84,8 +82,8 @@ export function buildClaims(rng: Rng, plan: ClaimPlan): BuiltClaims {
         supersededBy: claim.id,
       });
     }
-    observedAt[property] = seen;
-    if (seen > lastObservedAt) lastObservedAt = seen;
+    observedMs[property] = seen;
+    if (seen > lastObservedMs) lastObservedMs = seen;
   }
-  return { current, superseded, lastObservedAt, observedAt };
+  return { current, superseded, lastObservedMs, observedMs };
 }

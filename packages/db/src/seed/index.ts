@@ -28,7 +28,7 @@ const DEFAULT_BATCH_SIZE = 1_000;
  * Batches whose transactions may run at once. On PostgreSQL the next batch is generated while the
  * server stores the previous ones; PGlite has one connection and simply runs them in turn.
  */
-const BATCHES_IN_FLIGHT = 2;
+const BATCHES_IN_FLIGHT = 3;
 
 /** True when the categories table has no row: the world was never seeded. */
 export async function isDatabaseEmpty(db: Db): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { getTableColumns, sql } from "drizzle-orm";
-import type { PgInsertValue, PgTable } from "drizzle-orm/pg-core";
+import type { PgColumn, PgInsertValue, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../client";
 import { businesses } from "../schema/businesses";
 import { buyerQuestions } from "../schema/buyer-questions";
@@ -7,6 +7,7 @@ import { claims } from "../schema/claims";
 import { offers } from "../schema/offers";
 import { slugHistory } from "../schema/slug-history";
 import type { BatchRows } from "./batch";
+import type { JsonRow } from "./rows";
 
 /** PostgreSQL allows 65,535 bind parameters per statement; stay well below it. */
 const PARAMETERS_PER_STATEMENT = 60_000;
@@ -35,19 +36,23 @@ function asciiJson(value: unknown): string {
  * Multi-row insert with the rows in one JSON parameter, expanded by json_to_recordset.
  * For the bulk tables `.values()` is too slow: drizzle's SQL builder spends ~55 µs per claim row
  * (measured; more than the database needs to store it), and a statement needs 10 parameters per
- * claim. The rows are serialised as they are (camelCase keys), the record type is declared from
- * the drizzle columns. Every column must be set: a database default such as now() would break
- * determinism, and a missing key would silently become NULL.
+ * claim. Rows are serialised as they are (camelCase keys, timestamps as epoch milliseconds); the
+ * record type and the conversions come from the drizzle columns.
  */
-export async function insertAsJson<TTable extends PgTable>(db: Db, table: TTable, rows: readonly TTable["$inferInsert"][]): Promise<void> {
+export async function insertAsJson<TTable extends PgTable>(db: Db, table: TTable, rows: readonly JsonRow<TTable>[]): Promise<void> {
   const columns = Object.entries(getTableColumns(table));
-  const selectList = sql.join(columns.map(([key]) => sql.identifier(key)), sql`, `);
-  const recordType = sql.raw(columns.map(([key, column]) => `"${key}" ${column.getSQLType()}`).join(", "));
+  const isTimestamp = (column: PgColumn) => column.columnType === "PgTimestamp";
+  const selectList = sql.join(
+    columns.map(([key, column]) =>
+      isTimestamp(column) ? sql`to_timestamp(${sql.identifier(key)} / 1000.0)` : sql.identifier(key),
+    ),
+    sql`, `,
+  );
+  const recordType = sql.raw(
+    columns.map(([key, column]) => `"${key}" ${isTimestamp(column) ? "double precision" : column.getSQLType()}`).join(", "),
+  );
   for (let start = 0; start < rows.length; start += ROWS_PER_JSON_STATEMENT) {
-    const chunk = rows.slice(start, start + ROWS_PER_JSON_STATEMENT);
-    const missing = columns.find(([key]) => (chunk[0] as Record<string, unknown>)[key] === undefined);
-    if (missing) throw new Error(`seed rows for ${missing[1].name} have no value`);
-    const json = asciiJson(chunk);
+    const json = asciiJson(rows.slice(start, start + ROWS_PER_JSON_STATEMENT));
     await db.insert(table).select(sql`select ${selectList} from json_to_recordset(${json}::json) as r(${recordType})`);
   }
 }

@@ -1,20 +1,18 @@
-import type { offers } from "../schema/offers";
 import type { CategoryProfile } from "./category-profiles";
 import { currencyFor, priceString } from "./money";
 import type { Rng } from "./random";
-import { DAY_SECONDS, FAR_FUTURE, addSeconds } from "./time";
-
-export type NewOffer = typeof offers.$inferInsert;
+import type { OfferRow } from "./rows";
+import { DAY_SECONDS, FAR_FUTURE_MS, addSeconds } from "./time";
 
 const TITLE_FORMS = ["{service}", "{service} package", "{service}: introductory offer", "Premium {service}"];
 
 /** 1-3 priced offers for pro and premium listings, priced in the local currency. */
 export function buildOffers(
   rng: Rng,
-  business: { id: string; name: string; country: string; services: readonly string[]; createdAt: Date },
+  business: { id: string; name: string; country: string; services: readonly string[]; createdAt: number },
   profile: CategoryProfile,
   cityName: string,
-): NewOffer[] {
+): OfferRow[] {
   const { currency, perUsd } = currencyFor(business.country);
   const [minUsd, maxUsd] = profile.priceUsd;
   return rng.sample(business.services, rng.int(1, 3)).map((service) => {
@@ -26,7 +24,7 @@ export function buildOffers(
       description: `${service} from ${business.name} in ${cityName}. Price includes taxes; ask about availability.`,
       price: priceString((minUsd + rng.next() * (maxUsd - minUsd)) * perUsd),
       currency,
-      validUntil: rng.chance(0.5) ? null : FAR_FUTURE,
+      validUntil: rng.chance(0.5) ? null : FAR_FUTURE_MS,
       createdAt: addSeconds(business.createdAt, rng.int(0, 60 * DAY_SECONDS)),
     };
   });

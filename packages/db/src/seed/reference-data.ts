@@ -6,7 +6,7 @@ import type { City } from "../schema/cities";
 import { categoryQuestionTemplates } from "./buyer-questions";
 import { CATEGORIES } from "./categories";
 import { CATEGORY_PROFILES } from "./category-profiles";
-import { insertInChunks } from "./insert";
+import { insertAsJson, insertInChunks } from "./insert";
 import { createRng } from "./random";
 
 /** Categories, cities and the per-category question templates, in one transaction. */
@@ -20,6 +20,6 @@ export async function insertReferenceData(db: Db, seed: number, demoCities: read
       CATEGORIES.map((category) => ({ ...category, synonyms: [...category.synonyms] })),
     );
     await insertInChunks(tx, cities, [...demoCities]);
-    await insertInChunks(tx, buyerQuestions, templates);
+    await insertAsJson(tx, buyerQuestions, templates);
   });
 }
