@@ -165,6 +165,28 @@ describe("GET /api/v2/partner-feed: parameters", () => {
     expect(body.code).toBe("INVALID_INPUT");
   });
 
+  it("refuses a tampered cursor with 400, never a 500", async () => {
+    const real = (await feed("limit=10")).body.nextCursor as string;
+    const parts = JSON.parse(Buffer.from(real, "base64url").toString("utf8")) as unknown[];
+    expect(parts).toHaveLength(5);
+    const tampered = (index: number, value: unknown) => Buffer.from(JSON.stringify(parts.map((p, i) => (i === index ? value : p)))).toString("base64url");
+    const cases = {
+      "id of 36 dashes": tampered(1, "-".repeat(36)),
+      "id that is not a uuid": tampered(1, "0123456789abcdef0123456789abcdef0123"),
+      "updated_at beyond bigint": tampered(0, "99999999999999999999"),
+      "updated_at beyond the timestamp range": tampered(0, "9223372036854775807"),
+      "negative offset": tampered(2, -1),
+      "other filters": tampered(4, "AAAAAAAAAAAAAAAA"),
+    };
+    const answers: Record<string, unknown> = {};
+    for (const [what, cursor] of Object.entries(cases)) {
+      const { status, body } = await feed(new URLSearchParams({ limit: "10", cursor }));
+      answers[what] = { status, code: body.code, namesCursor: String(body.error).includes("cursor") };
+    }
+    const refused = { status: 400, code: "INVALID_INPUT", namesCursor: true };
+    expect(answers).toEqual(Object.fromEntries(Object.keys(cases).map((what) => [what, refused])));
+  });
+
   it("refuses a cursor together with offset > 0", async () => {
     const first = await feed("limit=10");
     const cursor = first.body.nextCursor as string;

@@ -2,7 +2,7 @@ import type { City } from "../schema/cities";
 import type { DemoCategory } from "./categories";
 import type { CategoryProfile } from "./category-profiles";
 import type { Rng } from "./random";
-import { DEMO_EPOCH } from "./time";
+import { DEMO_EPOCH_MS } from "./time";
 import { article, capitalize, listSentence } from "./text";
 
 /** Marketing copy a listing carries: description, unique selling point, tagline, keywords. */
@@ -70,7 +70,7 @@ export function listingCopy(
   services: readonly string[],
 ): ListingCopy {
   const founded = String(rng.int(1975, 2022));
-  const values = { singular: category.singular, city: city.name, founded, years: String(DEMO_EPOCH.getUTCFullYear() - Number(founded)) };
+  const values = { singular: category.singular, city: city.name, founded, years: String(new Date(DEMO_EPOCH_MS).getUTCFullYear() - Number(founded)) };
   const usp = fill(rng.pick([...USPS, ...(SERVICE_HOURS.has(profile.hours) ? SERVICE_USPS : WALK_IN_USPS)]), values);
   const highlighted = services.slice(0, 3).map((service) => service.toLowerCase());
   // "in Shanghai, Shanghai" reads badly: name the region only when it differs from the city.

@@ -1,5 +1,5 @@
-import { getTableColumns, sql } from "drizzle-orm";
-import type { PgColumn, PgInsertValue, PgTable } from "drizzle-orm/pg-core";
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { PgInsertValue, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../client";
 import { businesses } from "../schema/businesses";
 import { buyerQuestions } from "../schema/buyer-questions";
@@ -32,28 +32,54 @@ function asciiJson(value: unknown): string {
   return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+/** A text[] value as a PostgreSQL array literal, so `(e->>n)::text[]` reads it directly. */
+function arrayLiteral(items: readonly string[]): string {
+  return `{${items.map((item) => `"${item.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
+}
+
+interface ColumnCodec {
+  key: string;
+  /** SQL reading the value from `e`, the row's JSON array, at its position. */
+  select: SQL;
+  /** Converts the generated value to what `select` expects. */
+  encode?: (value: unknown) => unknown;
+}
+
+function columnCodecs(table: PgTable): ColumnCodec[] {
+  return Object.entries(getTableColumns(table)).map(([key, column], position) => {
+    const text = sql`(e->>${sql.raw(String(position))})`;
+    switch (column.columnType) {
+      case "PgTimestamp": // epoch milliseconds, see rows.ts
+        return { key, select: sql`to_timestamp(${text}::float8 / 1000.0)` };
+      case "PgJsonb": // taken as jsonb as it is, never re-parsed from text
+        return { key, select: sql`nullif(e->${sql.raw(String(position))}, 'null'::jsonb)` };
+      case "PgArray":
+        return { key, select: sql`${text}::${sql.raw(column.getSQLType())}`, encode: (value) => arrayLiteral(value as string[]) };
+      default:
+        return { key, select: sql`${text}::${sql.raw(column.getSQLType())}` };
+    }
+  });
+}
+
 /**
- * Multi-row insert with the rows in one JSON parameter, expanded by json_to_recordset.
- * For the bulk tables `.values()` is too slow: drizzle's SQL builder spends ~55 µs per claim row
- * (measured; more than the database needs to store it), and a statement needs 10 parameters per
- * claim. Rows are serialised as they are (camelCase keys, timestamps as epoch milliseconds); the
- * record type and the conversions come from the drizzle columns.
+ * Multi-row insert with the rows in one JSON parameter: an array of positional arrays, expanded
+ * with jsonb_array_elements. For the bulk tables `.values()` is too slow: drizzle's SQL builder
+ * spends ~55 µs per claim row (measured; more than the database needs to store it), and a
+ * statement needs 10 parameters per claim. Positional arrays are a third smaller than objects and
+ * ~20% faster to insert than json_to_recordset (measured on PGlite).
  */
 export async function insertAsJson<TTable extends PgTable>(db: Db, table: TTable, rows: readonly JsonRow<TTable>[]): Promise<void> {
-  const columns = Object.entries(getTableColumns(table));
-  const isTimestamp = (column: PgColumn) => column.columnType === "PgTimestamp";
+  const codecs = columnCodecs(table);
   const selectList = sql.join(
-    columns.map(([key, column]) =>
-      isTimestamp(column) ? sql`to_timestamp(${sql.identifier(key)} / 1000.0)` : sql.identifier(key),
-    ),
+    codecs.map((codec) => codec.select),
     sql`, `,
   );
-  const recordType = sql.raw(
-    columns.map(([key, column]) => `"${key}" ${isTimestamp(column) ? "double precision" : column.getSQLType()}`).join(", "),
-  );
   for (let start = 0; start < rows.length; start += ROWS_PER_JSON_STATEMENT) {
-    const json = asciiJson(rows.slice(start, start + ROWS_PER_JSON_STATEMENT));
-    await db.insert(table).select(sql`select ${selectList} from json_to_recordset(${json}::json) as r(${recordType})`);
+    const tuples = rows.slice(start, start + ROWS_PER_JSON_STATEMENT).map((row: Record<string, unknown>) =>
+      codecs.map(({ key, encode }) => (encode ? encode(row[key]) : row[key])),
+    );
+    const json = asciiJson(tuples);
+    await db.insert(table).select(sql`select ${selectList} from jsonb_array_elements(${json}::jsonb) as e`);
   }
 }
 

@@ -7,9 +7,10 @@ import { businesses, buyerQuestions, categories, cities, claims, offers, slugHis
 import { CATEGORIES } from "./categories";
 import { CLAIMED_PROPERTIES } from "./claims";
 import { seedDemoWorld } from "./index";
-import { DEMO_EPOCH } from "./time";
+import { DEMO_EPOCH_MS } from "./time";
 
 const BUSINESSES = 600;
+const DEMO_EPOCH = new Date(DEMO_EPOCH_MS);
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 async function seededDatabase(): Promise<{ database: Database; result: Awaited<ReturnType<typeof seedDemoWorld>> }> {
