@@ -205,7 +205,8 @@ describe("GET /api/v2/partner-feed: parameters", () => {
     expect(typeof cursor).toBe("string");
     // Same filter in another case is the same query.
     expect((await feed(new URLSearchParams({ limit: "1", category: "DENT", cursor }))).status).toBe(200);
-    for (const filters of [{ category: "plumb" }, {}, { category: "dent", updatedSince: "2020-01-01" }]) {
+    const otherFilters: Record<string, string>[] = [{ category: "plumb" }, {}, { category: "dent", updatedSince: "2020-01-01" }];
+    for (const filters of otherFilters) {
       const { status, body } = await feed(new URLSearchParams({ limit: "1", ...filters, cursor }));
       expect(status, JSON.stringify(filters)).toBe(400);
       expect(body, JSON.stringify(filters)).toEqual({ error: expect.stringContaining("cursor"), code: "INVALID_INPUT" });

@@ -29,12 +29,21 @@ export interface NewClaim {
   verification: ClaimVerification;
 }
 
+/** Takes the business row lock for the rest of the transaction and returns the row as it now is. */
+export async function lockBusiness(tx: Db, id: string) {
+  const [row] = await tx.select().from(businesses).where(eq(businesses.id, id)).for("update");
+  if (!row) throw new Error(`business ${id} does not exist`);
+  return row;
+}
+
 /**
  * Records new facts about a business in the caller's transaction: each supersedes the current
  * claim on its property (kept for history), the listing column is updated to match, and one
  * entity.updated event is written. A value equal to the current one is not a change.
  */
 export async function recordClaims(tx: Db, business: { id: string; slug: string }, newClaims: NewClaim[], at = new Date()): Promise<string[]> {
+  // Claim writers for one business queue on its row, so two never both supersede the same claim.
+  await lockBusiness(tx, business.id);
   const changed: string[] = [];
   const columns: Partial<NewBusiness> = {};
   for (const claim of newClaims) {

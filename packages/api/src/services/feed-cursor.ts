@@ -14,6 +14,10 @@ export interface FeedCursor {
   filters: string;
 }
 
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** 9999-12-31T23:59:59Z in microseconds: anything later cannot come from a real row. */
+const MAX_TIMESTAMP_MICROS = 253_402_300_799_000_000n;
+
 export function filtersFingerprint(filters: { category?: string; updatedSince?: string }): string {
   return createHash("sha256")
     .update(JSON.stringify([filters.category?.toLowerCase() ?? null, filters.updatedSince ?? null]))
@@ -36,8 +40,8 @@ export function decodeFeedCursor(raw: string, expectedFilters: string): FeedCurs
   }
   if (!Array.isArray(parts) || parts.length !== 5) throw invalid();
   const [updatedAtMicros, id, offset, total, filters] = parts as unknown[];
-  if (typeof updatedAtMicros !== "string" || !/^\d{1,20}$/.test(updatedAtMicros)) throw invalid();
-  if (typeof id !== "string" || !/^[0-9a-f-]{36}$/.test(id)) throw invalid();
+  if (typeof updatedAtMicros !== "string" || !/^\d{1,18}$/.test(updatedAtMicros) || BigInt(updatedAtMicros) > MAX_TIMESTAMP_MICROS) throw invalid();
+  if (typeof id !== "string" || !UUID_PATTERN.test(id)) throw invalid();
   if (!Number.isInteger(offset) || !Number.isInteger(total) || (offset as number) < 0 || (total as number) < 0) throw invalid();
   if (filters !== expectedFilters) {
     throw new DomainError("INVALID_INPUT", "Invalid parameter cursor: it belongs to a query with other filters (category, updatedSince)");

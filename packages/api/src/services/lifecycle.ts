@@ -2,7 +2,8 @@ import { and, eq, ne } from "drizzle-orm";
 import { businesses, slugHistory, type Db } from "@directory/db";
 import { DomainError } from "../errors";
 import { findBusinessBySlugOrHistory, isDecommissioned, type BusinessRecord } from "./business-lookup";
-import { recordClaims } from "./claim-writes";
+import { lockBusiness, recordClaims } from "./claim-writes";
+import { isUniqueViolation } from "./db-errors";
 import { recordEntityUpdated } from "./outbox";
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -32,11 +33,17 @@ async function reload(tx: Db, id: string) {
   return lifecycleSummary(row);
 }
 
+/*
+ * Each transition reads the state it decides on under the business row lock (lockBusiness), so a
+ * double-submitted request sees the first one's result and writes no second event.
+ */
+
 /** Takes a business out of search, the feed and agent.json; its profile answers 410. */
 export async function decommissionBusiness(db: Db, slug: string, at = new Date()) {
   const business = await requireBusiness(db, slug);
   return db.transaction(async (tx) => {
-    if (business.status !== "inactive") {
+    const current = await lockBusiness(tx, business.id);
+    if (current.status !== "inactive") {
       await tx.update(businesses).set({ status: "inactive", updatedAt: at }).where(eq(businesses.id, business.id));
       await recordEntityUpdated(tx, { businessId: business.id, slug: business.slug, change: "status", at });
     }
@@ -49,15 +56,16 @@ export async function decommissionBusiness(db: Db, slug: string, at = new Date()
  * is renewed: reactivating without that would still answer 410.
  */
 export async function reactivateBusiness(db: Db, slug: string, renewUntil?: Date, at = new Date()) {
-  const business = await requireBusiness(db, slug);
-  const expired = business.subscriptionExpiresAt !== null && business.subscriptionExpiresAt <= at;
   if (renewUntil && renewUntil <= at) throw new DomainError("INVALID_INPUT", "Invalid parameter subscriptionExpiresAt: it must be in the future");
-  if (expired && !renewUntil) {
-    throw new DomainError("CONFLICT", `The subscription of "${business.slug}" expired on ${business.subscriptionExpiresAt?.toISOString()}; pass a new subscriptionExpiresAt to reactivate it`);
-  }
+  const business = await requireBusiness(db, slug);
   return db.transaction(async (tx) => {
+    const current = await lockBusiness(tx, business.id);
+    const expired = current.subscriptionExpiresAt !== null && current.subscriptionExpiresAt <= at;
+    if (expired && !renewUntil) {
+      throw new DomainError("CONFLICT", `The subscription of "${current.slug}" expired on ${current.subscriptionExpiresAt?.toISOString()}; pass a new subscriptionExpiresAt to reactivate it`);
+    }
     const changes = { status: "active" as const, ...(renewUntil ? { subscriptionExpiresAt: renewUntil } : {}) };
-    if (business.status !== "active" || renewUntil) {
+    if (current.status !== "active" || renewUntil) {
       await tx.update(businesses).set({ ...changes, updatedAt: at }).where(eq(businesses.id, business.id));
       await recordEntityUpdated(tx, { businessId: business.id, slug: business.slug, change: renewUntil ? "subscription" : "status", at });
     }
@@ -80,19 +88,27 @@ export async function changeBusinessSlug(db: Db, slug: string, newSlug: string, 
     throw new DomainError("INVALID_INPUT", "Invalid parameter newSlug: lower-case letters, digits and single hyphens only");
   }
   const business = await requireBusiness(db, slug);
-  if (business.slug === newSlug) return lifecycleSummary(business);
-  const [takenNow] = await db.select({ id: businesses.id }).from(businesses).where(eq(businesses.slug, newSlug));
-  const [takenBefore] = await db
-    .select({ id: slugHistory.businessId })
-    .from(slugHistory)
-    .where(and(eq(slugHistory.slug, newSlug), ne(slugHistory.businessId, business.id)));
-  if (takenNow || takenBefore) throw new DomainError("CONFLICT", `The slug "${newSlug}" is already used by another business`);
-  return db.transaction(async (tx) => {
-    // Reclaiming one of its own former slugs takes it out of history.
-    await tx.delete(slugHistory).where(eq(slugHistory.slug, newSlug));
-    await tx.insert(slugHistory).values({ slug: business.slug, businessId: business.id, retiredAt: at });
-    await tx.update(businesses).set({ slug: newSlug, updatedAt: at }).where(eq(businesses.id, business.id));
-    await recordEntityUpdated(tx, { businessId: business.id, slug: newSlug, change: "slug", at });
-    return reload(tx, business.id);
-  });
+  const taken = () => new DomainError("CONFLICT", `The slug "${newSlug}" is already used by another business`);
+  try {
+    return await db.transaction(async (tx) => {
+      const current = await lockBusiness(tx, business.id);
+      if (current.slug === newSlug) return lifecycleSummary(current);
+      const [takenNow] = await tx.select({ id: businesses.id }).from(businesses).where(eq(businesses.slug, newSlug));
+      const [takenBefore] = await tx
+        .select({ id: slugHistory.businessId })
+        .from(slugHistory)
+        .where(and(eq(slugHistory.slug, newSlug), ne(slugHistory.businessId, business.id)));
+      if (takenNow || takenBefore) throw taken();
+      // Reclaiming one of its own former slugs takes it out of history.
+      await tx.delete(slugHistory).where(eq(slugHistory.slug, newSlug));
+      await tx.insert(slugHistory).values({ slug: current.slug, businessId: business.id, retiredAt: at });
+      await tx.update(businesses).set({ slug: newSlug, updatedAt: at }).where(eq(businesses.id, business.id));
+      await recordEntityUpdated(tx, { businessId: business.id, slug: newSlug, change: "slug", at });
+      return reload(tx, business.id);
+    });
+  } catch (error) {
+    // Two businesses racing for one free slug: the unique index decides, the loser gets a 409.
+    if (isUniqueViolation(error)) throw taken();
+    throw error;
+  }
 }

@@ -23,12 +23,23 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/**
+ * An ISO 8601 date or date-time. A time without an offset is read as UTC, whatever the server's
+ * time zone; impossible dates (2026-02-30) are refused rather than rolled over.
+ */
 function parseUpdatedSince(raw: string): Date {
-  const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
-  const date = new Date(raw);
-  if (!iso.test(raw) || Number.isNaN(date.getTime())) {
-    throw new DomainError("INVALID_INPUT", `Invalid parameter updatedSince: "${raw}" is not an ISO 8601 date (e.g. 2026-01-31 or 2026-01-31T12:00:00Z)`);
-  }
+  const invalid = () =>
+    new DomainError("INVALID_INPUT", `Invalid parameter updatedSince: "${raw}" is not an ISO 8601 date (e.g. 2026-01-31 or 2026-01-31T12:00:00Z)`);
+  const match = ISO_DATE.exec(raw);
+  if (!match) throw invalid();
+  const [, year, month, day, offset] = match;
+  const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (calendar.getUTCFullYear() !== Number(year) || calendar.getUTCMonth() !== Number(month) - 1 || calendar.getUTCDate() !== Number(day)) throw invalid();
+  const hasTime = raw.includes("T");
+  const date = new Date(hasTime && !offset ? `${raw}Z` : raw);
+  if (Number.isNaN(date.getTime())) throw invalid();
   return date;
 }
 
