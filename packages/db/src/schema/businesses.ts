@@ -12,6 +12,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { categories } from "./categories";
+import { tsvector } from "./tsvector";
 import { cities } from "./cities";
 import { businessStatus, ownership, planTier } from "./enums";
 
@@ -70,6 +71,10 @@ export const businesses = pgTable(
     visibilityScore: integer("visibility_score").notNull().default(0),
     /** True for records of the generated demo world. */
     isDemo: boolean("is_demo").notNull().default(false),
+    /** Full-text document over the descriptive fields; generated, so it can never drift. */
+    searchDocument: tsvector("search_document").generatedAlwaysAs(
+      sql`to_tsvector('simple', coalesce(name, '') || ' ' || coalesce(description, '') || ' ' || coalesce(usp, '') || ' ' || coalesce(tagline, '') || ' ' || immutable_join(services) || ' ' || immutable_join(keywords))`,
+    ),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -78,6 +83,7 @@ export const businesses = pgTable(
     index("businesses_search_idx")
       .on(t.categorySlug, t.cityId, t.planTier, t.visibilityScore.desc(), t.name, t.id)
       .where(sql`${t.status} = 'active'`),
+    index("businesses_search_document_idx").using("gin", t.searchDocument),
     index("businesses_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`),
     // Serves the partner feed's keyset paging (verified, active, in updated order) at any depth.
     index("businesses_feed_idx")

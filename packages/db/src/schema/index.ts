@@ -10,3 +10,5 @@ export * from "./api-keys";
 export * from "./legacy-score-requests";
 export * from "./rate-limit-counters";
 export * from "./outbox-events";
+export * from "./leads";
+export * from "./citation-checks";

@@ -17,7 +17,7 @@ interface GeoNamesCity {
 export const DEMO_CITY_COUNT = 150;
 /** Keeps the world spread out: without it China and India would fill most of the list. */
 const MAX_CITIES_PER_COUNTRY = 6;
-/** Centres closer than this are one city in GeoNames' eyes several times (Brooklyn, Giza). */
+/** GeoNames lists parts of some cities as cities (Brooklyn, Giza): centres this close count as one. */
 const SAME_CITY_KM = 20;
 /** Historical, abandoned, destroyed places and city sections are never demo cities. */
 const EXCLUDED_FEATURE_CODES = new Set(["PPLX", "PPLH", "PPLQ", "PPLW", "PPLCH"]);

@@ -25,8 +25,9 @@ export interface SeedOptions {
 const DEFAULT_SEED = 42;
 const DEFAULT_BATCH_SIZE = 1_000;
 /**
- * Batches whose transactions may run at once. On PostgreSQL the next batch is generated while the
- * server stores the previous ones; PGlite has one connection and simply runs them in turn.
+ * Batch transactions that may run at once. On PostgreSQL the next batch is generated while the
+ * server stores earlier ones on other connections (3 was ~10% faster than 2 on 100k businesses);
+ * PGlite has one connection and runs them in turn.
  */
 const BATCHES_IN_FLIGHT = 3;
 

@@ -11,7 +11,7 @@ import type { JsonRow } from "./rows";
 
 /** PostgreSQL allows 65,535 bind parameters per statement; stay well below it. */
 const PARAMETERS_PER_STATEMENT = 60_000;
-/** Caps the size of one JSON parameter (~2 MB of claims) so no statement gets huge. */
+/** Caps the size of one JSON parameter (~1.5 MB of claims) so no statement gets huge. */
 const ROWS_PER_JSON_STATEMENT = 5_000;
 
 /** Multi-row `insert ... values`, split so no statement exceeds the parameter budget. */

@@ -6,18 +6,27 @@ import { PLAN_TIERS } from "../schema/enums";
 import { businesses, buyerQuestions, categories, cities, claims, offers, slugHistory } from "../schema/index";
 import { CATEGORIES } from "./categories";
 import { CLAIMED_PROPERTIES } from "./claims";
-import { seedDemoWorld } from "./index";
+import { isDatabaseEmpty, seedDemoWorld } from "./index";
+import { SlugRegistry } from "./slugs";
 import { DEMO_EPOCH_MS } from "./time";
 
 const BUSINESSES = 600;
 const DEMO_EPOCH = new Date(DEMO_EPOCH_MS);
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-async function seededDatabase(): Promise<{ database: Database; result: Awaited<ReturnType<typeof seedDemoWorld>> }> {
+interface SeededDatabase {
+  database: Database;
+  result: Awaited<ReturnType<typeof seedDemoWorld>>;
+  emptyBeforeSeeding: boolean;
+  emptyAfterSeeding: boolean;
+}
+
+async function seededDatabase(): Promise<SeededDatabase> {
   const database = await createDatabase({ memory: true });
   await migrate(database);
+  const emptyBeforeSeeding = await isDatabaseEmpty(database.db);
   const result = await seedDemoWorld(database.db, { businesses: BUSINESSES, seed: 42, batchSize: 250 });
-  return { database, result };
+  return { database, result, emptyBeforeSeeding, emptyAfterSeeding: await isDatabaseEmpty(database.db) };
 }
 
 /** Every seeded table, in a stable order, for comparing two worlds. */
@@ -36,14 +45,14 @@ async function snapshot(db: Db) {
 describe("seedDemoWorld", () => {
   let first: Database;
   let second: Database;
-  let result: Awaited<ReturnType<typeof seedDemoWorld>>;
+  let seeded: SeededDatabase;
   let db: Db;
 
   beforeAll(async () => {
     const [a, b] = [await seededDatabase(), await seededDatabase()];
     first = a.database;
     second = b.database;
-    result = a.result;
+    seeded = a;
     db = first.db;
   }, 180_000);
 
@@ -60,9 +69,11 @@ describe("seedDemoWorld", () => {
     expect(a.claims.every((row) => UUID_V4.test(row.id))).toBe(true);
   });
 
-  it("reports what it wrote", async () => {
+  it("reports what it wrote, and the database is no longer empty", async () => {
     const [claimCount] = await db.select({ n: sql<number>`count(*)::int` }).from(claims);
-    expect(result).toEqual({ businesses: BUSINESSES, claims: claimCount?.n, cities: expect.any(Number), categories: CATEGORIES.length });
+    const [cityCount] = await db.select({ n: sql<number>`count(*)::int` }).from(cities);
+    expect(seeded.result).toEqual({ businesses: BUSINESSES, claims: claimCount?.n, cities: cityCount?.n, categories: CATEGORIES.length });
+    expect([seeded.emptyBeforeSeeding, seeded.emptyAfterSeeding]).toEqual([true, false]);
   });
 
   it("has at least 45 categories with schema.org types and unambiguous synonyms", async () => {
@@ -180,5 +191,19 @@ describe("seedDemoWorld", () => {
         ),
       );
     expect(live.length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe("SlugRegistry", () => {
+  it("numbers repeats, then appends the business number once past the exact limit", () => {
+    const slugs = new SlugRegistry(3);
+    expect([0, 1, 2].map((index) => slugs.claim("bright-smile-mumbai", index))).toEqual([
+      "bright-smile-mumbai",
+      "bright-smile-mumbai-2",
+      "bright-smile-mumbai-3",
+    ]);
+    // Past the limit the suffix is the business number + 1, larger than any counter above.
+    expect(slugs.claim("bright-smile-mumbai", 3)).toBe("bright-smile-mumbai-4");
+    expect(slugs.claim("bright-smile-mumbai", 9)).toBe("bright-smile-mumbai-10");
   });
 });

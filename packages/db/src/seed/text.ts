@@ -1,5 +1,7 @@
 /** Removes accents so "São Paulo" can be searched and slugged as "sao paulo". */
 export function asciiFold(text: string): string {
+  // Most generated names are plain ASCII already; Unicode normalisation is the costly part.
+  if (!/[\u0080-\uffff]/.test(text)) return text;
   return text
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")

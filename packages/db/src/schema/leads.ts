@@ -1,0 +1,47 @@
+import { sql } from "drizzle-orm";
+import { index, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { businesses } from "./businesses";
+
+/**
+ * new -> contacted -> (won | lost); new -> rejected (spam, out of scope). Only the owning
+ * business moves a lead, through its business key.
+ */
+export const leadStatus = pgEnum("lead_status", ["new", "contacted", "won", "lost", "rejected"]);
+export const LEAD_STATUSES = leadStatus.enumValues;
+export type LeadStatus = (typeof LEAD_STATUSES)[number];
+
+/** A request to be contacted, submitted by an agent on a consenting user's behalf. */
+export const leads = pgTable(
+  "leads",
+  {
+    /** Random UUID v4: unguessable, so knowing an id is the capability to read its status. */
+    id: uuid("id").primaryKey(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    status: leadStatus("status").notNull().default("new"),
+    /** Personal data: never returned by get_lead_status. */
+    contactName: text("contact_name").notNull(),
+    contactEmail: text("contact_email"),
+    contactPhone: text("contact_phone"),
+    message: text("message").notNull(),
+    /** Caller-chosen, per business; a retried submission with the same key returns the same lead. */
+    idempotencyKey: text("idempotency_key").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("leads_idempotency_uq").on(t.businessId, t.idempotencyKey), index("leads_business_idx").on(t.businessId, t.createdAt)],
+);
+
+/** The consent a lead was submitted under; written with the lead and never updated. */
+export const leadConsents = pgTable("lead_consents", {
+  leadId: uuid("lead_id")
+    .primaryKey()
+    .references(() => leads.id),
+  /** The exact statement the user was shown and agreed to. */
+  statement: text("statement").notNull(),
+  /** Who attested it: the agent or client that called submit_lead. */
+  attestedBy: text("attested_by").notNull(),
+  consentedAt: timestamp("consented_at", { withTimezone: true }).notNull(),
+  recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().default(sql`now()`),
+});
