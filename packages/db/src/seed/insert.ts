@@ -45,8 +45,10 @@ interface ColumnCodec {
   encode?: (value: unknown) => unknown;
 }
 
+/** Generated columns (e.g. businesses.search_document) are computed by the database, never sent. */
 function columnCodecs(table: PgTable): ColumnCodec[] {
-  return Object.entries(getTableColumns(table)).map(([key, column], position) => {
+  const insertable = Object.entries(getTableColumns(table)).filter(([, column]) => !column.generated);
+  return insertable.map(([key, column], position) => {
     const text = sql`(e->>${sql.raw(String(position))})`;
     switch (column.columnType) {
       case "PgTimestamp": // epoch milliseconds, see rows.ts
