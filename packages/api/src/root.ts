@@ -1,6 +1,10 @@
 import { getAgentProfile } from "./routers/entities/get-agent-profile";
 import { getEntityById } from "./routers/entities/get-entity-by-id";
 import { getEntityProfile } from "./routers/entities/get-entity-profile";
+import { availableCities } from "./routers/discovery/available-cities";
+import { getListicle } from "./routers/discovery/get-listicle";
+import { categoryLeaders, searchCategoryProcedure } from "./routers/discovery/search-category";
+import { searchKeyword } from "./routers/discovery/search-keyword";
 import { getPartnerFeed } from "./routers/feed/get-partner-feed";
 import { lifecycleRouter } from "./routers/admin/lifecycle";
 import { apiKeysRouter } from "./routers/keys/api-keys";
@@ -10,6 +14,7 @@ import { createCallerFactory, router } from "./trpc";
 
 export const appRouter = router({
   search: router({ searchBusinesses, lookupBusinesses }),
+  discovery: router({ searchCategory: searchCategoryProcedure, categoryLeaders, searchKeyword, getListicle, availableCities }),
   entities: router({ getEntityProfile, getEntityById, getAgentProfile }),
   feed: router({ getPartnerFeed }),
   apiKeys: apiKeysRouter,

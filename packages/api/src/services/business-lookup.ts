@@ -20,7 +20,8 @@ const recordColumns = {
   citySlug: cities.slug,
 };
 
-function selectRecords(db: Db) {
+/** Businesses joined with their category and city, as flat BusinessRecord rows. */
+export function selectBusinessRecords(db: Db) {
   return db
     .select(recordColumns)
     .from(businesses)
@@ -31,9 +32,9 @@ function selectRecords(db: Db) {
 /** By current slug, else by a retired one (old slugs keep resolving). Slugs are lower-case. */
 export async function findBusinessBySlugOrHistory(db: Db, slug: string): Promise<BusinessRecord | null> {
   const normalized = slug.trim().toLowerCase();
-  const [current] = await selectRecords(db).where(eq(businesses.slug, normalized)).limit(1);
+  const [current] = await selectBusinessRecords(db).where(eq(businesses.slug, normalized)).limit(1);
   if (current) return current;
-  const [retired] = await selectRecords(db)
+  const [retired] = await selectBusinessRecords(db)
     .innerJoin(slugHistory, eq(slugHistory.businessId, businesses.id))
     .where(eq(slugHistory.slug, normalized))
     .limit(1);
@@ -45,11 +46,11 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 export async function findBusinessById(db: Db, id: string): Promise<BusinessRecord | null> {
   // Checked here so a malformed id is a plain "not found", not a database cast error.
   if (!UUID_PATTERN.test(id)) return null;
-  const [row] = await selectRecords(db).where(eq(businesses.id, id.toLowerCase())).limit(1);
+  const [row] = await selectBusinessRecords(db).where(eq(businesses.id, id.toLowerCase())).limit(1);
   return row ?? null;
 }
 
-/** Decommissioned = inactive, or a subscription that has run out. */
+/** Decommissioned = inactive, or a subscription that has run out (SQL twin: servableCondition). */
 export function isDecommissioned(business: Business, now: Date = new Date()): boolean {
   if (business.status !== "active") return true;
   return business.subscriptionExpiresAt !== null && business.subscriptionExpiresAt <= now;

@@ -1,6 +1,7 @@
-import { and, asc, count, eq, gte, gt, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, gte, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import { businesses, categories, cities, type Db } from "@directory/db";
 import { DomainError } from "../errors";
+import { servableCondition } from "./active-business";
 import type { BusinessRecord } from "./business-lookup";
 import { decodeFeedCursor, encodeFeedCursor, filtersFingerprint } from "./feed-cursor";
 import { toJsonLd } from "./structured-data";
@@ -46,9 +47,8 @@ function parseUpdatedSince(raw: string): Date {
 /** Verified, active, unexpired businesses: what partners may redistribute (spec 4.4). */
 async function feedConditions(db: Db, params: FeedParams): Promise<SQL[] | null> {
   const conditions: SQL[] = [
-    eq(businesses.status, "active"),
+    servableCondition(),
     eq(businesses.ownership, "owner_verified"),
-    or(isNull(businesses.subscriptionExpiresAt), gt(businesses.subscriptionExpiresAt, sql`now()`))!,
   ];
   if (params.updatedSince !== undefined) conditions.push(gte(businesses.updatedAt, parseUpdatedSince(params.updatedSince)));
   if (params.category !== undefined) {

@@ -1,5 +1,6 @@
-import { and, arrayOverlaps, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, arrayOverlaps, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { businesses, categories, cities, type Category, type City, type Db } from "@directory/db";
+import { servableCondition } from "./active-business";
 import type { BusinessRecord } from "./business-lookup";
 import { normalizeTerm, singularForms } from "./text-match";
 
@@ -72,8 +73,7 @@ export async function searchByCategoryAndCity(
       and(
         eq(businesses.categorySlug, category.slug),
         eq(businesses.cityId, city.id),
-        eq(businesses.status, "active"),
-        or(isNull(businesses.subscriptionExpiresAt), gt(businesses.subscriptionExpiresAt, sql`now()`)),
+        servableCondition(),
       ),
     )
     .orderBy(asc(businesses.planTier), desc(businesses.visibilityScore), asc(businesses.name), asc(businesses.id))

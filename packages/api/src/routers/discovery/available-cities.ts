@@ -1,0 +1,15 @@
+import { citiesWithListings } from "../../services/category-search";
+import { requireResolved, resolvedCategory } from "../../services/resolved";
+import { resolveCategory } from "../../services/search";
+import { publicProcedure } from "../../trpc";
+import { ZAvailableCitiesInput, ZAvailableCitiesOutput } from "./available-cities.types";
+
+/** Cities that have listings in a category, most listings first (get_available_cities). */
+export const availableCities = publicProcedure
+  .input(ZAvailableCitiesInput)
+  .output(ZAvailableCitiesOutput)
+  .query(async ({ ctx, input }) => {
+    const category = requireResolved(await resolveCategory(ctx.db, input.category), "category", input.category);
+    const cities = await citiesWithListings(ctx.db, category, input.limit);
+    return { category: resolvedCategory(category), cities, total: cities.length };
+  });

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { ZListing } from "../search/listing.types";
+
+/** Shared pieces of the agent-facing discovery procedures (the MCP tools call these). */
+export const ZCategoryParam = z.string().trim().min(1).max(100).describe('A category, e.g. "dentist"; plurals and synonyms work ("dental clinics")');
+export const ZCityParam = z.string().trim().min(1).max(100).describe('A city name or alias, optionally with ", CC" country code ("Bangalore, IN")');
+export const ZToolLimit = z.number().int().min(1).max(10).default(5).describe("1 to 10, default 5");
+
+export const ZResolvedCategory = z.object({ slug: z.string(), name: z.string() });
+export const ZResolvedCity = z.object({ slug: z.string(), name: z.string(), region: z.string(), country: z.string() });
+
+export const ZRankedListings = z.object({
+  category: ZResolvedCategory,
+  city: ZResolvedCity.nullable().describe("Null when the search spans every city"),
+  businesses: z.array(ZListing),
+  total: z.number().int().describe("Number of results returned"),
+  rankingModel: z.string().describe("How the results are ordered, in plain words"),
+});

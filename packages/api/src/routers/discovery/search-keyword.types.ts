@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { ZListing } from "../search/listing.types";
+import { ZCityParam, ZResolvedCity, ZToolLimit } from "./discovery.types";
+
+export const ZSearchKeywordInput = z.object({
+  query: z.string().trim().min(2).max(200).describe('Free text, e.g. "root canal emergency" or a business name; typos are tolerated'),
+  city: ZCityParam.optional(),
+  limit: ZToolLimit,
+});
+
+export const ZSearchKeywordOutput = z.object({
+  query: z.string(),
+  city: ZResolvedCity.nullable(),
+  businesses: z.array(ZListing.extend({ matchedBy: z.enum(["full_text", "fuzzy_name"]) })),
+  total: z.number().int(),
+  rankingModel: z.string(),
+});
