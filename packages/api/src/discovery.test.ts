@@ -90,3 +90,46 @@ describe("discovery procedures (what the MCP tools call)", () => {
     for (const row of expected) expect(result.cities.find((c) => c.name === row.name)?.listings).toBe(row.n);
   });
 });
+
+describe("entity extras (what the MCP tools call)", () => {
+  async function ownerQuestionBusiness() {
+    const [row] = await database.db
+      .select({ slug: businesses.slug, id: businesses.id, category: businesses.categorySlug })
+      .from(buyerQuestions)
+      .innerJoin(businesses, eq(businesses.id, buyerQuestions.businessId))
+      .where(servable)
+      .limit(1);
+    return row!;
+  }
+
+  it("returns owner questions first, then the category's templates", async () => {
+    const target = await ownerQuestionBusiness();
+    const result = await caller.entities.getBuyerQuestions({ slug: target.slug });
+    const sources = result.questions.map((q) => q.source);
+    expect(sources[0]).toBe("owner");
+    expect(sources).toContain("category_template");
+    expect(sources.lastIndexOf("owner")).toBeLessThan(sources.indexOf("category_template"));
+    const owned = await database.db.select({ n: count() }).from(buyerQuestions).where(eq(buyerQuestions.businessId, target.id));
+    expect(sources.filter((s) => s === "owner")).toHaveLength(owned[0]!.n);
+  });
+
+  it("returns a business's offers with exact decimal prices, cheapest first", async () => {
+    const [paid] = await database.db.select({ slug: businesses.slug }).from(businesses).where(and(servable, sql`${businesses.planTier} in ('pro', 'premium')`)).limit(1);
+    const result = await caller.entities.getOffers({ slug: paid!.slug });
+    expect(result.total).toBeGreaterThan(0);
+    for (const offer of result.offers) expect(offer.price).toMatch(/^\d+\.\d{2}$/);
+    const prices = result.offers.map((o) => Number(o.price));
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+  });
+
+  it("compares two businesses with their differences and no internal score", async () => {
+    const pair = await caller.discovery.searchCategory({ category: "dentist", city: "Mumbai", limit: 2 });
+    const [a, b] = pair.businesses;
+    const result = await caller.entities.compare({ slugA: a!.slug, slugB: b!.slug });
+    expect(result.businesses.map((x) => x.slug)).toEqual([a!.slug, b!.slug]);
+    expect(result.differences.length).toBeGreaterThan(0);
+    expect(JSON.stringify(result)).not.toMatch(/geoScore|visibilityScore/);
+    await expect(caller.entities.compare({ slugA: a!.slug, slugB: a!.slug })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.entities.compare({ slugA: a!.slug, slugB: "no-such-business" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+});

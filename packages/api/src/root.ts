@@ -1,3 +1,4 @@
+import { compare, getBuyerQuestions, getOffers } from "./routers/entities/business-extras";
 import { getAgentProfile } from "./routers/entities/get-agent-profile";
 import { getEntityById } from "./routers/entities/get-entity-by-id";
 import { getEntityProfile } from "./routers/entities/get-entity-profile";
@@ -15,7 +16,7 @@ import { createCallerFactory, router } from "./trpc";
 export const appRouter = router({
   search: router({ searchBusinesses, lookupBusinesses }),
   discovery: router({ searchCategory: searchCategoryProcedure, categoryLeaders, searchKeyword, getListicle, availableCities }),
-  entities: router({ getEntityProfile, getEntityById, getAgentProfile }),
+  entities: router({ getEntityProfile, getEntityById, getAgentProfile, getBuyerQuestions, getOffers, compare }),
   feed: router({ getPartnerFeed }),
   apiKeys: apiKeysRouter,
   lifecycle: lifecycleRouter,

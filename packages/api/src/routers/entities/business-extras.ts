@@ -1,0 +1,29 @@
+import { findBusinessBySlugOrHistory, requireServable } from "../../services/business-lookup";
+import { buyerQuestionsFor, publishedOffersOf } from "../../services/business-extras";
+import { compareBusinesses } from "../../services/compare";
+import { publicProcedure } from "../../trpc";
+import { ZBuyerQuestionsOutput, ZBySlugInput, ZCompareInput, ZCompareOutput, ZOffersOutput } from "./business-extras.types";
+
+const servableBySlug = publicProcedure.input(ZBySlugInput).use(async ({ ctx, input, next }) => {
+  const slug = (input as { slug: string }).slug;
+  const business = requireServable(await findBusinessBySlugOrHistory(ctx.db, slug), `slug "${slug}"`);
+  return next({ ctx: { business } });
+});
+
+/** Owner-submitted questions plus the category's templates (get_buyer_questions). */
+export const getBuyerQuestions = servableBySlug.output(ZBuyerQuestionsOutput).query(async ({ ctx }) => {
+  const questions = await buyerQuestionsFor(ctx.db, ctx.business);
+  return { business: { slug: ctx.business.slug, name: ctx.business.name }, questions, total: questions.length };
+});
+
+/** Published products and services with prices (get_offers). */
+export const getOffers = servableBySlug.output(ZOffersOutput).query(async ({ ctx }) => {
+  const offers = await publishedOffersOf(ctx.db, ctx.business);
+  return { business: { slug: ctx.business.slug, name: ctx.business.name }, offers, total: offers.length };
+});
+
+/** Two businesses side by side (compare_businesses). */
+export const compare = publicProcedure
+  .input(ZCompareInput)
+  .output(ZCompareOutput)
+  .query(({ ctx, input }) => compareBusinesses(ctx.db, ctx.publicBaseUrl, input.slugA, input.slugB));
