@@ -6,6 +6,7 @@ import { availableCities } from "./routers/discovery/available-cities";
 import { getListicle } from "./routers/discovery/get-listicle";
 import { categoryLeaders, searchCategoryProcedure } from "./routers/discovery/search-category";
 import { searchKeyword } from "./routers/discovery/search-keyword";
+import { leadsRouter } from "./routers/leads/leads";
 import { getPartnerFeed } from "./routers/feed/get-partner-feed";
 import { lifecycleRouter } from "./routers/admin/lifecycle";
 import { apiKeysRouter } from "./routers/keys/api-keys";
@@ -18,6 +19,7 @@ export const appRouter = router({
   discovery: router({ searchCategory: searchCategoryProcedure, categoryLeaders, searchKeyword, getListicle, availableCities }),
   entities: router({ getEntityProfile, getEntityById, getAgentProfile, getBuyerQuestions, getOffers, compare }),
   feed: router({ getPartnerFeed }),
+  leads: leadsRouter,
   apiKeys: apiKeysRouter,
   lifecycle: lifecycleRouter,
 });

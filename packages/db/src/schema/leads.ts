@@ -27,6 +27,8 @@ export const leads = pgTable(
     message: text("message").notNull(),
     /** Caller-chosen, per business; a retried submission with the same key returns the same lead. */
     idempotencyKey: text("idempotency_key").notNull(),
+    /** Key plus a hash of the submitted content: a replay must match it to get the same lead back. */
+    requestFingerprint: text("request_fingerprint").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

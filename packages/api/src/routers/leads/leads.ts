@@ -1,0 +1,23 @@
+import { getLeadStatus, submitLead, transitionLead } from "../../services/leads";
+import { businessProcedure, publicProcedure, router } from "../../trpc";
+import { ZLeadStatusInput, ZLeadView, ZSubmitLeadInput, ZSubmitLeadOutput, ZTransitionLeadInput } from "./leads.types";
+
+export const leadsRouter = router({
+  /** submit_lead: consent-gated; the input schema refuses anything but an explicit attestation. */
+  submit: publicProcedure
+    .input(ZSubmitLeadInput)
+    .output(ZSubmitLeadOutput)
+    .mutation(({ ctx, input }) =>
+      submitLead(ctx.db, { ...input, attestedBy: ctx.apiKey ? `api-key:${ctx.apiKey.id}` : "anonymous-agent" }),
+    ),
+  /** get_lead_status: status and timestamps only, never personal data. */
+  status: publicProcedure
+    .input(ZLeadStatusInput)
+    .output(ZLeadView)
+    .query(({ ctx, input }) => getLeadStatus(ctx.db, input.leadId)),
+  /** The owning business moves its lead forward with its business key. */
+  transition: businessProcedure
+    .input(ZTransitionLeadInput)
+    .output(ZLeadView)
+    .mutation(({ ctx, input }) => transitionLead(ctx.db, ctx.apiKey.businessId ?? "", input.leadId, input.status)),
+});

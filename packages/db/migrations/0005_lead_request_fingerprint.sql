@@ -1,0 +1,1 @@
+ALTER TABLE "leads" ADD COLUMN "request_fingerprint" text NOT NULL;
