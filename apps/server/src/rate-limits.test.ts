@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
-import { businesses, rateLimitCounters } from "@directory/db";
+import { businesses, createDatabase, rateLimitCounters, type Database } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { createDirectoryClient } from "@directory/sdk";
 import { getJson, startTestServer, type TestServer } from "./testing";
@@ -9,21 +9,25 @@ import { getJson, startTestServer, type TestServer } from "./testing";
 const LIMITS = { anonymousPerDay: 5, keyedPerMonth: 8 };
 
 let database: TestDatabase;
+let secondPool: Database | undefined;
 let first: TestServer;
 let second: TestServer;
 let slug: string;
 
 beforeAll(async () => {
   database = await createTestDatabase({ seed: { businesses: 300 } });
-  // Two app instances on one database: the limits must hold across both.
+  // Two app instances on one database: the limits must hold across both. On PostgreSQL the second
+  // has its own connection pool, as a second server process would; PGlite has one connection.
+  secondPool = database.url ? await createDatabase({ url: database.url }) : undefined;
   first = await startTestServer({ database, rateLimits: LIMITS });
-  second = await startTestServer({ database, rateLimits: LIMITS, trustProxyHops: 1 });
+  second = await startTestServer({ database: secondPool ? { ...secondPool, destroy: () => secondPool!.close() } : database, rateLimits: LIMITS, trustProxyHops: 1 });
   const [row] = await database.db.select({ slug: businesses.slug }).from(businesses).where(sql`status = 'active' and subscription_expires_at is null`).limit(1);
   slug = row!.slug;
 });
 afterAll(async () => {
   await first?.close();
   await second?.close();
+  await secondPool?.close();
   await database?.destroy();
 });
 

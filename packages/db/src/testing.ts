@@ -12,6 +12,8 @@ import { seedDemoWorld, type SeedOptions } from "./seed/index";
 export interface TestDatabase extends Database {
   /** Closes the connection and, on PostgreSQL, drops the database. */
   destroy(): Promise<void>;
+  /** On PostgreSQL, the database's URL, so a test can open a second, independent connection pool. */
+  url?: string;
 }
 
 export interface TestDatabaseOptions {
@@ -84,5 +86,5 @@ async function createPostgresTestDatabase(serverUrl: string, seed: SeedOptions |
     await destroy();
     throw error;
   }
-  return { ...database, destroy };
+  return { ...database, destroy, url: url.toString() };
 }

@@ -1,5 +1,5 @@
-import { eq, getTableColumns } from "drizzle-orm";
-import { businesses, categories, cities, slugHistory, type Business, type Db } from "@directory/db";
+import { eq } from "drizzle-orm";
+import { businessColumns, businesses, categories, cities, slugHistory, type Business, type Db } from "@directory/db";
 import { DomainError } from "../errors";
 
 /** A business with the category and city facts every public shape needs. */
@@ -12,7 +12,7 @@ export interface BusinessRecord extends Business {
 }
 
 const recordColumns = {
-  ...getTableColumns(businesses),
+  ...businessColumns,
   categoryName: categories.name,
   categorySingular: categories.singular,
   schemaOrgType: categories.schemaOrgType,

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import { businesses, claims, type ClaimVerification, type Db, type NewBusiness } from "@directory/db";
+import { businessColumns, businesses, claims, type ClaimVerification, type Db, type NewBusiness } from "@directory/db";
 import { recordEntityUpdated } from "./outbox";
 
 /** The listing columns a claim may set: the flat fields are the projection of current claims. */
@@ -31,7 +31,7 @@ export interface NewClaim {
 
 /** Takes the business row lock for the rest of the transaction and returns the row as it now is. */
 export async function lockBusiness(tx: Db, id: string) {
-  const [row] = await tx.select().from(businesses).where(eq(businesses.id, id)).for("update");
+  const [row] = await tx.select(businessColumns).from(businesses).where(eq(businesses.id, id)).for("update");
   if (!row) throw new Error(`business ${id} does not exist`);
   return row;
 }

@@ -1,5 +1,5 @@
 import { and, eq, ne } from "drizzle-orm";
-import { businesses, slugHistory, type Db } from "@directory/db";
+import { businessColumns, businesses, slugHistory, type Business, type Db } from "@directory/db";
 import { DomainError } from "../errors";
 import { findBusinessBySlugOrHistory, isDecommissioned, type BusinessRecord } from "./business-lookup";
 import { lockBusiness, recordClaims } from "./claim-writes";
@@ -9,7 +9,7 @@ import { recordEntityUpdated } from "./outbox";
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** The lifecycle state as admins see it. */
-export function lifecycleSummary(business: BusinessRecord | typeof businesses.$inferSelect) {
+export function lifecycleSummary(business: BusinessRecord | Business) {
   return {
     id: business.id,
     slug: business.slug,
@@ -28,7 +28,7 @@ async function requireBusiness(db: Db, slug: string): Promise<BusinessRecord> {
 }
 
 async function reload(tx: Db, id: string) {
-  const [row] = await tx.select().from(businesses).where(eq(businesses.id, id));
+  const [row] = await tx.select(businessColumns).from(businesses).where(eq(businesses.id, id));
   if (!row) throw new Error(`business ${id} vanished inside its own transaction`);
   return lifecycleSummary(row);
 }

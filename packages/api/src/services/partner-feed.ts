@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gte, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
-import { businesses, categories, cities, type Db } from "@directory/db";
+import { businessColumns, businesses, categories, cities, type Db } from "@directory/db";
 import { DomainError } from "../errors";
 import { servableCondition } from "./active-business";
 import type { BusinessRecord } from "./business-lookup";
@@ -83,7 +83,7 @@ export async function getPartnerFeedPage(db: Db, baseUrl: string, params: FeedPa
     : undefined;
   const rows = await db
     .select({
-      business: businesses,
+      business: businessColumns,
       categoryName: categories.name,
       categorySingular: categories.singular,
       schemaOrgType: categories.schemaOrgType,

@@ -1,5 +1,5 @@
 import { and, arrayOverlaps, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
-import { businesses, categories, cities, type Category, type City, type Db } from "@directory/db";
+import { businessColumns, businesses, categories, cities, type Category, type City, type Db } from "@directory/db";
 import { servableCondition } from "./active-business";
 import type { BusinessRecord } from "./business-lookup";
 import { normalizeTerm, singularForms } from "./text-match";
@@ -67,7 +67,7 @@ export async function searchByCategoryAndCity(
   const [category, city] = await Promise.all([resolveCategory(db, params.category), resolveCity(db, params.city)]);
   if (!category || !city) return { category, city, businesses: [] };
   const rows = await db
-    .select()
+    .select(businessColumns)
     .from(businesses)
     .where(
       and(

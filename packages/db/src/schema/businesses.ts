@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 import {
   boolean,
   doublePrecision,
@@ -81,7 +81,7 @@ export const businesses = pgTable(
   (t) => [
     // Serves category+city search in index order: no sort step, reads only `limit` rows.
     index("businesses_search_idx")
-      .on(t.categorySlug, t.cityId, t.planTier, t.visibilityScore.desc(), t.name, t.id)
+      .on(t.categorySlug, t.cityId, t.planTier, t.visibilityScore.desc().nullsFirst(), t.name, t.id)
       .where(sql`${t.status} = 'active'`),
     index("businesses_search_document_idx").using("gin", t.searchDocument),
     index("businesses_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`),
@@ -92,5 +92,12 @@ export const businesses = pgTable(
   ],
 );
 
-export type Business = typeof businesses.$inferSelect;
+/**
+ * Every column a business row is read with: all but search_document, a derived full-text vector
+ * that is large, only ever matched in SQL, and would otherwise ride along on every read.
+ */
+const { searchDocument: _searchDocument, ...businessColumns } = getTableColumns(businesses);
+export { businessColumns };
+
+export type Business = Omit<typeof businesses.$inferSelect, "searchDocument">;
 export type NewBusiness = typeof businesses.$inferInsert;

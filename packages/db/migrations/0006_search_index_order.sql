@@ -1,0 +1,2 @@
+DROP INDEX "businesses_search_idx";--> statement-breakpoint
+CREATE INDEX "businesses_search_idx" ON "businesses" USING btree ("category_slug","city_id","plan_tier","visibility_score" DESC NULLS FIRST,"name","id") WHERE "businesses"."status" = 'active';
