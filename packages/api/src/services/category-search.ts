@@ -2,10 +2,7 @@ import { and, asc, count, desc, eq } from "drizzle-orm";
 import { businesses, cities, type Category, type Db } from "@directory/db";
 import { servableCondition } from "./active-business";
 import { selectBusinessRecords, type BusinessRecord } from "./business-lookup";
-import { resolveCategory, resolveCity } from "./search";
-
-/** Ranking order of every search: plan tier, then internal visibility score, then name. */
-const RANKING_ORDER = [asc(businesses.planTier), desc(businesses.visibilityScore), asc(businesses.name), asc(businesses.id)];
+import { RANKING_ORDER, resolveCategory, resolveCity } from "./search";
 
 /**
  * A category across every city (city omitted: national or product listings), or within one city,

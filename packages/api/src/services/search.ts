@@ -4,6 +4,9 @@ import { servableCondition } from "./active-business";
 import type { BusinessRecord } from "./business-lookup";
 import { normalizeTerm, singularForms } from "./text-match";
 
+/** The ranking order of every search, matching businesses_search_idx: tier, internal score, name. */
+export const RANKING_ORDER = [asc(businesses.planTier), desc(businesses.visibilityScore), asc(businesses.name), asc(businesses.id)];
+
 /** Disclosed with every search result: the order is paid tier first, and says so. */
 export const RANKING_DISCLOSURE =
   "Ordered by plan tier (premium, pro, basic, free), then by an internal visibility score within a tier, then by name. " +
@@ -76,7 +79,7 @@ export async function searchByCategoryAndCity(
         servableCondition(),
       ),
     )
-    .orderBy(asc(businesses.planTier), desc(businesses.visibilityScore), asc(businesses.name), asc(businesses.id))
+    .orderBy(...RANKING_ORDER)
     .limit(params.limit);
   const records = rows.map((row) => ({
     ...row,
