@@ -7,6 +7,7 @@ import { getListicle } from "./routers/discovery/get-listicle";
 import { categoryLeaders, searchCategoryProcedure } from "./routers/discovery/search-category";
 import { searchKeyword } from "./routers/discovery/search-keyword";
 import { leadsRouter } from "./routers/leads/leads";
+import { ownerRouter } from "./routers/owner/owner";
 import { getPartnerFeed } from "./routers/feed/get-partner-feed";
 import { lifecycleRouter } from "./routers/admin/lifecycle";
 import { apiKeysRouter } from "./routers/keys/api-keys";
@@ -20,6 +21,7 @@ export const appRouter = router({
   entities: router({ getEntityProfile, getEntityById, getAgentProfile, getBuyerQuestions, getOffers, compare }),
   feed: router({ getPartnerFeed }),
   leads: leadsRouter,
+  owner: ownerRouter,
   apiKeys: apiKeysRouter,
   lifecycle: lifecycleRouter,
 });

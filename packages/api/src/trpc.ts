@@ -142,7 +142,11 @@ export const partnerProcedure = t.procedure
  * Guarantee: ctx.apiKey is a business key with a businessId. The procedure must still check that
  * the business it acts on is ctx.apiKey.businessId.
  */
-export const businessProcedure = publicProcedure.use(requireKey(["business"], "a business-scoped API key"));
+export const businessProcedure = publicProcedure.use(requireKey(["business"], "a business-scoped API key")).use(({ ctx, next }) => {
+  const { businessId } = ctx.apiKey;
+  if (!businessId) throw toTrpcError(new DomainError("FORBIDDEN", "This business key is not bound to a business"));
+  return next({ ctx: { apiKey: { ...ctx.apiKey, businessId } } });
+});
 
 /** Guarantee: ctx.apiKey is an admin key. */
 export const adminProcedure = publicProcedure.use(requireKey(["admin"], "an admin API key"));

@@ -19,5 +19,5 @@ export const leadsRouter = router({
   transition: businessProcedure
     .input(ZTransitionLeadInput)
     .output(ZLeadView)
-    .mutation(({ ctx, input }) => transitionLead(ctx.db, ctx.apiKey.businessId ?? "", input.leadId, input.status)),
+    .mutation(({ ctx, input }) => transitionLead(ctx.db, ctx.apiKey.businessId, input.leadId, input.status)),
 });

@@ -1,0 +1,19 @@
+import { z } from "zod";
+
+const ZBusinessRef = z.object({ slug: z.string(), name: z.string() });
+
+export const ZVisibilityOutput = z.object({
+  business: ZBusinessRef,
+  visibilityScore: z.number().describe("Internal visibility score 0-100; shown only to the business itself"),
+  geoScore: z.number().describe("Internal GEO score 0-100; shown only to the business itself"),
+  citationRate: z.object({ checks: z.number().int(), mentioned: z.number().int(), rate: z.number().min(0).max(1) }),
+  periodDays: z.number().int(),
+});
+
+export const ZCitationsInput = z.object({ limit: z.number().int().min(1).max(100).default(20).describe("1 to 100, default 20") });
+
+export const ZCitationsOutput = z.object({
+  business: ZBusinessRef,
+  checks: z.array(z.object({ engine: z.string(), query: z.string(), mentioned: z.boolean(), checkedAt: z.string() })),
+  total: z.number().int(),
+});
