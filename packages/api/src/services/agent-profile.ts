@@ -3,6 +3,7 @@ import { findBusinessBySlugOrHistory, requireServable, type BusinessRecord } fro
 import { listAnsweredOwnerQuestions } from "./buyer-questions";
 import { listClaims } from "./claims";
 import { describeOpeningHours } from "./opening-hours";
+import { cleanOwnerText, OWNER_TEXT_LIMITS } from "./owner-text";
 import { publicUrls } from "./public-urls";
 
 export const AGENT_PROFILE_SCHEMA = "ABO/1.0" as const;
@@ -52,7 +53,7 @@ function profileIntents(business: BusinessRecord, current: Map<string, Claim>): 
   if (business.services.length > 0) {
     intents.push({
       query: `What services does ${business.name} offer?`,
-      answer: `${business.services.join(", ")}.`,
+      answer: `${cleanOwnerText(business.services.join(", "), OWNER_TEXT_LIMITS.long)}.`,
       confidence: confidenceOf(current, "services"),
     });
   }
@@ -67,7 +68,7 @@ function profileIntents(business: BusinessRecord, current: Map<string, Claim>): 
   if (business.usp) {
     intents.push({
       query: `Why choose ${business.name}?`,
-      answer: business.usp,
+      answer: cleanOwnerText(business.usp, OWNER_TEXT_LIMITS.short),
       confidence: confidenceOf(current, "usp"),
     });
   }
@@ -92,14 +93,18 @@ export async function getAgentProfile(db: Db, baseUrl: string, slug: string) {
     listAnsweredOwnerQuestions(db, business.id, MAX_OWNER_INTENTS),
   ]);
   const current = new Map(currentClaims.map((claim) => [claim.property, claim]));
-  const ownerIntents = ownerQuestions.map((q) => ({ query: q.question, answer: q.answer ?? "", confidence: OWNER_ANSWER_CONFIDENCE }));
+  const ownerIntents = ownerQuestions.map((q) => ({
+    query: cleanOwnerText(q.question, OWNER_TEXT_LIMITS.short),
+    answer: cleanOwnerText(q.answer ?? "", OWNER_TEXT_LIMITS.long),
+    confidence: OWNER_ANSWER_CONFIDENCE,
+  }));
   return {
     schema: AGENT_PROFILE_SCHEMA,
     entity: {
       name: business.name,
       category: business.categoryName,
       city: business.cityName,
-      description: business.description ?? "",
+      description: cleanOwnerText(business.description ?? "", OWNER_TEXT_LIMITS.long),
       verified: business.ownership === "owner_verified",
       trustScore: trustScore(currentClaims),
     },

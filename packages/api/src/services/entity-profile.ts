@@ -4,6 +4,7 @@ import { findBusinessById, findBusinessBySlugOrHistory, requireServable, type Bu
 import { listClaims, toPublicClaim } from "./claims";
 import { publicScoreFields, SCORE_CONTRACT_VERSION } from "./completeness";
 import { roundedRating } from "./listing";
+import { cleanOptionalOwnerText, OWNER_TEXT_LIMITS } from "./owner-text";
 import { publicUrls } from "./public-urls";
 import { toJsonLd } from "./structured-data";
 
@@ -62,9 +63,9 @@ async function buildEntityProfile(db: Db, baseUrl: string, business: BusinessRec
       openingHours: business.openingHours,
     },
     aiSignals: {
-      description: business.description,
-      tagline: business.tagline,
-      usp: business.usp,
+      description: cleanOptionalOwnerText(business.description, OWNER_TEXT_LIMITS.long),
+      tagline: cleanOptionalOwnerText(business.tagline, OWNER_TEXT_LIMITS.short),
+      usp: cleanOptionalOwnerText(business.usp, OWNER_TEXT_LIMITS.short),
       keywords: business.keywords,
       rating: roundedRating(business),
       reviewCount: business.reviewCount,

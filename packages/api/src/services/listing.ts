@@ -1,5 +1,6 @@
 import type { BusinessRecord } from "./business-lookup";
 import { publicScoreFields } from "./completeness";
+import { cleanOwnerText, OWNER_TEXT_LIMITS } from "./owner-text";
 import { publicUrls } from "./public-urls";
 
 /** Ratings are stored as REAL; one decimal is all the precision they have. */
@@ -23,9 +24,9 @@ export function toListing(business: BusinessRecord, baseUrl: string) {
     address: business.address,
     phone: business.phone ?? "",
     website: business.website ?? "",
-    description: business.description ?? "",
-    services: business.services.join(", "),
-    usp: business.usp ?? "",
+    description: cleanOwnerText(business.description ?? "", OWNER_TEXT_LIMITS.long),
+    services: cleanOwnerText(business.services.join(", "), OWNER_TEXT_LIMITS.long),
+    usp: cleanOwnerText(business.usp ?? "", OWNER_TEXT_LIMITS.short),
     rating: roundedRating(business),
     planTier: business.planTier,
     verified: business.ownership === "owner_verified",
