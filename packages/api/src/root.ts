@@ -8,6 +8,7 @@ import { categoryLeaders, searchCategoryProcedure } from "./routers/discovery/se
 import { searchKeyword } from "./routers/discovery/search-keyword";
 import { leadsRouter } from "./routers/leads/leads";
 import { ownerRouter } from "./routers/owner/owner";
+import { getAgentDiscovery, getAgenticGateway } from "./routers/agents/agents";
 import { getPartnerFeed } from "./routers/feed/get-partner-feed";
 import { lifecycleRouter } from "./routers/admin/lifecycle";
 import { apiKeysRouter } from "./routers/keys/api-keys";
@@ -20,6 +21,7 @@ export const appRouter = router({
   discovery: router({ searchCategory: searchCategoryProcedure, categoryLeaders, searchKeyword, getListicle, availableCities }),
   entities: router({ getEntityProfile, getEntityById, getAgentProfile, getBuyerQuestions, getOffers, compare }),
   feed: router({ getPartnerFeed }),
+  agents: router({ getAgentDiscovery, getAgenticGateway }),
   leads: leadsRouter,
   owner: ownerRouter,
   apiKeys: apiKeysRouter,
