@@ -2,13 +2,17 @@ import { randomUUID } from "node:crypto";
 import cors from "cors";
 import express, { type Express } from "express";
 import { pinoHttp } from "pino-http";
+import { createTRPCClient, localLink } from "@trpc/client";
 import { createExpressMiddleware } from "@trpc/server/adapters/express";
+import superjson from "superjson";
 import { createOpenApiExpressMiddleware } from "trpc-to-openapi";
-import { appRouter, createContext, createOpenApiDocument, toPublicError, type ContextLogger, type RateLimitSettings } from "@directory/api";
+import { appRouter, createContext, createOpenApiDocument, toPublicError, type AppRouter, type ContextLogger, type RateLimitSettings } from "@directory/api";
 import type { Database } from "@directory/db";
+import { mountMcp } from "@directory/mcp";
 import { errorHandler, publicErrorBodies, sendError } from "./errors";
 import type { Logger } from "./logger";
 import { mountPages } from "./pages";
+import { mountWellKnown } from "./well-known";
 
 export interface AppDeps {
   database: Database;
@@ -24,7 +28,7 @@ export interface AppDeps {
 const REQUEST_ID_PATTERN = /^[\w.-]{1,64}$/;
 
 /** Routes anyone may read from a browser; everything else stays same-origin. */
-const PUBLIC_READ_PATHS = ["/api/assistant-plugin", "/api/v2", "/api/openapi.json", "/business", "/entity"];
+const PUBLIC_READ_PATHS = ["/api/assistant-plugin", "/api/v2", "/api/openapi.json", "/api/agent-discovery", "/business", "/entity", "/.well-known", "/llms.txt"];
 
 export function createApp(deps: AppDeps): Express {
   const { database, logger, publicBaseUrl } = deps;
@@ -82,12 +86,22 @@ export function createApp(deps: AppDeps): Express {
 
   app.use("/trpc", createExpressMiddleware({ router: appRouter, createContext: ({ req, res }) => contextFor(req, res), responseMeta, onError, maxBodySize: bodyLimit }));
 
+  // The MCP door is one more tRPC client, run in process with the caller's own request context:
+  // its key, its address (so rate limits count the real client) and its response headers.
+  mountMcp(app, {
+    clientFor: (req, res) =>
+      createTRPCClient<AppRouter>({
+        links: [localLink({ router: appRouter, transformer: superjson, createContext: async () => contextFor(req, res) })],
+      }),
+  });
+
   const openApiDocument = createOpenApiDocument(publicBaseUrl);
   app.get("/api/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });
 
   mountPages(app, contextFor);
+  mountWellKnown(app, publicBaseUrl);
 
   app.use(errorHandler(logger));
   // Last: trpc-to-openapi answers every path it does not know with a JSON 404 and never calls next().

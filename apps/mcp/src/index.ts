@@ -1,0 +1,2 @@
+export { createMcpServer, SERVER_NAME, SERVER_VERSION } from "./server";
+export { mountMcp, MCP_PATH, type MountMcpOptions } from "./http";

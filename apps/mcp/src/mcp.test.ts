@@ -1,0 +1,271 @@
+import { and, count, eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { createApiKey } from "@directory/api";
+import { businesses, leads, offers } from "@directory/db";
+import { startTestServer, type JsonBody, type TestServer } from "@directory/server/testing";
+import { MAX_STRING_LENGTH, truncateStrings } from "./tools/shared";
+
+const TOOL_NAMES = [
+  "compare_businesses",
+  "get_available_cities",
+  "get_business_profile",
+  "get_buyer_questions",
+  "get_category_leaders",
+  "get_lead_status",
+  "get_listicle",
+  "get_my_citations",
+  "get_my_visibility_score",
+  "get_offers",
+  "search_businesses",
+  "search_by_keyword",
+  "submit_lead",
+];
+const REPO_ROOT = new URL("../../../", import.meta.url).pathname;
+
+let server: TestServer;
+let client: Client;
+const openClients: Client[] = [];
+
+async function connect(transport: Transport) {
+  const mcp = new Client({ name: "mcp-test", version: "1.0.0" });
+  await mcp.connect(transport);
+  openClients.push(mcp);
+  return mcp;
+}
+
+function httpClient(headers: Record<string, string> = {}) {
+  return connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers } }));
+}
+
+async function call(mcp: Client, name: string, args: Record<string, unknown> = {}) {
+  return (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+async function structured(mcp: Client, name: string, args: Record<string, unknown> = {}): Promise<JsonBody> {
+  const result = await call(mcp, name, args);
+  expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+  expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
+  return result.structuredContent;
+}
+
+async function leadCount() {
+  const [row] = await server.database.db.select({ n: count() }).from(leads);
+  return Number(row?.n ?? 0);
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  client = await httpClient();
+});
+afterAll(async () => {
+  await Promise.all(openClients.map((mcp) => mcp.close().catch(() => undefined)));
+  await server?.close();
+});
+
+describe("MCP over stateless Streamable HTTP", () => {
+  it("answers an initialize with protocol version 2024-11-05", async () => {
+    const response = await fetch(`${server.url}/api/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("application/json");
+    const body = (await response.json()) as JsonBody;
+    expect(body.result.protocolVersion).toBe("2024-11-05");
+    expect(body.result.serverInfo).toEqual({ name: "business-directory", version: "1.7.0" });
+    expect(body.result.instructions).toContain("13 tools");
+  });
+
+  it("refuses GET and DELETE with a JSON 405", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const response = await fetch(`${server.url}/api/mcp`, { method });
+      expect(response.status).toBe(405);
+      expect(((await response.json()) as JsonBody).error.message).toContain("POST");
+    }
+  });
+
+  it("negotiates the newest protocol and lists exactly the 13 tools, each annotated", async () => {
+    expect(client.getServerVersion()).toMatchObject({ name: "business-directory", version: "1.7.0" });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
+    for (const tool of tools) {
+      expect(tool.outputSchema, tool.name).toBeDefined();
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(tool.name !== "submit_lead");
+    }
+    expect(tools.find((tool) => tool.name === "submit_lead")?.description).toContain("explicitly agreed");
+  });
+
+  it("search_businesses returns what the tRPC procedure and REST serve", async () => {
+    const result = await structured(client, "search_businesses", { category: "dentist", city: "Mumbai" });
+    expect(result.total).toBe(5);
+    expect(result.rankingModel).toMatch(/premium/i);
+    const rest = (await (await fetch(`${server.url}/api/assistant-plugin?category=dentist&city=Mumbai&limit=5`)).json()) as JsonBody;
+    expect(result.businesses.map((b: JsonBody) => b.slug)).toEqual(rest.businesses.map((b: JsonBody) => b.slug));
+    const tiers = ["premium", "pro", "basic", "free"];
+    const ranks = result.businesses.map((b: JsonBody) => tiers.indexOf(b.planTier));
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+  });
+
+  it("serves the read tools over the same data", async () => {
+    const [withOffers] = await server.database.db
+      .select({ slug: businesses.slug, name: businesses.name })
+      .from(businesses)
+      .innerJoin(offers, eq(offers.businessId, businesses.id))
+      .where(and(eq(businesses.status, "active"), inArray(businesses.planTier, ["pro", "premium"])))
+      .limit(1);
+    expect(withOffers).toBeDefined();
+    const slug = withOffers!.slug;
+
+    const profile = await structured(client, "get_business_profile", { slug });
+    expect(profile.identity.name).toBe(withOffers!.name);
+
+    const offered = await structured(client, "get_offers", { slug });
+    expect(offered.total).toBeGreaterThan(0);
+    expect(offered.offers[0]).toMatchObject({ price: expect.any(String), currency: expect.any(String) });
+
+    const questions = await structured(client, "get_buyer_questions", { slug });
+    expect(questions.business.slug).toBe(slug);
+    expect(questions.total).toBe(questions.questions.length);
+
+    const listicle = await structured(client, "get_listicle", { category: "dentist", city: "Mumbai", limit: 3 });
+    expect(listicle).toMatchObject({ paidPlacement: false, total: 3 });
+
+    const leaders = await structured(client, "get_category_leaders", { category: "dentist", limit: 3 });
+    expect(leaders.city).toBeNull();
+    expect(leaders.total).toBe(3);
+
+    const [a, b] = listicle.businesses;
+    const compared = await structured(client, "compare_businesses", { slugA: a.slug, slugB: b.slug });
+    expect(compared.businesses.map((x: JsonBody) => x.slug)).toEqual([a.slug, b.slug]);
+
+    const cities = await structured(client, "get_available_cities", { category: "dentist", limit: 200 });
+    expect(cities.cities.map((c: JsonBody) => c.name)).toContain("Mumbai");
+
+    const keyword = await structured(client, "search_by_keyword", { query: a.name, limit: 3 });
+    expect(keyword.businesses.map((x: JsonBody) => x.slug)).toContain(a.slug);
+  });
+
+  it("turns a procedure error into a readable tool error", async () => {
+    const result = await call(client, "get_business_profile", { slug: "no-such-business-anywhere" });
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toMatch(/NOT_FOUND|not found/i);
+  });
+
+  it("submit_lead refuses anything but explicit consent and writes no lead", async () => {
+    const before = await leadCount();
+    const base = { slug: "", contactName: "Asha", contactEmail: "asha@example.com", message: "Need a check-up next week", idempotencyKey: "mcp-test-refused-1" };
+    const [target] = await server.database.db.select({ slug: businesses.slug }).from(businesses).where(eq(businesses.status, "active")).limit(1);
+    base.slug = target!.slug;
+    const statement = "I agree to be contacted by this business about my request.";
+    for (const args of [
+      base,
+      { ...base, consent: { userAgreedToBeContacted: false, statementShownToUser: statement } },
+      { ...base, consent: { userAgreedToBeContacted: "yes", statementShownToUser: statement } },
+      { ...base, contactEmail: 42, consent: { userAgreedToBeContacted: true, statementShownToUser: statement } },
+    ]) {
+      const result = await call(client, "submit_lead", args);
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      expect((result.content[0] as { text: string }).text.length).toBeGreaterThan(0);
+    }
+    expect(await leadCount()).toBe(before);
+
+    const lead = await structured(client, "submit_lead", { ...base, idempotencyKey: "mcp-test-accepted-1", consent: { userAgreedToBeContacted: true, statementShownToUser: statement } });
+    expect(lead).toMatchObject({ status: "new", businessSlug: target!.slug });
+    expect(await leadCount()).toBe(before + 1);
+    const status = await structured(client, "get_lead_status", { leadId: lead.leadId });
+    expect(status).toMatchObject({ leadId: lead.leadId, status: "new" });
+  });
+
+  it("owner tools need a business key and then answer for that business only", async () => {
+    for (const name of ["get_my_visibility_score", "get_my_citations"]) {
+      const result = await call(client, name);
+      expect(result.isError, name).toBe(true);
+      expect((result.content[0] as { text: string }).text).toMatch(/business-scoped API key/);
+    }
+    const adminClient = await httpClient({ authorization: `Bearer ${server.adminKey}` });
+    expect((await call(adminClient, "get_my_visibility_score")).isError).toBe(true);
+
+    const [owned] = await server.database.db.select({ slug: businesses.slug }).from(businesses).where(eq(businesses.status, "active")).limit(1);
+    const { key } = await createApiKey(server.database.db, { kind: "business", businessSlug: owned!.slug, label: "mcp-test" });
+    const ownerClient = await httpClient({ authorization: `Bearer ${key}` });
+    const visibility = await structured(ownerClient, "get_my_visibility_score");
+    expect(visibility.business.slug).toBe(owned!.slug);
+    expect(typeof visibility.visibilityScore).toBe("number");
+    const citations = await structured(ownerClient, "get_my_citations", { limit: 5 });
+    expect(citations.business.slug).toBe(owned!.slug);
+    expect(citations.checks.length).toBeLessThanOrEqual(5);
+  });
+
+  it("exposes the business-profile resource template and both prompts", async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates).toContainEqual(expect.objectContaining({ name: "business-profile", uriTemplate: "directory://business/{slug}" }));
+    const [one] = await server.database.db.select({ slug: businesses.slug, name: businesses.name }).from(businesses).where(eq(businesses.status, "active")).limit(1);
+    const read = await client.readResource({ uri: `directory://business/${one!.slug}` });
+    const content = read.contents[0] as { mimeType: string; text: string };
+    expect(content.mimeType).toBe("application/json");
+    expect(JSON.parse(content.text).identity.name).toBe(one!.name);
+
+    const completion = await client.complete({ ref: { type: "ref/resource", uri: "directory://business/{slug}" }, argument: { name: "slug", value: one!.name } });
+    expect(completion.completion.values).toContain(one!.slug);
+
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(["compare_top_n", "find_and_contact"]);
+    const compare = await client.getPrompt({ name: "compare_top_n", arguments: { category: "dentist", city: "Mumbai", n: "3" } });
+    expect((compare.messages[0]!.content as { text: string }).text).toContain("search_businesses");
+    const contact = await client.getPrompt({ name: "find_and_contact", arguments: { category: "dentist", city: "Mumbai", need: "a root canal" } });
+    const text = (contact.messages[0]!.content as { text: string }).text;
+    expect(text).toContain("submit_lead");
+    expect(text).toMatch(/explicitly/);
+  });
+});
+
+describe("MCP over the legacy HTTP+SSE transport", () => {
+  it("lists the 13 tools and calls one", async () => {
+    const sse = await connect(new SSEClientTransport(new URL(`${server.url}/api/mcp/sse`)));
+    const { tools } = await sse.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
+    const result = await structured(sse, "get_available_cities", { category: "dentist", limit: 3 });
+    expect(result.total).toBe(3);
+  });
+
+  it("rejects messages for an unknown session", async () => {
+    const response = await fetch(`${server.url}/api/mcp/messages?sessionId=nope`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe("MCP over stdio", () => {
+  it("lists the 13 tools and calls one through the running server", async () => {
+    const stdio = await connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", "apps/mcp/src/stdio.ts"],
+        cwd: REPO_ROOT,
+        env: { ...(process.env as Record<string, string>), DIRECTORY_URL: server.url },
+        stderr: "pipe",
+      }),
+    );
+    const { tools } = await stdio.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
+    const result = await structured(stdio, "search_businesses", { category: "dentist", city: "Mumbai", limit: 2 });
+    expect(result.total).toBe(2);
+  });
+});
+
+describe("result size", () => {
+  it("cuts strings longer than 2,000 characters, saying so, and leaves the rest alone", () => {
+    const long = "x".repeat(MAX_STRING_LENGTH + 500);
+    const result = truncateStrings({ short: "ok", n: 3, nested: [{ long }], empty: null });
+    expect(result.short).toBe("ok");
+    expect(result.n).toBe(3);
+    expect(result.empty).toBeNull();
+    expect(result.nested[0]!.long).toBe(`${"x".repeat(MAX_STRING_LENGTH)}… [truncated: 500 more characters]`);
+  });
+});

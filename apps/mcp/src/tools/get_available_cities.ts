@@ -1,0 +1,22 @@
+import { z } from "zod";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { DirectoryClient } from "@directory/sdk";
+import { callProcedure, looseOutput, READ_ONLY, ZCategory } from "./shared";
+
+export function registerGetAvailableCities(server: McpServer, client: DirectoryClient) {
+  server.registerTool(
+    "get_available_cities",
+    {
+      title: "Cities with listings in a category",
+      description: "The cities that have listings in a category, most listings first. Use it before search_businesses or get_listicle when the user has not named a city, or named one with no results.",
+      inputSchema: { category: ZCategory, limit: z.number().int().min(1).max(200).default(50).describe("How many cities to return: 1 to 200, default 50") },
+      outputSchema: looseOutput({
+        category: z.object({ slug: z.string(), name: z.string() }).loose(),
+        cities: z.array(z.object({ name: z.string(), slug: z.string(), country: z.string(), listings: z.number().int() }).loose()),
+        total: z.number().int(),
+      }),
+      annotations: READ_ONLY,
+    },
+    (input) => callProcedure(() => client.discovery.availableCities.query(input)),
+  );
+}

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { DirectoryClient } from "@directory/sdk";
+import { callProcedure, looseOutput, READ_ONLY, ZSlug } from "./shared";
+
+export function registerGetBusinessProfile(server: McpServer, client: DirectoryClient) {
+  server.registerTool(
+    "get_business_profile",
+    {
+      title: "Full business profile",
+      description:
+        "The full structured record of one business by slug: identity, contact, AI signals, services, schema.org JSON-LD and provenance-tracked claims (each with a source and confidence; self-reported or admin-verified).",
+      inputSchema: { slug: ZSlug },
+      outputSchema: looseOutput({
+        apiVersion: z.string(),
+        identity: z.object({ id: z.string(), slug: z.string(), name: z.string() }).loose(),
+        contact: z.object({}).loose(),
+        aiSignals: z.object({}).loose(),
+        services: z.array(z.string()),
+        structuredData: z.record(z.string(), z.unknown()),
+        claims: z.array(z.object({ property: z.string(), source: z.string() }).loose()),
+        links: z.object({ profileUrl: z.string() }).loose(),
+      }),
+      annotations: READ_ONLY,
+    },
+    ({ slug }) => callProcedure(() => client.entities.getEntityProfile.query({ slug })),
+  );
+}

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { DirectoryClient } from "@directory/sdk";
+import { callProcedure, looseOutput, READ_ONLY, ZBusinessScopedShape, ZSlug } from "./shared";
+
+export function registerGetBuyerQuestions(server: McpServer, client: DirectoryClient) {
+  server.registerTool(
+    "get_buyer_questions",
+    {
+      title: "Buyer questions for a business",
+      description:
+        "Questions buyers ask about a business, with answers where the owner gave one. source says whether a question was submitted by the owner or is a template asked of every business in the category.",
+      inputSchema: { slug: ZSlug },
+      outputSchema: looseOutput({
+        ...ZBusinessScopedShape,
+        questions: z.array(z.object({ question: z.string(), answer: z.string().nullable(), source: z.string() }).loose()),
+      }),
+      annotations: READ_ONLY,
+    },
+    ({ slug }) => callProcedure(() => client.entities.getBuyerQuestions.query({ slug })),
+  );
+}

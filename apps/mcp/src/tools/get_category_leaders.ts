@@ -1,0 +1,18 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { DirectoryClient } from "@directory/sdk";
+import { callProcedure, looseOutput, READ_ONLY, ZCategory, ZLimit, ZRankedListingsShape } from "./shared";
+
+export function registerGetCategoryLeaders(server: McpServer, client: DirectoryClient) {
+  server.registerTool(
+    "get_category_leaders",
+    {
+      title: "Top businesses of a category",
+      description:
+        "The top-ranked businesses of a category across all cities, ordered by plan tier (premium, pro, basic, free), then an internal visibility score, then name (see rankingModel in the response).",
+      inputSchema: { category: ZCategory, limit: ZLimit },
+      outputSchema: looseOutput(ZRankedListingsShape),
+      annotations: READ_ONLY,
+    },
+    (input) => callProcedure(() => client.discovery.categoryLeaders.query(input)),
+  );
+}

@@ -1,0 +1,19 @@
+import { z } from "zod";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { DirectoryClient } from "@directory/sdk";
+import { callProcedure, looseOutput, READ_ONLY } from "./shared";
+import { ZLeadView } from "./submit_lead";
+
+export function registerGetLeadStatus(server: McpServer, client: DirectoryClient) {
+  server.registerTool(
+    "get_lead_status",
+    {
+      title: "Status of a submitted lead",
+      description: "The status and timestamps of a lead sent with submit_lead, by the leadId it returned. No personal data is returned.",
+      inputSchema: { leadId: z.string().trim().min(1).max(64).describe("The leadId that submit_lead returned") },
+      outputSchema: looseOutput(ZLeadView),
+      annotations: READ_ONLY,
+    },
+    ({ leadId }) => callProcedure(() => client.leads.status.query({ leadId })),
+  );
+}

@@ -1,0 +1,65 @@
+import { z } from "zod";
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { directoryErrorOf } from "@directory/sdk";
+
+/** Longest string a tool result carries; longer ones are cut with a note so results stay small. */
+export const MAX_STRING_LENGTH = 2_000;
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+export const ZCategory = z.string().trim().min(1).max(100).describe('A business category, e.g. "dentist"; plurals and synonyms work ("dental clinics")');
+export const ZCity = z.string().trim().min(1).max(100).describe('A city name or alias, optionally with ", CC" country code, e.g. "Mumbai" or "Bangalore, IN"');
+export const ZLimit = z.number().int().min(1).max(10).default(5).describe("How many businesses to return: 1 to 10, default 5");
+export const ZSlug = z.string().trim().min(1).max(200).describe('A business slug as returned by the search tools, e.g. "bright-smile-dental-mumbai"; a former slug also resolves');
+
+const ZBusinessRef = z.object({ slug: z.string(), name: z.string() }).loose();
+export const ZListing = z.object({ slug: z.string(), name: z.string(), planTier: z.string(), profileUrl: z.string() }).loose();
+const ZResolved = z.object({ slug: z.string(), name: z.string() }).loose();
+
+/** search_businesses and get_category_leaders share the procedure's ranked envelope. */
+export const ZRankedListingsShape = {
+  category: ZResolved,
+  city: ZResolved.nullable(),
+  businesses: z.array(ZListing),
+  total: z.number().int(),
+  rankingModel: z.string(),
+};
+
+export const ZBusinessScopedShape = { business: ZBusinessRef, total: z.number().int() };
+
+/** Cuts every string longer than MAX_STRING_LENGTH, saying how much was left out. */
+export function truncateStrings<T>(value: T): T {
+  if (typeof value === "string") {
+    if (value.length <= MAX_STRING_LENGTH) return value;
+    return `${value.slice(0, MAX_STRING_LENGTH)}… [truncated: ${value.length - MAX_STRING_LENGTH} more characters]` as T;
+  }
+  if (Array.isArray(value)) return value.map((item) => truncateStrings(item)) as T;
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, truncateStrings(item)])) as T;
+  }
+  return value;
+}
+
+/** A failed call as a tool error the agent can read; never a protocol error. */
+export function toolError(error: unknown): CallToolResult {
+  const directoryError = directoryErrorOf(error);
+  const text = directoryError
+    ? `${directoryError.error} (${directoryError.code}, HTTP ${directoryError.status})`
+    : `The directory service could not complete the request: ${error instanceof Error ? error.message : String(error)}`;
+  return { isError: true, content: [{ type: "text", text }] };
+}
+
+/** Runs one procedure call and returns its result as text and as structured content. */
+export async function callProcedure(call: () => Promise<object>): Promise<CallToolResult> {
+  try {
+    const result = truncateStrings(await call()) as Record<string, unknown>;
+    return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
+  } catch (error) {
+    return toolError(error);
+  }
+}
+
+/** Output schemas tolerate fields they do not name, so a procedure can grow without breaking clients. */
+export function looseOutput<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z.object(shape).loose();
+}
