@@ -93,6 +93,34 @@ function serverEnv(port: number): NodeJS.ProcessEnv {
 
 const adminKey = generateApiKey("admin");
 
+/** Free-text queries an agent might send: services, names, misspellings, with and without a city. */
+const KEYWORD_QUERIES = [
+  { query: "root canal", city: "Mumbai" },
+  { query: "emergency plumber" },
+  { query: "wedding photography", city: "London" },
+  { query: "tax returns bookkeeping" },
+  { query: "teeth whitening", city: "Delhi" },
+  { query: "vegetarian menu private dining" },
+  { query: "dentst" },
+  { query: "family law", city: "Istanbul" },
+];
+
+async function benchKeyword(): Promise<void> {
+  const port = 3970;
+  const app = await startAndWait(node, withTsx("apps/server/src/main.ts"), serverEnv(port), `http://127.0.0.1:${port}/healthz`, 60_000);
+  try {
+    const paths = KEYWORD_QUERIES.map((input) => `/trpc/discovery.searchKeyword?input=${encodeURIComponent(JSON.stringify({ json: { ...input, limit: 10 } }))}`);
+    await runLoad(`http://127.0.0.1:${port}`, paths, { connections: 4, seconds: 3 });
+    const result = await runLoad(`http://127.0.0.1:${port}`, paths, { connections: 4, seconds });
+    note("");
+    note("## Keyword search (tRPC discovery.searchKeyword, the search_by_keyword tool; 4 connections)");
+    note("");
+    note(`- ${result.rps} req/s; p50 ${result.p50} ms, p90 ${result.p90} ms, p99 ${result.p99} ms (target p95 < 30 ms); ${result.non2xx + result.errors} failures`);
+  } finally {
+    await stop(app.child);
+  }
+}
+
 async function benchFeed(): Promise<void> {
   const port = 3960;
   const app = await startAndWait(node, withTsx("apps/server/src/main.ts"), serverEnv(port), `http://127.0.0.1:${port}/healthz`, 60_000);
@@ -161,6 +189,7 @@ async function benchFirstStart(): Promise<void> {
 await benchFirstStart();
 const paths = await prepareWorld();
 await benchSearch(paths);
+await benchKeyword();
 await benchFeed();
 mkdirSync(join(root, "bench/results"), { recursive: true });
 writeFileSync(join(root, "bench/results/latest.md"), `${report.join("\n")}\n`);
