@@ -5,7 +5,7 @@ import { join } from "node:path";
 export function resolveAdminKey(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   if (explicit) return explicit;
   if (env.DIRECTORY_ADMIN_KEY) return env.DIRECTORY_ADMIN_KEY;
-  const path = join(env.DATA_DIR ?? "./.data", "admin.key");
+  const path = join(env.DATA_DIR || "./.data", "admin.key");
   try {
     return readFileSync(path, "utf8").trim();
   } catch {

@@ -27,18 +27,18 @@ function nonNegativeInteger(env: NodeJS.ProcessEnv, name: string, fallback: numb
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const port = Number(env.PORT ?? 3000);
+  const port = Number(env.PORT || 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer 0-65535, got "${env.PORT}"`);
-  const host = env.HOST ?? "0.0.0.0";
+  const host = env.HOST || "0.0.0.0";
   return {
     port,
     host,
-    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
-    dataDir: env.DATA_DIR ?? "./.data",
+    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
+    dataDir: env.DATA_DIR || "./.data",
     databaseUrl: env.DATABASE_URL || undefined,
     adminApiKey: env.ADMIN_API_KEY || undefined,
     demoSeed: !["off", "false", "0"].includes((env.DEMO_SEED ?? "on").toLowerCase()),
-    logLevel: env.LOG_LEVEL ?? "info",
+    logLevel: env.LOG_LEVEL || "info",
     bodyLimitBytes: nonNegativeInteger(env, "BODY_LIMIT_BYTES", 100_000),
     trustProxyHops: nonNegativeInteger(env, "TRUST_PROXY", 0),
     rateLimits: {

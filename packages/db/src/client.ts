@@ -60,5 +60,5 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
 /** DATABASE_URL selects PostgreSQL; otherwise embedded PGlite in DATA_DIR (default ./.data). */
 export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
   if (env.DATABASE_URL) return { url: env.DATABASE_URL };
-  return { dataDir: `${env.DATA_DIR ?? "./.data"}/pglite` };
+  return { dataDir: `${env.DATA_DIR || "./.data"}/pglite` };
 }
