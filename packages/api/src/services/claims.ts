@@ -18,11 +18,15 @@ export function toPublicClaim(claim: Claim) {
 
 export type PublicClaim = ReturnType<typeof toPublicClaim>;
 
-/** Current claims only, or (history) every claim including superseded ones, newest first. */
+/** A profile has a dozen properties; even a long history stays far below this bound. */
+const MAX_CLAIMS = 1_000;
+
+/** Current claims only, or (history) every claim including superseded ones, newest first; bounded. */
 export async function listClaims(db: Db, businessId: string, options: { history: boolean }): Promise<Claim[]> {
   return db
     .select()
     .from(claims)
     .where(and(eq(claims.businessId, businessId), options.history ? undefined : isNull(claims.supersededAt)))
-    .orderBy(asc(claims.property), desc(claims.observedAt));
+    .orderBy(asc(claims.property), desc(claims.observedAt))
+    .limit(MAX_CLAIMS);
 }
