@@ -4,12 +4,12 @@
  */
 import { createServer } from "node:http";
 import { createDatabase } from "@directory/db";
-import { searchByCategoryAndCity } from "@directory/api";
+import { searchCategory } from "@directory/api";
 
 const database = await createDatabase({ url: process.env.DATABASE_URL ?? "", maxConnections: 10 });
 const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? "/", "http://bare");
-  const result = await searchByCategoryAndCity(database.db, {
+  const result = await searchCategory(database.db, {
     category: url.searchParams.get("category") ?? "",
     city: url.searchParams.get("city") ?? "",
     limit: Number(url.searchParams.get("limit") ?? 5),

@@ -5,5 +5,5 @@ export { createOpenApiDocument, API_VERSION } from "./openapi";
 export { provisionApiKey, createApiKey } from "./services/api-keys";
 export { generateApiKey, parseApiKey, hashApiKey } from "./services/api-key-format";
 /** For the benchmark baseline, which runs the same query without the HTTP stack. */
-export { searchByCategoryAndCity } from "./services/search";
+export { searchCategory } from "./services/category-search";
 export { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/rate-limits";

@@ -5,13 +5,17 @@ import { selectBusinessRecords, type BusinessRecord } from "./business-lookup";
 import { RANKING_ORDER, resolveCategory, resolveCity } from "./search";
 
 /**
- * A category across every city (city omitted: national or product listings), or within one city,
- * in ranking order. Unknown category or city: null, so the caller can say which.
+ * The one ranked search: a category within one city, or across every city (city omitted: national
+ * or product listings), active and unexpired businesses only, in ranking order. With a city the
+ * order matches businesses_search_idx, so PostgreSQL reads only `limit` index entries and never
+ * sorts. Unknown category or city: null, and `unknown` says which, so the caller can say so.
  */
 export async function searchCategory(db: Db, params: { category: string; city?: string; limit: number }) {
-  const category = await resolveCategory(db, params.category);
-  if (!category) return { category: null, city: null, businesses: [] as BusinessRecord[], unknown: "category" as const };
-  const city = params.city ? await resolveCity(db, params.city) : null;
+  const [category, city] = await Promise.all([
+    resolveCategory(db, params.category),
+    params.city ? resolveCity(db, params.city) : Promise.resolve(null),
+  ]);
+  if (!category) return { category: null, city, businesses: [] as BusinessRecord[], unknown: "category" as const };
   if (params.city && !city) return { category, city: null, businesses: [] as BusinessRecord[], unknown: "city" as const };
   const records = await selectBusinessRecords(db)
     .where(and(eq(businesses.categorySlug, category.slug), city ? eq(businesses.cityId, city.id) : undefined, servableCondition()))

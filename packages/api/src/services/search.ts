@@ -1,7 +1,5 @@
 import { and, arrayOverlaps, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
-import { businessColumns, businesses, categories, cities, type Category, type City, type Db } from "@directory/db";
-import { servableCondition } from "./active-business";
-import type { BusinessRecord } from "./business-lookup";
+import { businesses, categories, cities, type Category, type City, type Db } from "@directory/db";
 import { normalizeTerm, singularForms } from "./text-match";
 
 /** The ranking order of every search, matching businesses_search_idx: tier, internal score, name. */
@@ -51,43 +49,4 @@ export async function resolveCity(db: Db, input: string): Promise<City | null> {
     .orderBy(desc(cities.population))
     .limit(1);
   return row ?? null;
-}
-
-export interface CategoryCitySearch {
-  category: Category | null;
-  city: City | null;
-  businesses: BusinessRecord[];
-}
-
-/**
- * Active, unexpired businesses of one category in one city, in ranking order. The order matches
- * businesses_search_idx, so PostgreSQL reads only `limit` index entries and never sorts.
- */
-export async function searchByCategoryAndCity(
-  db: Db,
-  params: { category: string; city: string; limit: number },
-): Promise<CategoryCitySearch> {
-  const [category, city] = await Promise.all([resolveCategory(db, params.category), resolveCity(db, params.city)]);
-  if (!category || !city) return { category, city, businesses: [] };
-  const rows = await db
-    .select(businessColumns)
-    .from(businesses)
-    .where(
-      and(
-        eq(businesses.categorySlug, category.slug),
-        eq(businesses.cityId, city.id),
-        servableCondition(),
-      ),
-    )
-    .orderBy(...RANKING_ORDER)
-    .limit(params.limit);
-  const records = rows.map((row) => ({
-    ...row,
-    categoryName: category.name,
-    categorySingular: category.singular,
-    schemaOrgType: category.schemaOrgType,
-    cityName: city.name,
-    citySlug: city.slug,
-  }));
-  return { category, city, businesses: records };
 }

@@ -2,7 +2,8 @@ import { DomainError } from "../../errors";
 import { SCORE_CONTRACT_VERSION } from "../../services/completeness";
 import { noteLegacyScoreRequest } from "../../services/legacy-scores";
 import { toListing } from "../../services/listing";
-import { RANKING_DISCLOSURE, searchByCategoryAndCity } from "../../services/search";
+import { searchCategory } from "../../services/category-search";
+import { RANKING_DISCLOSURE } from "../../services/search";
 import { v2Procedure } from "../../trpc";
 import { lookupBusinessesMeta, ZLookupBusinessesInput, ZLookupBusinessesOutput } from "./lookup-businesses.types";
 
@@ -12,7 +13,7 @@ export const lookupBusinesses = v2Procedure
   .output(ZLookupBusinessesOutput)
   .query(async ({ ctx, input }) => {
     await noteLegacyScoreRequest(ctx.db, ctx.log, { route: "lookupBusinesses", fieldsParam: input.fields, apiKeyId: ctx.apiKey?.id ?? null });
-    const { category, city, businesses } = await searchByCategoryAndCity(ctx.db, input);
+    const { category, city, businesses } = await searchCategory(ctx.db, input);
     if (!category) throw new DomainError("NOT_FOUND", `Unknown category "${input.category}"`);
     if (!city) throw new DomainError("NOT_FOUND", `Unknown city "${input.city}"`);
     const listings = businesses.map((business) => toListing(business, ctx.publicBaseUrl));

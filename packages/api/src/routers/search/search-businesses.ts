@@ -3,7 +3,8 @@ import { SCORE_CONTRACT_VERSION } from "../../services/completeness";
 import { noteLegacyScoreRequest } from "../../services/legacy-scores";
 import { toListing } from "../../services/listing";
 import { publicUrls } from "../../services/public-urls";
-import { RANKING_DISCLOSURE, searchByCategoryAndCity } from "../../services/search";
+import { searchCategory } from "../../services/category-search";
+import { RANKING_DISCLOSURE } from "../../services/search";
 import { searchBusinessesMeta, ZSearchBusinessesInput, ZSearchBusinessesOutput } from "./search-businesses.types";
 
 export const searchBusinesses = publicProcedure
@@ -12,7 +13,7 @@ export const searchBusinesses = publicProcedure
   .output(ZSearchBusinessesOutput)
   .query(async ({ ctx, input }) => {
     await noteLegacyScoreRequest(ctx.db, ctx.log, { route: "searchBusinesses", fieldsParam: input.fields, apiKeyId: ctx.apiKey?.id ?? null });
-    const result = await searchByCategoryAndCity(ctx.db, input);
+    const result = await searchCategory(ctx.db, input);
     const businesses = result.businesses.map((business) => toListing(business, ctx.publicBaseUrl));
     return {
       businesses,
