@@ -1,5 +1,5 @@
 import type { Claim, Db } from "@directory/db";
-import { findBusinessBySlugOrHistory, requireServable, type BusinessRecord } from "./business-lookup";
+import { requireServableBySlug, type BusinessRecord } from "./business-lookup";
 import { listAnsweredOwnerQuestions } from "./buyer-questions";
 import { listClaims } from "./claims";
 import { describeOpeningHours } from "./opening-hours";
@@ -87,7 +87,7 @@ function actions(business: BusinessRecord, baseUrl: string) {
 }
 
 export async function getAgentProfile(db: Db, baseUrl: string, slug: string) {
-  const business = requireServable(await findBusinessBySlugOrHistory(db, slug), `slug "${slug}"`);
+  const business = await requireServableBySlug(db, slug);
   const [currentClaims, ownerQuestions] = await Promise.all([
     listClaims(db, business.id, { history: false }),
     listAnsweredOwnerQuestions(db, business.id, MAX_OWNER_INTENTS),

@@ -2,7 +2,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import { apiKeys, type ApiKey, type ApiKeyKind, type Db } from "@directory/db";
 import { DomainError } from "../errors";
 import { generateApiKey, hashApiKey, parseApiKey, visiblePrefixOf } from "./api-key-format";
-import { findBusinessBySlugOrHistory } from "./business-lookup";
+import { requireBusinessBySlug } from "./business-lookup";
 
 export interface AuthenticatedKey {
   id: string;
@@ -37,9 +37,7 @@ export async function createApiKey(db: Db, params: CreateApiKeyParams): Promise<
   let businessId: string | null = null;
   if (params.kind === "business") {
     if (!params.businessSlug) throw new DomainError("INVALID_INPUT", "A business key needs the business it is bound to");
-    const business = await findBusinessBySlugOrHistory(db, params.businessSlug);
-    if (!business) throw new DomainError("NOT_FOUND", `No business with slug "${params.businessSlug}"`);
-    businessId = business.id;
+    businessId = (await requireBusinessBySlug(db, params.businessSlug)).id;
   } else if (params.businessSlug) {
     throw new DomainError("INVALID_INPUT", `A ${params.kind} key cannot be bound to a business`);
   }

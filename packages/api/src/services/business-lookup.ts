@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { businessColumns, businesses, categories, cities, slugHistory, type Business, type Db } from "@directory/db";
 import { DomainError } from "../errors";
+import { isUuid } from "./ids";
 
 /** A business with the category and city facts every public shape needs. */
 export interface BusinessRecord extends Business {
@@ -41,13 +42,23 @@ export async function findBusinessBySlugOrHistory(db: Db, slug: string): Promise
   return retired ?? null;
 }
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function findBusinessById(db: Db, id: string): Promise<BusinessRecord | null> {
   // Checked here so a malformed id is a plain "not found", not a database cast error.
-  if (!UUID_PATTERN.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [row] = await selectBusinessRecords(db).where(eq(businesses.id, id.toLowerCase())).limit(1);
   return row ?? null;
+}
+
+/** 404 when no business has this slug, current or former; decommissioned ones are returned too. */
+export async function requireBusinessBySlug(db: Db, slug: string): Promise<BusinessRecord> {
+  const business = await findBusinessBySlugOrHistory(db, slug);
+  if (!business) throw new DomainError("NOT_FOUND", `No business with slug "${slug}"`);
+  return business;
+}
+
+/** The business behind a slug as the public may see it: 404 unknown, 410 decommissioned. */
+export async function requireServableBySlug(db: Db, slug: string): Promise<BusinessRecord> {
+  return requireServable(await findBusinessBySlugOrHistory(db, slug), `slug "${slug}"`);
 }
 
 /** Decommissioned = inactive, or a subscription that has run out (SQL twin: servableCondition). */

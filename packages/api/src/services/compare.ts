@@ -1,6 +1,6 @@
 import type { Db } from "@directory/db";
 import { DomainError } from "../errors";
-import { findBusinessBySlugOrHistory, requireServable, type BusinessRecord } from "./business-lookup";
+import { requireServableBySlug, type BusinessRecord } from "./business-lookup";
 import { toListing } from "./listing";
 
 function side(business: BusinessRecord, baseUrl: string) {
@@ -11,8 +11,8 @@ function side(business: BusinessRecord, baseUrl: string) {
 /** Two businesses side by side with the differences spelled out; public scores only. */
 export async function compareBusinesses(db: Db, baseUrl: string, slugA: string, slugB: string) {
   const [a, b] = await Promise.all([
-    findBusinessBySlugOrHistory(db, slugA).then((found) => requireServable(found, `slug "${slugA}"`)),
-    findBusinessBySlugOrHistory(db, slugB).then((found) => requireServable(found, `slug "${slugB}"`)),
+    requireServableBySlug(db, slugA),
+    requireServableBySlug(db, slugB),
   ]);
   if (a.id === b.id) throw new DomainError("INVALID_INPUT", "Invalid parameter slugB: both slugs name the same business");
   const left = side(a, baseUrl);

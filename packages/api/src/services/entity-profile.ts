@@ -1,6 +1,6 @@
 import type { Db } from "@directory/db";
 import { DomainError } from "../errors";
-import { findBusinessById, findBusinessBySlugOrHistory, requireServable, type BusinessRecord } from "./business-lookup";
+import { findBusinessById, requireServable, requireServableBySlug, type BusinessRecord } from "./business-lookup";
 import { listClaims, toPublicClaim } from "./claims";
 import { publicScoreFields, SCORE_CONTRACT_VERSION } from "./completeness";
 import { roundedRating } from "./listing";
@@ -16,7 +16,7 @@ export interface EntityProfileParams {
 
 export async function getEntityProfileBySlug(db: Db, baseUrl: string, slug: string, params: EntityProfileParams) {
   assertHistoryAllowed(params);
-  const business = requireServable(await findBusinessBySlugOrHistory(db, slug), `slug "${slug}"`);
+  const business = await requireServableBySlug(db, slug);
   return buildEntityProfile(db, baseUrl, business, params.history);
 }
 

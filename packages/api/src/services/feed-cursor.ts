@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { DomainError } from "../errors";
+import { isUuid } from "./ids";
 
 /**
  * The partner feed's opaque keyset cursor: the last row's (updated_at in microseconds, id), the
@@ -14,7 +15,6 @@ export interface FeedCursor {
   filters: string;
 }
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** 9999-12-31T23:59:59Z in microseconds: anything later cannot come from a real row. */
 const MAX_TIMESTAMP_MICROS = 253_402_300_799_000_000n;
 
@@ -41,7 +41,8 @@ export function decodeFeedCursor(raw: string, expectedFilters: string): FeedCurs
   if (!Array.isArray(parts) || parts.length !== 5) throw invalid();
   const [updatedAtMicros, id, offset, total, filters] = parts as unknown[];
   if (typeof updatedAtMicros !== "string" || !/^\d{1,18}$/.test(updatedAtMicros) || BigInt(updatedAtMicros) > MAX_TIMESTAMP_MICROS) throw invalid();
-  if (typeof id !== "string" || !UUID_PATTERN.test(id)) throw invalid();
+  // Cursors carry ids exactly as the database prints them: lower case.
+  if (typeof id !== "string" || !isUuid(id) || id !== id.toLowerCase()) throw invalid();
   if (!Number.isInteger(offset) || !Number.isInteger(total) || (offset as number) < 0 || (total as number) < 0) throw invalid();
   if (filters !== expectedFilters) {
     throw new DomainError("INVALID_INPUT", "Invalid parameter cursor: it belongs to a query with other filters (category, updatedSince)");

@@ -2,7 +2,8 @@ import { createHash, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { leadConsents, leads, outboxEvents, type Db, type LeadStatus } from "@directory/db";
 import { DomainError } from "../errors";
-import { findBusinessBySlugOrHistory, requireServable } from "./business-lookup";
+import { requireServableBySlug } from "./business-lookup";
+import { isUuid } from "./ids";
 import { isUniqueViolation } from "./db-errors";
 
 /** Who may move a lead where: the owning business, forward only. */
@@ -44,7 +45,7 @@ export async function submitLead(db: Db, params: SubmitLeadParams) {
   if (!params.contactEmail && !params.contactPhone) {
     throw new DomainError("INVALID_INPUT", "Invalid parameter contact: give contactEmail or contactPhone so the business can reply");
   }
-  const business = requireServable(await findBusinessBySlugOrHistory(db, params.slug), `slug "${params.slug}"`);
+  const business = await requireServableBySlug(db, params.slug);
   const key = `${params.idempotencyKey}:${fingerprint(params)}`;
   const existing = await findByKey(db, business.id, params.idempotencyKey);
   if (existing) return replay(existing, key);
@@ -99,10 +100,8 @@ function replay(lead: typeof leads.$inferSelect & { requestFingerprint: string }
   return { ...leadView(lead), businessSlug: null };
 }
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 async function requireLead(db: Db, leadId: string) {
-  const [lead] = UUID_PATTERN.test(leadId) ? await db.select().from(leads).where(eq(leads.id, leadId.toLowerCase())) : [];
+  const [lead] = isUuid(leadId) ? await db.select().from(leads).where(eq(leads.id, leadId.toLowerCase())) : [];
   if (!lead) throw new DomainError("NOT_FOUND", `No lead with id "${leadId}"`);
   return lead;
 }

@@ -1,7 +1,7 @@
 import { and, eq, ne } from "drizzle-orm";
 import { businessColumns, businesses, slugHistory, type Business, type Db } from "@directory/db";
 import { DomainError } from "../errors";
-import { findBusinessBySlugOrHistory, isDecommissioned, type BusinessRecord } from "./business-lookup";
+import { isDecommissioned, requireBusinessBySlug, type BusinessRecord } from "./business-lookup";
 import { lockBusiness, recordClaims } from "./claim-writes";
 import { isUniqueViolation } from "./db-errors";
 import { recordEntityUpdated } from "./outbox";
@@ -21,12 +21,6 @@ export function lifecycleSummary(business: BusinessRecord | Business) {
   };
 }
 
-async function requireBusiness(db: Db, slug: string): Promise<BusinessRecord> {
-  const business = await findBusinessBySlugOrHistory(db, slug);
-  if (!business) throw new DomainError("NOT_FOUND", `No business with slug "${slug}"`);
-  return business;
-}
-
 async function reload(tx: Db, id: string) {
   const [row] = await tx.select(businessColumns).from(businesses).where(eq(businesses.id, id));
   if (!row) throw new Error(`business ${id} vanished inside its own transaction`);
@@ -40,7 +34,7 @@ async function reload(tx: Db, id: string) {
 
 /** Takes a business out of search, the feed and agent.json; its profile answers 410. */
 export async function decommissionBusiness(db: Db, slug: string, at = new Date()) {
-  const business = await requireBusiness(db, slug);
+  const business = await requireBusinessBySlug(db, slug);
   return db.transaction(async (tx) => {
     const current = await lockBusiness(tx, business.id);
     if (current.status !== "inactive") {
@@ -57,7 +51,7 @@ export async function decommissionBusiness(db: Db, slug: string, at = new Date()
  */
 export async function reactivateBusiness(db: Db, slug: string, renewUntil?: Date, at = new Date()) {
   if (renewUntil && renewUntil <= at) throw new DomainError("INVALID_INPUT", "Invalid parameter subscriptionExpiresAt: it must be in the future");
-  const business = await requireBusiness(db, slug);
+  const business = await requireBusinessBySlug(db, slug);
   return db.transaction(async (tx) => {
     const current = await lockBusiness(tx, business.id);
     const expired = current.subscriptionExpiresAt !== null && current.subscriptionExpiresAt <= at;
@@ -75,7 +69,7 @@ export async function reactivateBusiness(db: Db, slug: string, renewUntil?: Date
 
 /** A rename is an admin-verified claim on the name; the id and slug stay. */
 export async function renameBusiness(db: Db, slug: string, name: string, at = new Date()) {
-  const business = await requireBusiness(db, slug);
+  const business = await requireBusinessBySlug(db, slug);
   return db.transaction(async (tx) => {
     await recordClaims(tx, business, [{ property: "name", value: name, source: "admin:rename", confidence: 1, verification: "admin_verified" }], at);
     return reload(tx, business.id);
@@ -87,7 +81,7 @@ export async function changeBusinessSlug(db: Db, slug: string, newSlug: string, 
   if (!SLUG_PATTERN.test(newSlug)) {
     throw new DomainError("INVALID_INPUT", "Invalid parameter newSlug: lower-case letters, digits and single hyphens only");
   }
-  const business = await requireBusiness(db, slug);
+  const business = await requireBusinessBySlug(db, slug);
   const taken = () => new DomainError("CONFLICT", `The slug "${newSlug}" is already used by another business`);
   try {
     return await db.transaction(async (tx) => {

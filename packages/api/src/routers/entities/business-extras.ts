@@ -1,4 +1,4 @@
-import { findBusinessBySlugOrHistory, requireServable } from "../../services/business-lookup";
+import { requireServableBySlug } from "../../services/business-lookup";
 import { buyerQuestionsFor, publishedOffersOf } from "../../services/business-extras";
 import { compareBusinesses } from "../../services/compare";
 import { publicProcedure } from "../../trpc";
@@ -6,7 +6,7 @@ import { ZBuyerQuestionsOutput, ZBySlugInput, ZCompareInput, ZCompareOutput, ZOf
 
 const servableBySlug = publicProcedure.input(ZBySlugInput).use(async ({ ctx, input, next }) => {
   const slug = (input as { slug: string }).slug;
-  const business = requireServable(await findBusinessBySlugOrHistory(ctx.db, slug), `slug "${slug}"`);
+  const business = await requireServableBySlug(ctx.db, slug);
   return next({ ctx: { business } });
 });
 
