@@ -25,14 +25,16 @@ export const leads = pgTable(
     contactEmail: text("contact_email"),
     contactPhone: text("contact_phone"),
     message: text("message").notNull(),
-    /** Caller-chosen, per business; a retried submission with the same key returns the same lead. */
+    /** Caller-chosen, per caller and business; a retried submission with the same key returns the same lead. */
     idempotencyKey: text("idempotency_key").notNull(),
+    /** Who may replay the key: "key:<api key id>" or "ip:<address bucket>", so a key is no oracle for another caller's lead. */
+    idempotencyScope: text("idempotency_scope").notNull(),
     /** Key plus a hash of the submitted content: a replay must match it to get the same lead back. */
     requestFingerprint: text("request_fingerprint").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("leads_idempotency_uq").on(t.businessId, t.idempotencyKey), index("leads_business_idx").on(t.businessId, t.createdAt)],
+  (t) => [uniqueIndex("leads_idempotency_uq").on(t.businessId, t.idempotencyScope, t.idempotencyKey), index("leads_business_idx").on(t.businessId, t.createdAt)],
 );
 
 /** The consent a lead was submitted under; written with the lead and never updated. */
