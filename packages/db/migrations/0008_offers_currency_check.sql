@@ -1,0 +1,1 @@
+ALTER TABLE "offers" ADD CONSTRAINT "offers_currency_iso4217" CHECK ("offers"."currency" ~ '^[A-Z]{3}$');
