@@ -12,6 +12,7 @@ import { mountMcp } from "@directory/mcp";
 import { errorHandler, publicErrorBodies, sendError } from "./errors";
 import type { Logger } from "./logger";
 import { mountPages } from "./pages";
+import { bodyParsers, decodeUnreservedPathEscapes } from "./request-hygiene";
 import { mountWellKnown } from "./well-known";
 
 export interface AppDeps {
@@ -21,11 +22,16 @@ export interface AppDeps {
   bodyLimitBytes?: number;
   /** Proxy hops whose X-Forwarded-For is trusted (TRUST_PROXY); default 0: the socket address. */
   trustProxyHops?: number;
-  rateLimits?: RateLimitSettings;
+  /** Hostnames besides the public base URL's that MCP requests may name in Host/Origin (ALLOWED_HOSTS). */
+  allowedHosts?: string[];
+  rateLimits?: Partial<RateLimitSettings>;
 }
 
 /** Request ids: keep a caller's if it is short and plain, so traces join up across services. */
 const REQUEST_ID_PATTERN = /^[\w.-]{1,64}$/;
+
+/** Calls one tRPC batch may carry; each counts against the caller's limits, and more is a 400. */
+export const MAX_TRPC_BATCH_CALLS = 10;
 
 /** Routes anyone may read from a browser; everything else stays same-origin. */
 const PUBLIC_READ_PATHS = ["/api/assistant-plugin", "/api/v2", "/api/openapi.json", "/api/agent-discovery", "/business", "/entity", "/.well-known", "/llms.txt"];
@@ -52,7 +58,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use(PUBLIC_READ_PATHS, cors({ origin: "*", methods: ["GET", "HEAD", "OPTIONS"], allowedHeaders: ["Authorization", "Content-Type"] }));
-  app.use(express.json({ limit: bodyLimit }));
+  app.use(bodyParsers(bodyLimit));
 
   app.get("/healthz", async (req, res) => {
     try {
@@ -84,11 +90,15 @@ export function createApp(deps: AppDeps): Express {
     if (error.code === "INTERNAL_SERVER_ERROR") req.log.error({ err: error.cause ?? error }, "procedure failed");
   };
 
-  app.use("/trpc", createExpressMiddleware({ router: appRouter, createContext: ({ req, res }) => contextFor(req, res), responseMeta, onError, maxBodySize: bodyLimit }));
+  app.use(
+    "/trpc",
+    createExpressMiddleware({ router: appRouter, createContext: ({ req, res }) => contextFor(req, res), responseMeta, onError, maxBodySize: bodyLimit, maxBatchSize: MAX_TRPC_BATCH_CALLS }),
+  );
 
   // The MCP door is one more tRPC client, run in process with the caller's own request context:
   // its key, its address (so rate limits count the real client) and its response headers.
   mountMcp(app, {
+    allowedHosts: [new URL(publicBaseUrl).hostname, ...(deps.allowedHosts ?? [])],
     clientFor: (req, res) =>
       createTRPCClient<AppRouter>({
         links: [localLink({ router: appRouter, transformer: superjson, createContext: async () => contextFor(req, res) })],
@@ -106,6 +116,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(errorHandler(logger));
   // Last: trpc-to-openapi answers every path it does not know with a JSON 404 and never calls next().
   app.use(
+    decodeUnreservedPathEscapes,
     publicErrorBodies,
     createOpenApiExpressMiddleware({ router: appRouter, createContext: ({ req, res }) => contextFor(req as express.Request, res as express.Response), responseMeta, onError: onError as never, maxBodySize: bodyLimit }),
   );

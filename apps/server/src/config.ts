@@ -15,6 +15,8 @@ export interface ServerConfig {
   bodyLimitBytes: number;
   /** Proxy hops in front of the server whose X-Forwarded-For is trusted; 0 = use the socket address. */
   trustProxyHops: number;
+  /** Hostnames MCP requests may name in Host/Origin besides the public base URL's and loopback (ALLOWED_HOSTS, comma-separated). */
+  allowedHosts: string[];
   rateLimits: RateLimitSettings;
 }
 
@@ -41,9 +43,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL || "info",
     bodyLimitBytes: nonNegativeInteger(env, "BODY_LIMIT_BYTES", 100_000),
     trustProxyHops: nonNegativeInteger(env, "TRUST_PROXY", 0),
+    allowedHosts: (env.ALLOWED_HOSTS ?? "")
+      .split(",")
+      .map((host) => host.trim())
+      .filter(Boolean),
     rateLimits: {
       anonymousPerDay: nonNegativeInteger(env, "ANON_DAILY_LIMIT", DEFAULT_RATE_LIMITS.anonymousPerDay),
       keyedPerMonth: nonNegativeInteger(env, "KEY_MONTHLY_LIMIT", DEFAULT_RATE_LIMITS.keyedPerMonth),
+      openPerMinute: nonNegativeInteger(env, "ANON_MINUTE_LIMIT", DEFAULT_RATE_LIMITS.openPerMinute),
+      leadsPerAddressPerHour: nonNegativeInteger(env, "LEADS_PER_ADDRESS_HOURLY", DEFAULT_RATE_LIMITS.leadsPerAddressPerHour),
+      leadsPerKeyPerHour: nonNegativeInteger(env, "LEADS_PER_KEY_HOURLY", DEFAULT_RATE_LIMITS.leadsPerKeyPerHour),
+      leadsPerBusinessPerDay: nonNegativeInteger(env, "LEADS_PER_BUSINESS_DAILY", DEFAULT_RATE_LIMITS.leadsPerBusinessPerDay),
     },
   };
 }

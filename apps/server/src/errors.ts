@@ -1,5 +1,8 @@
-import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { ErrorRequestHandler, Request, RequestHandler } from "express";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
+import superjson from "superjson";
 import type { PublicErrorBody } from "@directory/api";
+import { TooDeepError } from "./request-hygiene";
 
 export function sendError(res: Parameters<RequestHandler>[1], status: number, body: PublicErrorBody): void {
   res.status(status).type("application/json").send(JSON.stringify(body));
@@ -30,19 +33,39 @@ function extractPublicBody(raw: string): PublicErrorBody | null {
   }
 }
 
-/** Errors raised before a procedure runs (body parser, bad JSON, oversize): JSON, never HTML. */
+const TRPC_CODE_FOR_STATUS: Record<number, keyof typeof TRPC_ERROR_CODES_BY_KEY> = { 400: "BAD_REQUEST", 413: "PAYLOAD_TOO_LARGE" };
+
+/**
+ * A refusal made before tRPC ran still reaches a tRPC client in tRPC's own envelope (superjson,
+ * with the public body in data.public as the errorFormatter puts it), so the SDK can read it.
+ */
+function sendTrpcError(res: Parameters<RequestHandler>[1], status: number, body: PublicErrorBody): void {
+  const code = TRPC_CODE_FOR_STATUS[status] ?? "BAD_REQUEST";
+  const shape = { message: body.error, code: TRPC_ERROR_CODES_BY_KEY[code], data: { code, httpStatus: status, public: body } };
+  res.status(status).type("application/json").send(JSON.stringify({ error: superjson.serialize(shape) }));
+}
+
+function refuse(req: Request, res: Parameters<RequestHandler>[1], status: number, body: PublicErrorBody): void {
+  if (req.path.startsWith("/trpc/")) sendTrpcError(res, status, body);
+  else sendError(res, status, body);
+}
+
+/** Errors raised before a procedure runs (body parser, bad JSON, too deep, oversize): JSON, never HTML. */
 export function errorHandler(log: { error(obj: object, msg: string): void }): ErrorRequestHandler {
-  return (error: { status?: number; type?: string }, _req, res, _next) => {
+  return (error: { status?: number; type?: string }, req, res, _next) => {
+    if (error instanceof TooDeepError) {
+      return refuse(req, res, 400, { error: error.message, code: "INVALID_INPUT" });
+    }
     if (error.type === "entity.too.large" || error.status === 413) {
-      return sendError(res, 413, { error: "Request body too large", code: "PAYLOAD_TOO_LARGE" });
+      return refuse(req, res, 413, { error: "Request body too large", code: "PAYLOAD_TOO_LARGE" });
     }
     if (error.type === "entity.parse.failed") {
-      return sendError(res, 400, { error: "Request body is not valid JSON", code: "INVALID_INPUT" });
+      return refuse(req, res, 400, { error: "Request body is not valid JSON", code: "INVALID_INPUT" });
     }
     if (error.status && error.status >= 400 && error.status < 500) {
-      return sendError(res, error.status, { error: "Bad request", code: "INVALID_INPUT" });
+      return refuse(req, res, error.status, { error: "Bad request", code: "INVALID_INPUT" });
     }
     log.error({ err: error }, "unhandled error");
-    return sendError(res, 500, { error: "Internal server error", code: "INTERNAL" });
+    return refuse(req, res, 500, { error: "Internal server error", code: "INTERNAL" });
   };
 }

@@ -38,15 +38,17 @@ describe("GET /api/assistant-plugin", () => {
     }
   });
 
-  it("never exposes internal scores, even when a client asks for them, and logs the ask", async () => {
-    const before = (await server.database.db.select().from(legacyScoreRequests)).length;
-    const { status, body } = await search("category=dentist&city=Mumbai&fields=geoScore,visibilityScore");
-    expect(status).toBe(200);
-    const text = JSON.stringify(body);
-    expect(text).not.toMatch(/geoScore|visibilityScore|geo_score|visibility_score/i);
-    const rows = await server.database.db.select().from(legacyScoreRequests);
-    expect(rows.length).toBe(before + 1);
-    expect(rows.at(-1)?.requestedFields.sort()).toEqual(["geoScore", "visibilityScore"]);
+  it("never exposes internal scores, even when a client asks for them, and counts the ask per day, route and key", async () => {
+    const hitsOf = async () => (await server.database.db.select().from(legacyScoreRequests)).filter((row) => row.route === "searchBusinesses" && row.apiKeyId === null);
+    const before = (await hitsOf())[0]?.hits ?? 0;
+    for (let i = 0; i < 2; i++) {
+      const { status, body } = await search("category=dentist&city=Mumbai&fields=geoScore,visibilityScore");
+      expect(status).toBe(200);
+      expect(JSON.stringify(body)).not.toMatch(/geoScore|visibilityScore|geo_score|visibility_score/i);
+    }
+    const rows = await hitsOf();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ requestedFields: "geoScore,visibilityScore", hits: before + 2, day: new Date().toISOString().slice(0, 10) });
   });
 
   it("orders premium, pro, basic, free, then name within equal scores, and only active businesses", async () => {

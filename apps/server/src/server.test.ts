@@ -32,7 +32,9 @@ describe("server", () => {
       body: JSON.stringify({ json: { kind: "developer", label: "x".repeat(5_000) } }),
     });
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ error: "Request body too large", code: "PAYLOAD_TOO_LARGE" });
+    // A tRPC caller gets tRPC's own error envelope, with the public body where the SDK reads it.
+    const body = (await response.json()) as { error: { json: { data: { httpStatus: number; public: unknown } } } };
+    expect(body.error.json.data).toMatchObject({ httpStatus: 413, public: { error: "Request body too large", code: "PAYLOAD_TOO_LARGE" } });
   });
 
   it("answers malformed JSON with a 400, not a 500", async () => {
@@ -42,7 +44,9 @@ describe("server", () => {
       body: "{not json",
     });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { code: string }).code).toBe("INVALID_INPUT");
+    const body = (await response.json()) as { error: { json: { code: number; data: { code: string; public: { code: string } } } } };
+    expect([-32600, -32700]).toContain(body.error.json.code);
+    expect(body.error.json.data.public.code).toBe("INVALID_INPUT");
   });
 
   it("opens CORS on public read routes only", async () => {

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import { createDatabase, isDatabaseEmpty, migrate, seedDemoWorld, type Database } from "@directory/db";
 import { ensureAdminKey } from "./admin-key";
 import { createApp } from "./app";
+import { answerClientErrorsWithJson } from "./request-hygiene";
 import type { ServerConfig } from "./config";
 import { createLogger, type Logger } from "./logger";
 
@@ -33,10 +34,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     throw error;
   }
 
-  const app = createApp({ database, publicBaseUrl: config.publicBaseUrl, logger, bodyLimitBytes: config.bodyLimitBytes, trustProxyHops: config.trustProxyHops, rateLimits: config.rateLimits });
+  const app = createApp({ database, publicBaseUrl: config.publicBaseUrl, logger, bodyLimitBytes: config.bodyLimitBytes, trustProxyHops: config.trustProxyHops, rateLimits: config.rateLimits, allowedHosts: config.allowedHosts });
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
+  answerClientErrorsWithJson(server);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;

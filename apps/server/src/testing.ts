@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import { createApiKey, type RateLimitSettings } from "@directory/api";
 import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from "@directory/db/testing";
 import { createApp } from "./app";
+import { answerClientErrorsWithJson } from "./request-hygiene";
 import { createLogger } from "./logger";
 
 export interface TestServer {
@@ -15,7 +16,7 @@ export interface TestServer {
 /** A real server on 127.0.0.1 (random port) over a real test database. */
 export interface TestServerOptions extends TestDatabaseOptions {
   bodyLimitBytes?: number;
-  rateLimits?: RateLimitSettings;
+  rateLimits?: Partial<RateLimitSettings>;
   trustProxyHops?: number;
   /** Serve an existing database instead of creating one (several instances on one database). */
   database?: TestDatabase;
@@ -38,6 +39,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
   });
+  answerClientErrorsWithJson(server);
   const address = server.address();
   if (typeof address === "object" && address) url = `http://127.0.0.1:${address.port}`;
   return {

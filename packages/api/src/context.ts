@@ -30,7 +30,7 @@ export interface CreateContextOptions {
   publicBaseUrl: string;
   authorizationHeader?: string | undefined;
   clientIp?: string | null;
-  rateLimits?: RateLimitSettings;
+  rateLimits?: Partial<RateLimitSettings>;
   setHeader?: (name: string, value: string) => void;
   log?: ContextLogger;
 }
@@ -51,7 +51,7 @@ export function createContext(options: CreateContextOptions): Context {
     bearerToken: bearerTokenFrom(options.authorizationHeader),
     apiKey: null,
     clientIp: options.clientIp ?? null,
-    rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS,
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     setHeader: options.setHeader ?? (() => {}),
     log: options.log ?? silentLogger,
   };

@@ -16,6 +16,8 @@ const DOMAIN_ERRORS = {
   CONFLICT: { trpc: "CONFLICT", http: 409 },
   ENTITY_DECOMMISSIONED: { trpc: "NOT_FOUND", http: 410 },
   PAYLOAD_TOO_LARGE: { trpc: "PAYLOAD_TOO_LARGE", http: 413 },
+  HEADERS_TOO_LARGE: { trpc: "BAD_REQUEST", http: 431 },
+  REQUEST_TIMEOUT: { trpc: "TIMEOUT", http: 408 },
   RATE_LIMITED: { trpc: "TOO_MANY_REQUESTS", http: 429 },
   UNAVAILABLE: { trpc: "INTERNAL_SERVER_ERROR", http: 503 },
   INTERNAL: { trpc: "INTERNAL_SERVER_ERROR", http: 500 },

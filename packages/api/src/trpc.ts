@@ -4,13 +4,29 @@ import type { OpenApiMeta } from "trpc-to-openapi";
 import type { ApiKeyKind } from "@directory/db";
 import type { Context } from "./context";
 import { DomainError, toPublicError, toTrpcError, type ErrorDetails } from "./errors";
+import { assertSafeInput } from "./input-gate";
 import { authenticateApiKey, type AuthenticatedKey } from "./services/api-keys";
 import { clientBucketOf } from "./services/client-ip";
-import { consumeRateLimit, rateLimitHeaders, type RateLimitDecision, type RateLimitPolicy } from "./services/rate-limits";
+import { consumeRateLimit, rateLimitHeaders, type RateLimitDecision, type RateLimitPolicy, type RateLimitSettings } from "./services/rate-limits";
+
+/**
+ * Who may call a procedure and which limit counts it; every procedure gets exactly one, from the
+ * builder it is made with, so REST, tRPC, MCP, pages and GraphQL count and refuse alike.
+ * - open: anonymous allowed, a per-minute abuse limit per address (assistant-plugin, agent.json)
+ * - anonymous-daily: anonymous allowed at the spec's daily limit per address (v2 and its twins)
+ * - lead-submission: anonymous-daily plus tighter lead limits per address, key and business
+ * - key, partner, business, admin: that kind of key required
+ * Every keyed call, in any class, counts against the key's monthly quota (admin keys excepted).
+ */
+export type AccessClass = "open" | "anonymous-daily" | "lead-submission" | "key" | "partner" | "business" | "admin";
+
+export interface DirectoryMeta extends OpenApiMeta {
+  access?: AccessClass;
+}
 
 const t = initTRPC
   .context<Context>()
-  .meta<OpenApiMeta>()
+  .meta<DirectoryMeta>()
   .create({
     transformer: superjson,
     errorFormatter({ shape, error }) {
@@ -31,6 +47,17 @@ const domainErrors = t.middleware(async ({ next }) => {
     return { ...result, error: toTrpcError(result.error.cause) };
   }
   return result;
+});
+
+/** The input gate (input-gate.ts) runs before any other work, on every procedure. */
+const inputGate = t.middleware(async ({ next, getRawInput }) => {
+  try {
+    assertSafeInput(await getRawInput());
+  } catch (error) {
+    if (error instanceof DomainError) throw toTrpcError(error);
+    throw error;
+  }
+  return next();
 });
 
 /**
@@ -83,31 +110,75 @@ const keyedQuota = t.middleware(async ({ ctx, next }) => {
 });
 
 /**
- * Anonymous daily limit per client IP (IPv6 per /64). If the counter cannot be read the call goes
- * through: an outage of the limiter must not take the public directory down.
+ * A per-address limit for anonymous callers (IPv6 per /64). If the counter cannot be read the call
+ * goes through: an outage of the limiter must not take the public directory down. In-process
+ * callers without a client address (ctx.clientIp null) are not limited.
  */
-const anonymousDailyLimit = t.middleware(async ({ ctx, next }) => {
-  if (ctx.apiKey || ctx.clientIp === null) return next();
-  const policy: RateLimitPolicy = { name: "anonymous-daily", limit: ctx.rateLimits.anonymousPerDay, window: "day" };
-  let decision: RateLimitDecision;
-  try {
-    decision = await consumeRateLimit(ctx.db, `ip:${clientBucketOf(ctx.clientIp)}`, policy);
-  } catch (error) {
-    ctx.log.warn({ err: error }, "rate-limit counter unavailable: letting anonymous request through (fail open)");
+function anonymousLimit(policyOf: (limits: RateLimitSettings) => RateLimitPolicy, what: string) {
+  return t.middleware(async ({ ctx, next }) => {
+    if (ctx.apiKey || ctx.clientIp === null) return next();
+    const policy = policyOf(ctx.rateLimits);
+    let decision: RateLimitDecision;
+    try {
+      decision = await consumeRateLimit(ctx.db, `ip:${clientBucketOf(ctx.clientIp)}`, policy);
+    } catch (error) {
+      ctx.log.warn({ err: error, policy: policy.name }, "rate-limit counter unavailable: letting anonymous request through (fail open)");
+      return next();
+    }
+    refuseOverLimit(ctx, decision, what);
     return next();
+  });
+}
+
+/** Lead subjects: the anonymous address or the key (admin exempt), and the target business. */
+function leadSubjects(ctx: Context, slug: unknown): { subject: string; policy: RateLimitPolicy; what: string }[] {
+  const limits = ctx.rateLimits;
+  const subjects: { subject: string; policy: RateLimitPolicy; what: string }[] = [];
+  if (ctx.apiKey && ctx.apiKey.kind !== "admin") {
+    subjects.push({ subject: `key:${ctx.apiKey.id}`, policy: { name: "lead-key-hourly", limit: limits.leadsPerKeyPerHour, window: "hour" }, what: "This API key's hourly lead limit" });
+  } else if (!ctx.apiKey && ctx.clientIp !== null) {
+    subjects.push({ subject: `ip:${clientBucketOf(ctx.clientIp)}`, policy: { name: "lead-address-hourly", limit: limits.leadsPerAddressPerHour, window: "hour" }, what: "The hourly lead limit for your address" });
   }
-  refuseOverLimit(ctx, decision, "The anonymous daily limit for your address (supply an API key or wait)");
+  if (typeof slug === "string" && slug.trim() !== "") {
+    subjects.push({ subject: `business:${slug.trim().toLowerCase().slice(0, 200)}`, policy: { name: "lead-business-daily", limit: limits.leadsPerBusinessPerDay, window: "day" }, what: "The daily lead limit of this business" });
+  }
+  return subjects;
+}
+
+/**
+ * Lead submission writes personal data and reaches a business's inbox, so it has limits of its
+ * own; a counter that cannot be read refuses the lead (fail closed: nothing is lost, it can be retried).
+ */
+const leadLimits = t.middleware(async ({ ctx, next, getRawInput }) => {
+  const raw = (await getRawInput()) as { slug?: unknown } | undefined;
+  for (const { subject, policy, what } of leadSubjects(ctx, raw?.slug)) {
+    let decision: RateLimitDecision;
+    try {
+      decision = await consumeRateLimit(ctx.db, subject, policy);
+    } catch (error) {
+      ctx.log.warn({ err: error, policy: policy.name }, "lead limit counter unavailable: refusing the lead (fail closed)");
+      throw toTrpcError(new DomainError("UNAVAILABLE", "The lead service is unavailable; retry shortly"));
+    }
+    refuseOverLimit(ctx, decision, what);
+  }
   return next();
 });
 
-/** Guarantee: anonymous callers allowed; a presented key is valid and its monthly quota checked. */
-export const publicProcedure = t.procedure.use(domainErrors).use(authenticate()).use(keyedQuota);
+/** Every procedure starts here: domain errors mapped, input gated, key checked, quota counted. */
+const baseProcedure = t.procedure.use(domainErrors).use(inputGate).use(authenticate()).use(keyedQuota);
 
-/**
- * Guarantee: as publicProcedure, plus the anonymous daily limit per client address (the v2
- * routes). In-process callers without a client address (ctx.clientIp null) are not limited.
- */
-export const v2Procedure = publicProcedure.use(anonymousDailyLimit);
+/** Guarantee: anonymous callers allowed, at most `openPerMinute` calls a minute per address. */
+export const openProcedure = baseProcedure
+  .meta({ access: "open" })
+  .use(anonymousLimit((limits) => ({ name: "anonymous-minute", limit: limits.openPerMinute, window: "minute" }), "The per-minute limit for your address"));
+
+/** Guarantee: anonymous callers allowed at the spec's daily limit per address (the v2 routes and their twins). */
+export const v2Procedure = baseProcedure
+  .meta({ access: "anonymous-daily" })
+  .use(anonymousLimit((limits) => ({ name: "anonymous-daily", limit: limits.anonymousPerDay, window: "day" }), "The anonymous daily limit for your address (supply an API key or wait)"));
+
+/** Guarantee: as v2Procedure, plus the lead limits per address, per key and per target business. */
+export const leadSubmissionProcedure = v2Procedure.meta({ access: "lead-submission" }).use(leadLimits);
 
 function requireKey(kinds: readonly ApiKeyKind[] | "any", needed: string, refusalDetails: ErrorDetails = {}) {
   return t.middleware(({ ctx, next }) => {
@@ -123,7 +194,7 @@ function requireKey(kinds: readonly ApiKeyKind[] | "any", needed: string, refusa
 }
 
 /** Guarantee: ctx.apiKey is a valid, unrevoked key of any kind, within its monthly quota. */
-export const keyedProcedure = publicProcedure.use(requireKey("any", "an API key"));
+export const keyedProcedure = baseProcedure.meta({ access: "key" }).use(requireKey("any", "an API key"));
 
 /** Routes an unkeyed caller may use instead of the partner feed; named in every partner 401. */
 export const PARTNER_PUBLIC_ALTERNATIVE = "/api/v2/businesses?category={category}&city={city} (anonymous, 500 requests per day), /api/assistant-plugin, /api/v2/entity-profile?slug={slug}";
@@ -133,7 +204,9 @@ export const PARTNER_PUBLIC_ALTERNATIVE = "/api/v2/businesses?category={category
  * monthly quota. Any authentication failure carries publicAlternative (spec 4.4).
  */
 export const partnerProcedure = t.procedure
+  .meta({ access: "partner" })
   .use(domainErrors)
+  .use(inputGate)
   .use(authenticate({ publicAlternative: PARTNER_PUBLIC_ALTERNATIVE }))
   .use(keyedQuota)
   .use(requireKey(["partner", "admin"], "a partner API key", { publicAlternative: PARTNER_PUBLIC_ALTERNATIVE }));
@@ -142,13 +215,13 @@ export const partnerProcedure = t.procedure
  * Guarantee: ctx.apiKey is a business key with a businessId. The procedure must still check that
  * the business it acts on is ctx.apiKey.businessId.
  */
-export const businessProcedure = publicProcedure.use(requireKey(["business"], "a business-scoped API key")).use(({ ctx, next }) => {
+export const businessProcedure = baseProcedure.meta({ access: "business" }).use(requireKey(["business"], "a business-scoped API key")).use(({ ctx, next }) => {
   const { businessId } = ctx.apiKey;
   if (!businessId) throw toTrpcError(new DomainError("FORBIDDEN", "This business key is not bound to a business"));
   return next({ ctx: { apiKey: { ...ctx.apiKey, businessId } } });
 });
 
 /** Guarantee: ctx.apiKey is an admin key. */
-export const adminProcedure = publicProcedure.use(requireKey(["admin"], "an admin API key"));
+export const adminProcedure = baseProcedure.meta({ access: "admin" }).use(requireKey(["admin"], "an admin API key"));
 
 export { TRPCError };

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
+import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js";
 import { leadConsents, leads, outboxEvents, type Db, type LeadStatus } from "@directory/db";
 import { DomainError } from "../errors";
 import { requireServableBySlug } from "./business-lookup";
@@ -25,6 +26,8 @@ export interface SubmitLeadParams {
   consent: { statementShownToUser: string; consentedAt?: string };
   /** The agent or client that attested the consent. */
   attestedBy: string;
+  /** Whose idempotency keys these are ("key:<id>", "ip:<bucket>"): one caller's key never finds another's lead. */
+  idempotencyScope: string;
 }
 
 /** The only view of a lead outside its business: no personal data. */
@@ -37,17 +40,27 @@ function fingerprint(params: SubmitLeadParams): string {
   return createHash("sha256").update(JSON.stringify([params.contactName, params.contactEmail ?? null, params.contactPhone ?? null, params.message])).digest("hex");
 }
 
+/** A phone as E.164, read in the business's country when it has no international prefix. */
+function toE164(phone: string, country: string): string {
+  const parsed = parsePhoneNumberFromString(phone, country.toUpperCase() as CountryCode);
+  if (!parsed?.isValid()) {
+    throw new DomainError("INVALID_INPUT", `Invalid parameter contactPhone: "${phone}" is not a valid phone number; give it in international form, e.g. +44 20 7946 0958`);
+  }
+  return parsed.number;
+}
+
 /**
  * Stores a lead, its immutable consent record and a lead.created event in one transaction. The
- * same idempotency key returns the first lead instead of creating a second.
+ * same caller's same idempotency key returns the first lead instead of creating a second.
  */
-export async function submitLead(db: Db, params: SubmitLeadParams) {
-  if (!params.contactEmail && !params.contactPhone) {
+export async function submitLead(db: Db, submitted: SubmitLeadParams) {
+  if (!submitted.contactEmail && !submitted.contactPhone) {
     throw new DomainError("INVALID_INPUT", "Invalid parameter contact: give contactEmail or contactPhone so the business can reply");
   }
-  const business = await requireServableBySlug(db, params.slug);
+  const business = await requireServableBySlug(db, submitted.slug);
+  const params = { ...submitted, contactPhone: submitted.contactPhone === undefined ? undefined : toE164(submitted.contactPhone, business.country) };
   const key = `${params.idempotencyKey}:${fingerprint(params)}`;
-  const existing = await findByKey(db, business.id, params.idempotencyKey);
+  const existing = await findByKey(db, business.id, params.idempotencyScope, params.idempotencyKey);
   if (existing) return replay(existing, key);
   const now = new Date();
   const id = randomUUID();
@@ -61,6 +74,7 @@ export async function submitLead(db: Db, params: SubmitLeadParams) {
         contactPhone: params.contactPhone ?? null,
         message: params.message,
         idempotencyKey: params.idempotencyKey,
+        idempotencyScope: params.idempotencyScope,
         requestFingerprint: key,
         createdAt: now,
         updatedAt: now,
@@ -81,15 +95,18 @@ export async function submitLead(db: Db, params: SubmitLeadParams) {
   } catch (error) {
     // A concurrent retry with the same key won the race: answer with its lead.
     if (!isUniqueViolation(error)) throw error;
-    const winner = await findByKey(db, business.id, params.idempotencyKey);
+    const winner = await findByKey(db, business.id, params.idempotencyScope, params.idempotencyKey);
     if (!winner) throw error;
     return replay(winner, key);
   }
   return { ...leadView({ id, status: "new", createdAt: now, updatedAt: now }), businessSlug: business.slug };
 }
 
-async function findByKey(db: Db, businessId: string, idempotencyKey: string) {
-  const [row] = await db.select().from(leads).where(and(eq(leads.businessId, businessId), eq(leads.idempotencyKey, idempotencyKey)));
+async function findByKey(db: Db, businessId: string, idempotencyScope: string, idempotencyKey: string) {
+  const [row] = await db
+    .select()
+    .from(leads)
+    .where(and(eq(leads.businessId, businessId), eq(leads.idempotencyScope, idempotencyScope), eq(leads.idempotencyKey, idempotencyKey)));
   return row ?? null;
 }
 

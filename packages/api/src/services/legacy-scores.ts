@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { legacyScoreRequests, type Db } from "@directory/db";
 import type { ContextLogger } from "../context";
 
@@ -12,8 +13,8 @@ export function requestedLegacyScoreFields(fields: string | undefined): string[]
 }
 
 /**
- * Records a client that still asks for the removed score fields (so we know who to contact
- * before the next contract); the fields stay omitted whatever is asked.
+ * Counts a client that still asks for the removed score fields (so we know who to contact before
+ * the next contract), one counter per day, route and key; the fields stay omitted whatever is asked.
  */
 export async function noteLegacyScoreRequest(
   db: Db,
@@ -22,6 +23,13 @@ export async function noteLegacyScoreRequest(
 ): Promise<void> {
   const fields = requestedLegacyScoreFields(params.fieldsParam);
   if (fields.length === 0) return;
-  await db.insert(legacyScoreRequests).values({ route: params.route, requestedFields: fields, apiKeyId: params.apiKeyId });
+  const day = new Date().toISOString().slice(0, 10);
+  await db
+    .insert(legacyScoreRequests)
+    .values({ day, route: params.route, apiKeyId: params.apiKeyId, requestedFields: fields.join(","), hits: 1 })
+    .onConflictDoUpdate({
+      target: [legacyScoreRequests.day, legacyScoreRequests.route, legacyScoreRequests.apiKeyId, legacyScoreRequests.requestedFields],
+      set: { hits: sql`${legacyScoreRequests.hits} + 1` },
+    });
   log.info({ route: params.route, legacyFields: fields }, "legacy score fields requested; omitted under score contract 2.1-phase0");
 }

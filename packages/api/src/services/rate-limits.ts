@@ -1,7 +1,7 @@
-import { sql } from "drizzle-orm";
+import { lt, sql } from "drizzle-orm";
 import { rateLimitCounters, type Db } from "@directory/db";
 
-export type RateLimitWindow = "day" | "month";
+export type RateLimitWindow = "minute" | "hour" | "day" | "month";
 
 export interface RateLimitPolicy {
   /** Named in the RateLimit-Policy header and in 429 bodies. */
@@ -15,9 +15,22 @@ export interface RateLimitSettings {
   anonymousPerDay: number;
   /** Requests per key per calendar month (UTC), flat, no overage. Spec: 10,000. */
   keyedPerMonth: number;
+  /** Anonymous requests per address per minute on the routes the spec leaves open (abuse guard). */
+  openPerMinute: number;
+  /** Lead submissions per hour: per anonymous address, per key, and per target business per day. */
+  leadsPerAddressPerHour: number;
+  leadsPerKeyPerHour: number;
+  leadsPerBusinessPerDay: number;
 }
 
-export const DEFAULT_RATE_LIMITS: RateLimitSettings = { anonymousPerDay: 500, keyedPerMonth: 10_000 };
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  anonymousPerDay: 500,
+  keyedPerMonth: 10_000,
+  openPerMinute: 120,
+  leadsPerAddressPerHour: 10,
+  leadsPerKeyPerHour: 100,
+  leadsPerBusinessPerDay: 50,
+};
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -26,24 +39,32 @@ export interface RateLimitDecision {
   resetAt: Date;
 }
 
+const FIXED_WINDOW_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
+
+/** Calendar windows in UTC: months are calendar months, the rest fixed slices of the epoch. */
 export function windowBounds(window: RateLimitWindow, now: Date): { start: Date; end: Date } {
-  const y = now.getUTCFullYear();
-  const m = now.getUTCMonth();
-  if (window === "month") return { start: new Date(Date.UTC(y, m, 1)), end: new Date(Date.UTC(y, m + 1, 1)) };
-  const d = now.getUTCDate();
-  return { start: new Date(Date.UTC(y, m, d)), end: new Date(Date.UTC(y, m, d + 1)) };
+  if (window === "month") {
+    const y = now.getUTCFullYear();
+    const m = now.getUTCMonth();
+    return { start: new Date(Date.UTC(y, m, 1)), end: new Date(Date.UTC(y, m + 1, 1)) };
+  }
+  const size = FIXED_WINDOW_MS[window];
+  const start = Math.floor(now.getTime() / size) * size;
+  return { start: new Date(start), end: new Date(start + size) };
 }
 
 /**
- * Counts one request against a bucket, atomically: the upsert only increments while the count is
+ * Counts one request of a subject ("ip:<bucket>", "key:<id>", ...) under a policy, atomically: the upsert only increments while the count is
  * below the limit, and PostgreSQL serialises concurrent upserts on the row, so N remaining
  * requests admit exactly N callers however many race. A refused request does not count.
  */
-export async function consumeRateLimit(db: Db, bucket: string, policy: RateLimitPolicy, now = new Date()): Promise<RateLimitDecision> {
+export async function consumeRateLimit(db: Db, subject: string, policy: RateLimitPolicy, now = new Date()): Promise<RateLimitDecision> {
   const { start, end } = windowBounds(policy.window, now);
+  // Each policy counts in its own buckets, even when two windows start at the same instant.
+  const bucket = `${policy.name}|${subject}`;
   const rows = await db
     .insert(rateLimitCounters)
-    .values({ bucket, windowStart: start, hits: 1 })
+    .values({ bucket, windowStart: start, windowEnd: end, hits: 1 })
     .onConflictDoUpdate({
       target: [rateLimitCounters.bucket, rateLimitCounters.windowStart],
       set: { hits: sql`${rateLimitCounters.hits} + 1` },
@@ -66,4 +87,10 @@ export function rateLimitHeaders(decision: RateLimitDecision, now = new Date()):
   };
   if (!decision.allowed) headers["Retry-After"] = String(resetSeconds);
   return headers;
+}
+
+/** Deletes the counters of windows that have closed; returns how many went. */
+export async function deleteExpiredRateLimitWindows(db: Db, now = new Date()): Promise<number> {
+  const deleted = await db.delete(rateLimitCounters).where(lt(rateLimitCounters.windowEnd, now)).returning({ bucket: rateLimitCounters.bucket });
+  return deleted.length;
 }

@@ -1,15 +1,15 @@
 import { z } from "zod";
 import { discoveryManifest, gatewayHandshake } from "../../services/agent-manifest";
-import { publicProcedure } from "../../trpc";
+import { openProcedure } from "../../trpc";
 import { agentDiscoveryMeta, agenticGatewayMeta, ZDiscoveryManifest, ZGatewayInput, ZGatewayOutput } from "./agents.types";
 
-export const getAgentDiscovery = publicProcedure
+export const getAgentDiscovery = openProcedure
   .meta(agentDiscoveryMeta)
   .input(z.object({}))
   .output(ZDiscoveryManifest)
   .query(({ ctx }) => discoveryManifest(ctx.publicBaseUrl, ctx.rateLimits));
 
-export const getAgenticGateway = publicProcedure
+export const getAgenticGateway = openProcedure
   .meta(agenticGatewayMeta)
   .input(ZGatewayInput)
   .output(ZGatewayOutput)

@@ -1,11 +1,11 @@
 import { citiesWithListings } from "../../services/category-search";
 import { requireResolved, resolvedCategory } from "../../services/resolved";
 import { resolveCategory } from "../../services/search";
-import { publicProcedure } from "../../trpc";
+import { v2Procedure } from "../../trpc";
 import { ZAvailableCitiesInput, ZAvailableCitiesOutput } from "./available-cities.types";
 
 /** Cities that have listings in a category, most listings first (get_available_cities). */
-export const availableCities = publicProcedure
+export const availableCities = v2Procedure
   .input(ZAvailableCitiesInput)
   .output(ZAvailableCitiesOutput)
   .query(async ({ ctx, input }) => {

@@ -1,11 +1,11 @@
 import { listicle, LISTICLE_DISCLOSURE } from "../../services/listicle";
 import { toListing } from "../../services/listing";
 import { requireResolved, resolvedCategory, resolvedCity } from "../../services/resolved";
-import { publicProcedure } from "../../trpc";
+import { v2Procedure } from "../../trpc";
 import { ZGetListicleInput, ZGetListicleOutput } from "./get-listicle.types";
 
 /** "Best N <category> in <city>", ordered by directory score then name; never a paid placement (get_listicle). */
-export const getListicle = publicProcedure
+export const getListicle = v2Procedure
   .input(ZGetListicleInput)
   .output(ZGetListicleOutput)
   .query(async ({ ctx, input }) => {

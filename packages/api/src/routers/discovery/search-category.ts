@@ -3,7 +3,7 @@ import { toListing } from "../../services/listing";
 import { requireResolved, resolvedCategory, resolvedCity } from "../../services/resolved";
 import { RANKING_DISCLOSURE } from "../../services/search";
 import type { Context } from "../../context";
-import { publicProcedure } from "../../trpc";
+import { v2Procedure } from "../../trpc";
 import { ZRankedListings } from "./discovery.types";
 import { ZCategoryLeadersInput, ZSearchCategoryInput } from "./search-category.types";
 
@@ -21,13 +21,13 @@ async function rankedListings(ctx: Context, input: { category: string; city?: st
 }
 
 /** A category with an optional city, ranked by plan tier then internal score (the search_businesses tool). */
-export const searchCategoryProcedure = publicProcedure
+export const searchCategoryProcedure = v2Procedure
   .input(ZSearchCategoryInput)
   .output(ZRankedListings)
   .query(({ ctx, input }) => rankedListings(ctx, input));
 
 /** The top-ranked businesses of a category across every city (the get_category_leaders tool). */
-export const categoryLeaders = publicProcedure
+export const categoryLeaders = v2Procedure
   .input(ZCategoryLeadersInput)
   .output(ZRankedListings)
   .query(({ ctx, input }) => rankedListings(ctx, { category: input.category, limit: input.limit }));

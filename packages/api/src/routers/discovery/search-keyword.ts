@@ -1,11 +1,11 @@
 import { KEYWORD_RANKING, searchByKeyword } from "../../services/keyword-search";
 import { toListing } from "../../services/listing";
 import { requireResolved, resolvedCity } from "../../services/resolved";
-import { publicProcedure } from "../../trpc";
+import { v2Procedure } from "../../trpc";
 import { ZSearchKeywordInput, ZSearchKeywordOutput } from "./search-keyword.types";
 
 /** Free text over names, descriptions, services, USPs, taglines, keywords and buyer questions (search_by_keyword). */
-export const searchKeyword = publicProcedure
+export const searchKeyword = v2Procedure
   .input(ZSearchKeywordInput)
   .output(ZSearchKeywordOutput)
   .query(async ({ ctx, input }) => {

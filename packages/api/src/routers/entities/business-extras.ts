@@ -1,10 +1,10 @@
 import { requireServableBySlug } from "../../services/business-lookup";
 import { buyerQuestionsFor, publishedOffersOf } from "../../services/business-extras";
 import { compareBusinesses } from "../../services/compare";
-import { publicProcedure } from "../../trpc";
+import { v2Procedure } from "../../trpc";
 import { ZBuyerQuestionsOutput, ZBySlugInput, ZCompareInput, ZCompareOutput, ZOffersOutput } from "./business-extras.types";
 
-const servableBySlug = publicProcedure.input(ZBySlugInput).use(async ({ ctx, input, next }) => {
+const servableBySlug = v2Procedure.input(ZBySlugInput).use(async ({ ctx, input, next }) => {
   const slug = (input as { slug: string }).slug;
   const business = await requireServableBySlug(ctx.db, slug);
   return next({ ctx: { business } });
@@ -23,7 +23,7 @@ export const getOffers = servableBySlug.output(ZOffersOutput).query(async ({ ctx
 });
 
 /** Two businesses side by side (compare_businesses). */
-export const compare = publicProcedure
+export const compare = v2Procedure
   .input(ZCompareInput)
   .output(ZCompareOutput)
   .query(({ ctx, input }) => compareBusinesses(ctx.db, ctx.publicBaseUrl, input.slugA, input.slugB));

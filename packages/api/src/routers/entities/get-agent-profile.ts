@@ -1,8 +1,8 @@
 import { getAgentProfile as buildAgentProfile } from "../../services/agent-profile";
-import { publicProcedure } from "../../trpc";
+import { openProcedure } from "../../trpc";
 import { getAgentProfileMeta, ZAgentProfile, ZGetAgentProfileInput } from "./get-agent-profile.types";
 
-export const getAgentProfile = publicProcedure
+export const getAgentProfile = openProcedure
   .meta(getAgentProfileMeta)
   .input(ZGetAgentProfileInput)
   .output(ZAgentProfile)

@@ -1,17 +1,22 @@
+import { clientBucketOf } from "../../services/client-ip";
 import { getLeadStatus, submitLead, transitionLead } from "../../services/leads";
-import { businessProcedure, publicProcedure, router } from "../../trpc";
+import { businessProcedure, leadSubmissionProcedure, router, v2Procedure } from "../../trpc";
 import { ZLeadStatusInput, ZLeadView, ZSubmitLeadInput, ZSubmitLeadOutput, ZTransitionLeadInput } from "./leads.types";
 
 export const leadsRouter = router({
   /** submit_lead: consent-gated; the input schema refuses anything but an explicit attestation. */
-  submit: publicProcedure
+  submit: leadSubmissionProcedure
     .input(ZSubmitLeadInput)
     .output(ZSubmitLeadOutput)
     .mutation(({ ctx, input }) =>
-      submitLead(ctx.db, { ...input, attestedBy: ctx.apiKey ? `api-key:${ctx.apiKey.id}` : "anonymous-agent" }),
+      submitLead(ctx.db, {
+        ...input,
+        attestedBy: ctx.apiKey ? `api-key:${ctx.apiKey.id}` : "anonymous-agent",
+        idempotencyScope: ctx.apiKey ? `key:${ctx.apiKey.id}` : `ip:${ctx.clientIp === null ? "in-process" : clientBucketOf(ctx.clientIp)}`,
+      }),
     ),
   /** get_lead_status: status and timestamps only, never personal data. */
-  status: publicProcedure
+  status: v2Procedure
     .input(ZLeadStatusInput)
     .output(ZLeadView)
     .query(({ ctx, input }) => getLeadStatus(ctx.db, input.leadId)),

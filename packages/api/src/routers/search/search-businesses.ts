@@ -1,4 +1,4 @@
-import { publicProcedure } from "../../trpc";
+import { openProcedure } from "../../trpc";
 import { SCORE_CONTRACT_VERSION } from "../../services/completeness";
 import { noteLegacyScoreRequest } from "../../services/legacy-scores";
 import { toListing } from "../../services/listing";
@@ -7,7 +7,7 @@ import { searchCategory } from "../../services/category-search";
 import { RANKING_DISCLOSURE } from "../../services/search";
 import { searchBusinessesMeta, ZSearchBusinessesInput, ZSearchBusinessesOutput } from "./search-businesses.types";
 
-export const searchBusinesses = publicProcedure
+export const searchBusinesses = openProcedure
   .meta(searchBusinessesMeta)
   .input(ZSearchBusinessesInput)
   .output(ZSearchBusinessesOutput)

@@ -1,0 +1,92 @@
+import type { Server } from "node:http";
+import express, { type RequestHandler } from "express";
+
+/**
+ * The app-level half of the input gate (the procedure-level half is packages/api/src/input-gate.ts):
+ * what must be refused before any parser recurses into a request or a door sees it.
+ */
+
+/** Deepest JSON nesting a request body (or a tRPC `input` parameter) may have. */
+export const MAX_JSON_DEPTH = 32;
+
+export class TooDeepError extends Error {
+  readonly status = 400;
+  constructor(readonly where: string) {
+    super(`${where} nests deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+}
+
+/** Scans JSON text for its nesting depth without parsing it: linear, no recursion. */
+export function jsonDepthExceeds(text: string, maxDepth = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c) i++; // a backslash escapes the next character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x7b || char === 0x5b) {
+      if (++depth > maxDepth) return true;
+    } else if (char === 0x7d || char === 0x5d) depth--;
+  }
+  return false;
+}
+
+function refuseDeepBody(_req: unknown, _res: unknown, buffer: Buffer): void {
+  if (jsonDepthExceeds(buffer.toString("utf8"))) throw new TooDeepError("The request body");
+}
+
+/**
+ * Body parsers. tRPC gets the raw text (depth-checked) and parses it itself, so a malformed body
+ * is a tRPC PARSE_ERROR in tRPC's own envelope; every other door gets parsed JSON.
+ */
+export function bodyParsers(limitBytes: number): RequestHandler[] {
+  const trpcText = express.text({ type: () => true, limit: limitBytes, verify: refuseDeepBody });
+  const json = express.json({ limit: limitBytes, verify: refuseDeepBody });
+  return [
+    (req, res, next) => (req.path.startsWith("/trpc/") ? trpcText(req, res, next) : json(req, res, next)),
+    (req, _res, next) => {
+      const input = req.path.startsWith("/trpc/") ? req.query.input : undefined;
+      next(typeof input === "string" && jsonDepthExceeds(input) ? new TooDeepError("The input parameter") : undefined);
+    },
+  ];
+}
+
+/**
+ * trpc-to-openapi matches path parameters on the raw path, so `/business/a%2Db/agent.json` would
+ * look for the slug "a%2Db". Escapes of unreserved characters are written plainly again, which is
+ * what they mean; anything else stays escaped and simply matches no business.
+ */
+export const decodeUnreservedPathEscapes: RequestHandler = (req, _res, next) => {
+  const queryAt = req.url.indexOf("?");
+  const path = queryAt === -1 ? req.url : req.url.slice(0, queryAt);
+  if (path.includes("%")) {
+    const decoded = path.replace(/%(2[dDeE]|5[fF]|7[eE]|3\d|[46][1-9a-fA-F]|[57][0-9aA])/g, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+    req.url = decoded + (queryAt === -1 ? "" : req.url.slice(queryAt));
+  }
+  next();
+};
+
+const CLIENT_ERRORS: Record<string, { status: number; reason: string; error: string; code: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, reason: "Request Header Fields Too Large", error: "The request line or headers are too large (16 KB at most)", code: "HEADERS_TOO_LARGE" },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: "Request Timeout", error: "The request took too long to arrive", code: "REQUEST_TIMEOUT" },
+};
+
+/**
+ * Requests Node's HTTP parser refuses before express sees them (a URL over the header limit,
+ * malformed framing) get the same JSON error body as everything else, not an empty response.
+ */
+export function answerClientErrorsWithJson(server: Server): void {
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const known = CLIENT_ERRORS[error.code ?? ""] ?? { status: 400, reason: "Bad Request", error: "Malformed HTTP request", code: "INVALID_INPUT" };
+    const body = JSON.stringify({ error: known.error, code: known.code });
+    socket.end(
+      `HTTP/1.1 ${known.status} ${known.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}
