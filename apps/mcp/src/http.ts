@@ -1,4 +1,5 @@
-import type { Express, Request, Response } from "express";
+import type { Express, Request, RequestHandler, Response } from "express";
+import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { DirectoryClient } from "@directory/sdk";
@@ -9,9 +10,18 @@ export interface MountMcpOptions {
   clientFor(req: Request, res: Response): DirectoryClient;
   /** Open legacy SSE sessions kept at once; more are refused with 503. Default 100. */
   maxSseSessions?: number;
+  /**
+   * Hostnames (any port) that requests may name in Host, and in Origin when they send one: the host
+   * of the public base URL and ALLOWED_HOSTS. The loopback names are always allowed; any other name
+   * gets 403, so a web page whose domain was rebound to this server cannot reach the tools.
+   */
+  allowedHosts?: readonly string[];
 }
 
 export const MCP_PATH = "/api/mcp";
+
+/** How a local client names this server; allowed with any port. */
+export const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
 interface SseSession {
   transport: SSEServerTransport;
@@ -27,12 +37,48 @@ function failed(req: Request, res: Response, error: unknown) {
   if (!res.headersSent) res.status(500).json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal server error" }, id: null });
 }
 
+/** The lower-case hostname of a host[:port], as the SDK's Host check compares it; undefined if malformed. */
+function hostnameOf(host: string): string | undefined {
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** DNS rebinding protection: the SDK's Host check, then the same allow-list for Origin when present. */
+function hostAndOriginValidation(allowedHosts: readonly string[]): RequestHandler {
+  const hostnames = [...LOOPBACK_HOSTS];
+  for (const entry of allowedHosts) {
+    const hostname = hostnameOf(entry.trim());
+    if (!hostname) throw new Error(`allowedHosts: "${entry}" is not a hostname`);
+    if (!hostnames.includes(hostname)) hostnames.push(hostname);
+  }
+  const hostValidation = hostHeaderValidation(hostnames);
+  return (req, res, next) => {
+    hostValidation(req, res, () => {
+      const origin = req.headers.origin;
+      if (origin === undefined) return next();
+      let hostname: string | undefined;
+      try {
+        hostname = new URL(origin).hostname;
+      } catch {
+        hostname = undefined;
+      }
+      if (hostname && hostnames.includes(hostname)) return next();
+      jsonRpcError(res, 403, "Invalid Origin: this MCP server does not serve web pages from that origin");
+    });
+  };
+}
+
 /**
  * Stateless Streamable HTTP at POST /api/mcp (a new server and transport per request), plus the
  * legacy HTTP+SSE transport at GET /api/mcp/sse and POST /api/mcp/messages?sessionId=...
  */
 export function mountMcp(app: Express, options: MountMcpOptions): void {
   const maxSseSessions = options.maxSseSessions ?? 100;
+
+  app.use(MCP_PATH, hostAndOriginValidation(options.allowedHosts ?? []));
 
   app.post(MCP_PATH, async (req, res) => {
     const server = createMcpServer(options.clientFor(req, res));
