@@ -2,6 +2,7 @@ import type { Express, Request, RequestHandler, Response } from "express";
 import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { clientBucketOf } from "@directory/api";
 import type { DirectoryClient } from "@directory/sdk";
 import { createMcpServer } from "./server";
 
@@ -10,6 +11,10 @@ export interface MountMcpOptions {
   clientFor(req: Request, res: Response): DirectoryClient;
   /** Open legacy SSE sessions kept at once; more are refused with 503. Default 100. */
   maxSseSessions?: number;
+  /** Open legacy SSE sessions one client address (IPv6: its /64) may hold; more are refused with 429. Default 5. */
+  maxSseSessionsPerClient?: number;
+  /** A legacy SSE session that posts no message for this long is closed, freeing its slot. Default 5 minutes. */
+  sseIdleTimeoutMs?: number;
   /**
    * Hostnames (any port) that requests may name in Host, and in Origin when they send one: the host
    * of the public base URL and ALLOWED_HOSTS. The loopback names are always allowed; any other name
@@ -26,6 +31,8 @@ export const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 interface SseSession {
   transport: SSEServerTransport;
   authorization: string | undefined;
+  /** Restarts the idle clock; called on every message the client posts. */
+  touch(): void;
 }
 
 function jsonRpcError(res: Response, status: number, message: string) {
@@ -77,6 +84,8 @@ function hostAndOriginValidation(allowedHosts: readonly string[]): RequestHandle
  */
 export function mountMcp(app: Express, options: MountMcpOptions): void {
   const maxSseSessions = options.maxSseSessions ?? 100;
+  const maxSseSessionsPerClient = options.maxSseSessionsPerClient ?? 5;
+  const sseIdleTimeoutMs = options.sseIdleTimeoutMs ?? 5 * 60_000;
 
   app.use(MCP_PATH, hostAndOriginValidation(options.allowedHosts ?? []));
 
@@ -100,24 +109,49 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
   });
 
   const sessions = new Map<string, SseSession>();
+  const openPerClient = new Map<string, number>();
   app.get(`${MCP_PATH}/sse`, async (req, res) => {
     if (sessions.size >= maxSseSessions) {
       res.setHeader("Retry-After", "30");
       jsonRpcError(res, 503, "Too many open MCP SSE sessions; retry later or use Streamable HTTP at POST /api/mcp");
       return;
     }
+    const client = clientBucketOf(req.ip ?? req.socket.remoteAddress ?? "");
+    const openByClient = openPerClient.get(client) ?? 0;
+    if (openByClient >= maxSseSessionsPerClient) {
+      res.setHeader("Retry-After", "30");
+      jsonRpcError(res, 429, `This address already holds ${maxSseSessionsPerClient} open MCP SSE sessions; close one, or use Streamable HTTP at POST /api/mcp`);
+      return;
+    }
     const transport = new SSEServerTransport(`${MCP_PATH}/messages`, res);
     const server = createMcpServer(options.clientFor(req, res));
     const { sessionId } = transport;
-    sessions.set(sessionId, { transport, authorization: req.headers.authorization });
-    res.on("close", () => {
+    let idleTimer: NodeJS.Timeout | undefined;
+    const touch = () => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => void transport.close(), sseIdleTimeoutMs).unref();
+    };
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(idleTimer);
       sessions.delete(sessionId);
+      const left = (openPerClient.get(client) ?? 1) - 1;
+      if (left > 0) openPerClient.set(client, left);
+      else openPerClient.delete(client);
+    };
+    sessions.set(sessionId, { transport, authorization: req.headers.authorization, touch });
+    openPerClient.set(client, openByClient + 1);
+    touch();
+    res.on("close", () => {
+      release();
       void server.close();
     });
     try {
       await server.connect(transport);
     } catch (error) {
-      sessions.delete(sessionId);
+      release();
       failed(req, res, error);
     }
   });
@@ -133,6 +167,7 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
       jsonRpcError(res, 403, "This MCP SSE session was opened with different credentials");
       return;
     }
+    session.touch();
     try {
       await session.transport.handlePostMessage(req, res, req.body);
     } catch (error) {

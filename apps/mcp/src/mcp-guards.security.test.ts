@@ -1,15 +1,19 @@
-import { request } from "node:http";
+import { request, type IncomingMessage, type Server } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDirectoryClient } from "@directory/sdk";
 import { readConfig, startServer } from "@directory/server";
 import { startTestServer, type JsonBody, type TestServer } from "@directory/server/testing";
+import { mountMcp } from "./http";
 
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ seed: { businesses: 20 } });
+  // One trusted proxy hop, so each SSE test client can stand for a different address.
+  server = await startTestServer({ seed: { businesses: 20 }, trustProxyHops: 1 });
 });
 afterAll(async () => {
   await server?.close();
@@ -122,6 +126,111 @@ describe("ALLOWED_HOSTS", () => {
       expect((await postInitialize(running.url, { host: "evil.example.com" })).status).toBe(403);
     } finally {
       await running.close();
+    }
+  });
+});
+
+interface OpenSse {
+  status: number;
+  /** The message endpoint the session announced (SSE sessions only). */
+  endpoint: string | undefined;
+  /** Settles when the server ends the stream. */
+  ended: Promise<void>;
+  close(): void;
+}
+
+/** Opens a legacy SSE session and waits for its endpoint event (or the refusal). */
+function openSse(baseUrl: string, headers: Record<string, string> = {}) {
+  return new Promise<OpenSse>((resolve, reject) => {
+    const req = request(new URL("/api/mcp/sse", baseUrl), { headers: { accept: "text/event-stream", ...headers } }, (res: IncomingMessage) => {
+      const ended = new Promise<void>((settle) => res.on("close", () => settle()));
+      const close = () => req.destroy();
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        text += chunk;
+        const endpoint = /event: endpoint\ndata: (\S+)/.exec(text)?.[1];
+        if (endpoint) resolve({ status: res.statusCode ?? 0, endpoint, ended, close });
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, endpoint: undefined, ended, close }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+const PING = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" });
+
+async function postMessage(baseUrl: string, endpoint: string, headers: Record<string, string> = {}) {
+  const response = await fetch(new URL(endpoint, baseUrl), { method: "POST", headers: { "content-type": "application/json", ...headers }, body: PING });
+  return response.status;
+}
+
+describe("legacy SSE caps", () => {
+  const opened: OpenSse[] = [];
+  afterAll(() => opened.forEach((session) => session.close()));
+  const open = async (baseUrl: string, headers: Record<string, string> = {}) => {
+    const session = await openSse(baseUrl, headers);
+    opened.push(session);
+    return session;
+  };
+
+  it("holds at most 5 open sessions per client address (IPv6: per /64), freeing a slot when one closes", async () => {
+    const mine = { "x-forwarded-for": "192.0.2.1" };
+    const five = [];
+    for (let i = 0; i < 5; i++) five.push(await open(server.url, mine));
+    expect(five.map((session) => session.status)).toEqual([200, 200, 200, 200, 200]);
+    const refused = await open(server.url, mine);
+    expect(refused.status).toBe(429);
+
+    expect((await open(server.url, { "x-forwarded-for": "192.0.2.2" })).status).toBe(200);
+    for (let i = 1; i <= 5; i++) expect((await open(server.url, { "x-forwarded-for": `2001:db8:1:2::${i}` })).status).toBe(200);
+    expect((await open(server.url, { "x-forwarded-for": "2001:db8:1:2:ffff::9" })).status).toBe(429);
+
+    five[0]!.close();
+    await five[0]!.ended;
+    let reopened = 0;
+    for (let attempt = 0; attempt < 50 && reopened !== 200; attempt++) {
+      reopened = (await open(server.url, mine)).status;
+      if (reopened !== 200) await new Promise((wait) => setTimeout(wait, 20));
+    }
+    expect(reopened).toBe(200);
+  });
+
+  it("closes a session that posts nothing for the idle timeout, and frees its slot", async () => {
+    const app = express();
+    const idleMs = 1_000;
+    mountMcp(app, {
+      clientFor: () => createDirectoryClient({ baseUrl: server.url }),
+      maxSseSessionsPerClient: 1,
+      sseIdleTimeoutMs: idleMs,
+    });
+    const mcp = await new Promise<Server>((resolve) => {
+      const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+    });
+    try {
+      const address = mcp.address();
+      const baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+      const session = await open(baseUrl);
+      expect(session.status).toBe(200);
+      expect((await open(baseUrl)).status).toBe(429);
+
+      // Messages keep it open past the first deadline.
+      let ended = false;
+      void session.ended.then(() => (ended = true));
+      for (let i = 0; i < 3; i++) {
+        await new Promise((wait) => setTimeout(wait, idleMs * 0.6));
+        expect(await postMessage(baseUrl, session.endpoint!)).toBe(202);
+      }
+      expect(ended).toBe(false);
+
+      // Then silence: the server ends the stream, forgets the session and frees the slot.
+      await session.ended;
+      expect(await postMessage(baseUrl, session.endpoint!)).toBe(404);
+      expect((await open(baseUrl)).status).toBe(200);
+    } finally {
+      mcp.closeAllConnections();
+      await new Promise<void>((resolve) => mcp.close(() => resolve()));
     }
   });
 });

@@ -6,4 +6,6 @@ export { provisionApiKey, createApiKey } from "./services/api-keys";
 export { generateApiKey, parseApiKey, hashApiKey } from "./services/api-key-format";
 /** For the benchmark baseline, which runs the same query without the HTTP stack. */
 export { searchCategory } from "./services/category-search";
+/** The per-address bucket (IPv6: its /64) every per-client cap counts by. */
+export { clientBucketOf } from "./services/client-ip";
 export { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/rate-limits";
