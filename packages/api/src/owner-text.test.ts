@@ -3,8 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { createContext } from "./context";
+import { DomainError } from "./errors";
+import { createOpenApiDocument } from "./openapi";
 import { createCaller } from "./root";
-import { cleanOwnerText } from "./services/owner-text";
+import { ZOffersOutput } from "./routers/entities/business-extras.types";
+import { ZEntityProfile } from "./routers/entities/entity-profile.types";
+import { recordClaims } from "./services/claim-writes";
+import { cleanOwnerJson, cleanOwnerList, cleanOwnerText, OWNER_TEXT_LIMITS, TRUNCATION_NOTE } from "./services/owner-text";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -21,6 +26,42 @@ describe("owner-written text reaches agents as plain, bounded data", () => {
     expect(cleanOwnerText("line one\nline two", 100)).toBe("line one\nline two");
     const long = cleanOwnerText("x".repeat(50), 10);
     expect(long).toBe(`${"x".repeat(10)}… [truncated]`);
+    expect(cleanOwnerText(`${"x".repeat(9)}😀😀`, 10)).toBe(`${"x".repeat(9)}${TRUNCATION_NOTE}`);
+  });
+
+  it("bounds lists and any JSON carrying owner text", () => {
+    const list = cleanOwnerList(Array.from({ length: 500 }, (_, i) => `service ${i}\u200B ${"y".repeat(400)}`));
+    expect(list[0]).toBe(`service 0 ${"y".repeat(OWNER_TEXT_LIMITS.short - 10)}${TRUNCATION_NOTE}`);
+    expect(list.join("").length).toBeLessThanOrEqual(OWNER_TEXT_LIMITS.long);
+    expect(cleanOwnerList(["a\u202E", "b"])).toEqual(["a", "b"]);
+
+    const json = cleanOwnerJson({ ["key\u200B"]: ["v\u{E0041}", { deep: "z\u0007" }], long: "z".repeat(5_000), n: 1, ok: true, none: null });
+    expect(json).toEqual({ key: ["v", { deep: "z" }], long: `${"z".repeat(OWNER_TEXT_LIMITS.long)}${TRUNCATION_NOTE}`, n: 1, ok: true, none: null });
+    const many = cleanOwnerJson(Array.from({ length: 10_000 }, () => ({ day: "Monday" }))) as unknown[];
+    expect(many.length).toBeLessThanOrEqual(OWNER_TEXT_LIMITS.listItems);
+  });
+
+  it("is applied by the output schemas, which stay plain strings in OpenAPI", () => {
+    const parsed = ZEntityProfile.shape.aiSignals.shape.keywords.parse(["den\u200Btist"]);
+    expect(parsed).toEqual(["dentist"]);
+    const offer = { title: "Cleaning", description: null, price: "10.00", currency: "INR<script>alert(1)</script>", validUntil: null };
+    expect(ZOffersOutput.safeParse({ business: { slug: "s", name: "n" }, offers: [offer], total: 1 }).success).toBe(false);
+    expect(ZOffersOutput.parse({ business: { slug: "s", name: "n" }, offers: [{ ...offer, currency: "INR" }], total: 1 }).offers[0]?.currency).toBe("INR");
+
+    const document = createOpenApiDocument("http://directory.test") as unknown as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: { properties: Record<string, { properties: Record<string, unknown> }> } }> }> } }> };
+    const profile = document.paths["/api/v2/entity-profile"]!.get.responses["200"]!.content["application/json"]!.schema;
+    expect(profile.properties.identity!.properties.name).toEqual({ type: "string" });
+    expect(profile.properties.aiSignals!.properties.description).toEqual({ type: ["string", "null"] });
+  });
+
+  it("refuses a website claim that is not an http(s) URL", async () => {
+    const [target] = await database.db.select({ id: businesses.id, slug: businesses.slug }).from(businesses).limit(1);
+    const write = (website: string) =>
+      database.db.transaction((tx) => recordClaims(tx, target!, [{ property: "website", value: website, source: "owner:test", confidence: 0.9, verification: "self_reported" }]));
+    for (const bad of ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "ftp://files.example", "not a url"]) {
+      await expect(write(bad)).rejects.toSatisfy((error) => error instanceof DomainError && error.code === "INVALID_INPUT");
+    }
+    await expect(write("https://clinic.example/")).resolves.toEqual(["website"]);
   });
 
   it("applies to what the API serves, whatever an owner stored", async () => {

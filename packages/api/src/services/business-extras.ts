@@ -1,7 +1,6 @@
 import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { buyerQuestions, offers, type Db } from "@directory/db";
 import type { BusinessRecord } from "./business-lookup";
-import { cleanOptionalOwnerText, cleanOwnerText, OWNER_TEXT_LIMITS } from "./owner-text";
 
 const MAX_QUESTIONS = 20;
 const MAX_OFFERS = 20;
@@ -15,8 +14,8 @@ export async function buyerQuestionsFor(db: Db, business: BusinessRecord) {
     .orderBy(sql`${buyerQuestions.businessId} is null`, asc(buyerQuestions.createdAt), asc(buyerQuestions.id))
     .limit(MAX_QUESTIONS);
   return rows.map((row) => ({
-    question: cleanOwnerText(row.question, OWNER_TEXT_LIMITS.short),
-    answer: cleanOptionalOwnerText(row.answer, OWNER_TEXT_LIMITS.long),
+    question: row.question,
+    answer: row.answer,
     source: row.businessId ? ("owner" as const) : ("category_template" as const),
   }));
 }
@@ -30,8 +29,8 @@ export async function publishedOffersOf(db: Db, business: BusinessRecord) {
     .orderBy(asc(offers.price), asc(offers.id))
     .limit(MAX_OFFERS);
   return rows.map((offer) => ({
-    title: cleanOwnerText(offer.title, OWNER_TEXT_LIMITS.short),
-    description: cleanOptionalOwnerText(offer.description, OWNER_TEXT_LIMITS.long),
+    title: offer.title,
+    description: offer.description,
     price: offer.price,
     currency: offer.currency,
     validUntil: offer.validUntil?.toISOString() ?? null,

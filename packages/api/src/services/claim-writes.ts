@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { businessColumns, businesses, claims, type ClaimVerification, type Db, type NewBusiness } from "@directory/db";
+import { DomainError } from "../errors";
 import { recordEntityUpdated } from "./outbox";
 
 /** The listing columns a claim may set: the flat fields are the projection of current claims. */
@@ -29,6 +30,22 @@ export interface NewClaim {
   verification: ClaimVerification;
 }
 
+/** A website is an http(s) URL (or none): a javascript: or data: link never reaches an agent or a page. */
+export function assertWebsite(value: unknown): void {
+  if (value === null) return;
+  let url: URL | null = null;
+  try {
+    url = typeof value === "string" ? new URL(value) : null;
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname) {
+    throw new DomainError("INVALID_INPUT", "Invalid website: it must be an http:// or https:// URL");
+  }
+}
+
+const CLAIM_VALIDATORS: Partial<Record<ClaimProperty, (value: unknown) => void>> = { website: assertWebsite };
+
 /** Takes the business row lock for the rest of the transaction and returns the row as it now is. */
 export async function lockBusiness(tx: Db, id: string) {
   const [row] = await tx.select(businessColumns).from(businesses).where(eq(businesses.id, id)).for("update");
@@ -43,6 +60,7 @@ export async function lockBusiness(tx: Db, id: string) {
  */
 export async function recordClaims(tx: Db, business: { id: string; slug: string }, newClaims: NewClaim[], at = new Date()): Promise<string[]> {
   // Claim writers for one business queue on its row, so two never both supersede the same claim.
+  for (const claim of newClaims) CLAIM_VALIDATORS[claim.property]?.(claim.value);
   await lockBusiness(tx, business.id);
   const changed: string[] = [];
   const columns: Partial<NewBusiness> = {};

@@ -4,7 +4,6 @@ import { findBusinessById, requireServable, requireServableBySlug, type Business
 import { listClaims, toPublicClaim } from "./claims";
 import { publicScoreFields, SCORE_CONTRACT_VERSION } from "./completeness";
 import { roundedRating } from "./listing";
-import { cleanOptionalOwnerText, OWNER_TEXT_LIMITS } from "./owner-text";
 import { publicUrls } from "./public-urls";
 import { toJsonLd } from "./structured-data";
 
@@ -63,9 +62,9 @@ async function buildEntityProfile(db: Db, baseUrl: string, business: BusinessRec
       openingHours: business.openingHours,
     },
     aiSignals: {
-      description: cleanOptionalOwnerText(business.description, OWNER_TEXT_LIMITS.long),
-      tagline: cleanOptionalOwnerText(business.tagline, OWNER_TEXT_LIMITS.short),
-      usp: cleanOptionalOwnerText(business.usp, OWNER_TEXT_LIMITS.short),
+      description: business.description,
+      tagline: business.tagline,
+      usp: business.usp,
       keywords: business.keywords,
       rating: roundedRating(business),
       reviewCount: business.reviewCount,

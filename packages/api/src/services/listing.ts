@@ -1,6 +1,5 @@
 import type { BusinessRecord } from "./business-lookup";
 import { publicScoreFields } from "./completeness";
-import { cleanOwnerText, OWNER_TEXT_LIMITS } from "./owner-text";
 import { publicUrls } from "./public-urls";
 
 /** Ratings are stored as REAL; one decimal is all the precision they have. */
@@ -10,7 +9,8 @@ export function roundedRating(business: { rating: number | null }): number | nul
 
 /**
  * The public listing (spec 2.1 under score contract 2.1-phase0). Built field by field so an
- * internal column (geoScore, visibilityScore) can never ride along by accident.
+ * internal column (geoScore, visibilityScore) can never ride along by accident. Owner text is
+ * cleaned and capped by the output schema (ZListing), not here.
  */
 export function toListing(business: BusinessRecord, baseUrl: string) {
   return {
@@ -24,9 +24,9 @@ export function toListing(business: BusinessRecord, baseUrl: string) {
     address: business.address,
     phone: business.phone ?? "",
     website: business.website ?? "",
-    description: cleanOwnerText(business.description ?? "", OWNER_TEXT_LIMITS.long),
-    services: cleanOwnerText(business.services.join(", "), OWNER_TEXT_LIMITS.long),
-    usp: cleanOwnerText(business.usp ?? "", OWNER_TEXT_LIMITS.short),
+    description: business.description ?? "",
+    services: business.services.join(", "),
+    usp: business.usp ?? "",
     rating: roundedRating(business),
     planTier: business.planTier,
     verified: business.ownership === "owner_verified",

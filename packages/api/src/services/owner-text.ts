@@ -2,19 +2,68 @@
  * Text that owners or third parties wrote (descriptions, USPs, questions, offers) reaches agents as
  * data. Control characters, zero-width and bidirectional controls, and Unicode tag characters are
  * removed, because they can hide instructions from people while an agent still reads them; long
- * text is cut with a visible note.
+ * text is cut with a visible note. The output schemas apply these (routers/owner-text.types.ts),
+ * so every door serves the cleaned text and no service calls them by hand.
  */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const HIDDEN_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u{E0000}-\u{E007F}]/gu;
 
-export const OWNER_TEXT_LIMITS = { short: 300, long: 1_000 } as const;
+/**
+ * short: names, taglines, USPs, questions, titles, list items. long: descriptions, answers, composed
+ * sentences, any string inside owner JSON. A list (services, keywords, a JSON array) keeps at most
+ * `listItems` items and stops once its text passes `long` characters.
+ */
+export const OWNER_TEXT_LIMITS = { short: 300, long: 1_000, listItems: 50 } as const;
+
+export const TRUNCATION_NOTE = "… [truncated]";
 
 export function cleanOwnerText(text: string, maxLength: number): string {
   const visible = text.replace(HIDDEN_CHARACTERS, "");
   if (visible.length <= maxLength) return visible;
-  return `${visible.slice(0, maxLength).trimEnd()}… [truncated]`;
+  // Never cut a surrogate pair in half: a lone surrogate is not text.
+  const end = /[\uD800-\uDBFF]/.test(visible.charAt(maxLength - 1)) ? maxLength - 1 : maxLength;
+  return `${visible.slice(0, end).trimEnd()}${TRUNCATION_NOTE}`;
 }
 
-export function cleanOptionalOwnerText(text: string | null, maxLength: number): string | null {
-  return text === null ? null : cleanOwnerText(text, maxLength);
+/** Keeps the first items while their text fits the long limit (the first always); items are cleaned and at most listItems. */
+function boundedList<T>(items: readonly T[], sizeOf: (item: T) => number): T[] {
+  const kept: T[] = [];
+  let size = 0;
+  for (const item of items) {
+    size += sizeOf(item);
+    if (kept.length > 0 && size > OWNER_TEXT_LIMITS.long) break;
+    kept.push(item);
+  }
+  return kept;
+}
+
+/** A list of short owner texts (services, keywords), cleaned and bounded. */
+export function cleanOwnerList(items: readonly string[]): string[] {
+  return boundedList(
+    items.slice(0, OWNER_TEXT_LIMITS.listItems).map((item) => cleanOwnerText(item, OWNER_TEXT_LIMITS.short)),
+    (item) => item.length,
+  );
+}
+
+/** Characters of text in a JSON value: its strings and keys. */
+function textLength(value: unknown): number {
+  if (typeof value === "string") return value.length;
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + textLength(item), 0);
+  if (value !== null && typeof value === "object") return Object.entries(value).reduce((sum, [key, item]) => sum + key.length + textLength(item), 0);
+  return 0;
+}
+
+/**
+ * Any JSON that carries owner text (claim values, schema.org JSON-LD): every string and key is
+ * cleaned, strings capped at the long limit, arrays bounded like a list (by their text), objects
+ * to `listItems` entries.
+ */
+export function cleanOwnerJson(value: unknown): unknown {
+  if (typeof value === "string") return cleanOwnerText(value, OWNER_TEXT_LIMITS.long);
+  if (Array.isArray(value)) return boundedList(value.slice(0, OWNER_TEXT_LIMITS.listItems).map(cleanOwnerJson), textLength);
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).slice(0, OWNER_TEXT_LIMITS.listItems);
+    return Object.fromEntries(entries.map(([key, item]) => [cleanOwnerText(key, OWNER_TEXT_LIMITS.short), cleanOwnerJson(item)]));
+  }
+  return value;
 }

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { ZOwnerText } from "../owner-text.types";
 
 const ZSlug = z.string().trim().min(1).max(200).describe("Current or former slug of the business");
 
 export const ZLifecycleSummary = z.object({
   id: z.string(),
   slug: z.string(),
-  name: z.string(),
+  name: ZOwnerText,
   status: z.enum(["active", "inactive"]),
   subscriptionExpiresAt: z.string().nullable(),
   decommissioned: z.boolean(),

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { ZCurrencyCode, ZOwnerLongText, ZOwnerText, ZOwnerTextList } from "../owner-text.types";
 
 const ZSlug = z.string().trim().min(1).max(200).describe("Business slug; a former slug also resolves");
-const ZBusinessRef = z.object({ slug: z.string(), name: z.string() });
+const ZBusinessRef = z.object({ slug: z.string(), name: ZOwnerText });
 
 export const ZBySlugInput = z.object({ slug: ZSlug });
 
@@ -9,8 +10,8 @@ export const ZBuyerQuestionsOutput = z.object({
   business: ZBusinessRef,
   questions: z.array(
     z.object({
-      question: z.string(),
-      answer: z.string().nullable(),
+      question: ZOwnerText,
+      answer: ZOwnerLongText.nullable(),
       source: z.enum(["owner", "category_template"]).describe("owner: submitted by the business; category_template: asked of every business in the category"),
     }),
   ),
@@ -21,10 +22,10 @@ export const ZOffersOutput = z.object({
   business: ZBusinessRef,
   offers: z.array(
     z.object({
-      title: z.string(),
-      description: z.string().nullable(),
+      title: ZOwnerText,
+      description: ZOwnerLongText.nullable(),
       price: z.string().describe("Decimal amount, exact"),
-      currency: z.string().describe("ISO 4217"),
+      currency: ZCurrencyCode,
       validUntil: z.string().nullable(),
     }),
   ),
@@ -33,22 +34,22 @@ export const ZOffersOutput = z.object({
 
 const ZComparedBusiness = z.object({
   slug: z.string(),
-  name: z.string(),
+  name: ZOwnerText,
   category: z.string(),
   city: z.string(),
   rating: z.number().nullable(),
   planTier: z.string(),
   verified: z.boolean(),
   directoryCompletenessScore: z.number(),
-  services: z.array(z.string()),
-  servicesText: z.string(),
-  usp: z.string(),
+  services: ZOwnerTextList,
+  servicesText: ZOwnerLongText,
+  usp: ZOwnerText,
   profileUrl: z.string(),
 });
 
 export const ZCompareInput = z.object({ slugA: ZSlug, slugB: ZSlug });
 export const ZCompareOutput = z.object({
   businesses: z.tuple([ZComparedBusiness, ZComparedBusiness]),
-  sharedServices: z.array(z.string()),
-  differences: z.array(z.string()),
+  sharedServices: ZOwnerTextList,
+  differences: z.array(ZOwnerLongText),
 });

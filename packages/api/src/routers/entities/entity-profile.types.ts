@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { CLAIM_VERIFICATIONS, PLAN_TIERS } from "@directory/db";
+import { cleanedJson, ownerList, ZOwnerLongText, ZOwnerText, ZOwnerTextList } from "../owner-text.types";
 
 export const ZClaim = z.object({
   id: z.string(),
   property: z.string().describe("The profile field this claim sets, e.g. phone"),
-  value: z.unknown(),
+  value: cleanedJson(z.unknown()).describe("The value as stated; owner text inside it is cleaned and capped"),
   source: z.string().describe('Who said it; "demo:" marks generated demo data'),
   confidence: z.number().min(0).max(1),
   verification: z.enum(CLAIM_VERIFICATIONS),
@@ -13,7 +14,7 @@ export const ZClaim = z.object({
   supersededBy: z.string().nullable(),
 });
 
-const ZOpeningHours = z.array(z.object({ days: z.array(z.string()), opens: z.string(), closes: z.string() }));
+const ZOpeningHours = ownerList(z.object({ days: ZOwnerTextList, opens: ZOwnerText, closes: ZOwnerText }));
 
 /** Query booleans arrive as strings on REST; stringbool parses "false" as false (see ARCHITECTURE pitfalls). */
 export const ZHistoryParam = z
@@ -27,7 +28,7 @@ export const ZEntityProfile = z.object({
   identity: z.object({
     id: z.string(),
     slug: z.string(),
-    name: z.string(),
+    name: ZOwnerText,
     category: z.string(),
     categorySlug: z.string(),
     city: z.string(),
@@ -40,20 +41,20 @@ export const ZEntityProfile = z.object({
     updatedAt: z.string(),
   }),
   contact: z.object({
-    phone: z.string().nullable(),
-    website: z.string().nullable(),
-    email: z.string().nullable(),
-    address: z.string(),
-    postalCode: z.string().nullable(),
+    phone: ZOwnerText.nullable(),
+    website: ZOwnerText.nullable(),
+    email: ZOwnerText.nullable(),
+    address: ZOwnerText,
+    postalCode: ZOwnerText.nullable(),
     latitude: z.number().nullable(),
     longitude: z.number().nullable(),
     openingHours: ZOpeningHours,
   }),
   aiSignals: z.object({
-    description: z.string().nullable(),
-    tagline: z.string().nullable(),
-    usp: z.string().nullable(),
-    keywords: z.array(z.string()),
+    description: ZOwnerLongText.nullable(),
+    tagline: ZOwnerText.nullable(),
+    usp: ZOwnerText.nullable(),
+    keywords: ZOwnerTextList,
     rating: z.number().nullable(),
     reviewCount: z.number().int(),
     directoryCompletenessScore: z.number(),
@@ -61,8 +62,8 @@ export const ZEntityProfile = z.object({
     rankingModel: z.literal("plan-neutral-directory-completeness"),
     recommended: z.literal(false),
   }),
-  services: z.array(z.string()),
-  structuredData: z.record(z.string(), z.unknown()).describe("schema.org JSON-LD (LocalBusiness subtype)"),
+  services: ZOwnerTextList,
+  structuredData: cleanedJson(z.record(z.string(), z.unknown())).describe("schema.org JSON-LD (LocalBusiness subtype)"),
   claims: z.array(ZClaim),
   history: z.boolean().describe("True when superseded claims are included"),
   links: z.object({ profileUrl: z.string(), agentProfileUrl: z.string(), canonicalUrl: z.string() }),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from "../../services/partner-feed";
+import { cleanedJson, ZOwnerText } from "../owner-text.types";
 
 export const ZGetPartnerFeedInput = z.object({
   limit: z.number().int().min(1).max(FEED_MAX_LIMIT).default(FEED_DEFAULT_LIMIT).describe(`Page size, default ${FEED_DEFAULT_LIMIT}, maximum ${FEED_MAX_LIMIT} (more is a 400, not a clamp)`),
@@ -10,19 +11,21 @@ export const ZGetPartnerFeedInput = z.object({
   cursor: z.string().trim().min(1).max(500).optional().describe("nextCursor from the previous page: keyset paging, fast at any depth"),
 });
 
-/** A schema.org LocalBusiness (subtype) with PostalAddress, GeoCoordinates and opening hours. */
-export const ZFeedLocation = z
-  .object({
-    "@context": z.literal("https://schema.org"),
-    "@type": z.string(),
-    identifier: z.string().describe("Immutable business id"),
-    name: z.string(),
-    telephone: z.string().optional(),
-    url: z.string().optional(),
-    address: z.object({ "@type": z.literal("PostalAddress") }).passthrough(),
-    dateModified: z.string(),
-  })
-  .passthrough();
+/** A schema.org LocalBusiness (subtype) with PostalAddress, GeoCoordinates and opening hours; every string in it is cleaned owner text. */
+export const ZFeedLocation = cleanedJson(
+  z
+    .object({
+      "@context": z.literal("https://schema.org"),
+      "@type": z.string(),
+      identifier: z.string().describe("Immutable business id"),
+      name: ZOwnerText,
+      telephone: ZOwnerText.optional(),
+      url: ZOwnerText.optional(),
+      address: z.object({ "@type": z.literal("PostalAddress") }).passthrough(),
+      dateModified: z.string(),
+    })
+    .passthrough(),
+);
 
 export const ZGetPartnerFeedOutput = z.object({
   total: z.number().int().describe("Matching locations when the traversal began"),

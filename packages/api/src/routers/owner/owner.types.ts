@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { ZOwnerText } from "../owner-text.types";
 
-const ZBusinessRef = z.object({ slug: z.string(), name: z.string() });
+const ZBusinessRef = z.object({ slug: z.string(), name: ZOwnerText });
 
 export const ZVisibilityOutput = z.object({
   business: ZBusinessRef,

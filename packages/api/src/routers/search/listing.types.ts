@@ -1,21 +1,22 @@
 import { z } from "zod";
 import { PLAN_TIERS } from "@directory/db";
+import { ZOwnerLongText, ZOwnerText } from "../owner-text.types";
 
 /** Spec 2.1 under score contract 2.1-phase0: geoScore and visibilityScore are absent by design. */
 export const ZListing = z.object({
   id: z.string().describe("Immutable business id; /entity/{id}?format=json serves it"),
   slug: z.string(),
-  name: z.string(),
+  name: ZOwnerText,
   category: z.string(),
   city: z.string(),
   state: z.string(),
   country: z.string().describe("ISO 3166-1 alpha-2"),
-  address: z.string(),
-  phone: z.string(),
-  website: z.string(),
-  description: z.string(),
-  services: z.string().describe("Comma-separated services"),
-  usp: z.string(),
+  address: ZOwnerText,
+  phone: ZOwnerText,
+  website: ZOwnerText,
+  description: ZOwnerLongText,
+  services: ZOwnerLongText.describe("Comma-separated services"),
+  usp: ZOwnerText,
   rating: z.number().min(0).max(5).nullable(),
   planTier: z.enum(PLAN_TIERS).describe("Paid tiers rank first; disclosed, never hidden"),
   verified: z.boolean().describe("True when the owner verified the listing"),
