@@ -10,7 +10,7 @@ import { appRouter, createContext, createOpenApiDocument, toPublicError, type Ap
 import type { Database } from "@directory/db";
 import { mountMcp } from "@directory/mcp";
 import { errorHandler, publicErrorBodies, sendError } from "./errors";
-import type { Logger } from "./logger";
+import { LOG_SERIALIZERS, type Logger } from "./logger";
 import { mountPages } from "./pages";
 import { bodyParsers, decodeUnreservedPathEscapes } from "./request-hygiene";
 import { mountWellKnown } from "./well-known";
@@ -48,6 +48,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     pinoHttp({
       logger,
+      serializers: LOG_SERIALIZERS,
       genReqId(req, res) {
         const incoming = req.headers["x-request-id"];
         const id = typeof incoming === "string" && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();

@@ -24,17 +24,26 @@ function withoutParams(text: string | undefined): string | undefined {
 /**
  * Logs an error with its type, message, code, SQL text and causes, but never the values a query
  * carried: a failed lead insert would otherwise write the lead's name, email and phone to the log.
+ * Takes an Error, or the plain object pino-http's own serializer already made of one.
  */
 export function serializeError(error: unknown, depth = 0): unknown {
-  if (!(error instanceof Error)) return error;
-  const fields: Record<string, unknown> = { type: error.constructor.name, message: withoutParams(error.message), stack: withoutParams(error.stack) };
-  for (const [key, value] of Object.entries(error)) {
-    if (VALUE_CARRYING_FIELDS.has(key) || key === "cause") continue;
+  if (error === null || typeof error !== "object" || typeof (error as { message?: unknown }).message !== "string") return error;
+  const source = error as Record<string, unknown> & { message: string; stack?: string; cause?: unknown };
+  const fields: Record<string, unknown> = {
+    type: typeof source.type === "string" ? source.type : error.constructor.name,
+    message: withoutParams(source.message),
+    stack: withoutParams(source.stack),
+  };
+  for (const [key, value] of Object.entries(source)) {
+    if (key in fields || key === "cause" || VALUE_CARRYING_FIELDS.has(key)) continue;
     if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") fields[key] = value;
   }
-  if (error.cause !== undefined && depth < MAX_CAUSE_DEPTH) fields.cause = serializeError(error.cause, depth + 1);
+  if (source.cause !== undefined && depth < MAX_CAUSE_DEPTH) fields.cause = serializeError(source.cause, depth + 1);
   return fields;
 }
+
+/** Serializers for the logger and for pino-http, which otherwise brings its own for `err`. */
+export const LOG_SERIALIZERS = { err: serializeError };
 
 /** The one logger configuration: JSON lines, keys and personal data redacted. */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
@@ -42,7 +51,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     level,
     base: { service: "directory" },
     redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
-    serializers: { err: serializeError },
+    serializers: LOG_SERIALIZERS,
   };
   return destination ? pino(options, destination) : pino(options);
 }

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import { createDatabase, isDatabaseEmpty, migrate, seedDemoWorld, type Database } from "@directory/db";
 import { ensureAdminKey } from "./admin-key";
 import { createApp } from "./app";
+import { startHousekeeping } from "./housekeeping";
 import { answerClientErrorsWithJson } from "./request-hygiene";
 import type { ServerConfig } from "./config";
 import { createLogger, type Logger } from "./logger";
@@ -44,9 +45,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
   logger.info({ url, driver: database.driver, ms: Math.round(performance.now() - startedAt) }, "directory service listening");
 
+  const stopHousekeeping = startHousekeeping(database.db, logger);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      stopHousekeeping();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         server.close(() => {

@@ -1,4 +1,5 @@
 import type { Server } from "node:http";
+import type { DestinationStream } from "pino";
 import { createApiKey, type RateLimitSettings } from "@directory/api";
 import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from "@directory/db/testing";
 import { createApp } from "./app";
@@ -18,6 +19,8 @@ export interface TestServerOptions extends TestDatabaseOptions {
   bodyLimitBytes?: number;
   rateLimits?: Partial<RateLimitSettings>;
   trustProxyHops?: number;
+  /** Where log lines go (default: none unless TEST_LOG_LEVEL is set), for tests that read the log. */
+  logDestination?: DestinationStream;
   /** Serve an existing database instead of creating one (several instances on one database). */
   database?: TestDatabase;
 }
@@ -26,7 +29,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const ownsDatabase = !options.database;
   const database = options.database ?? (await createTestDatabase(options));
   const { key: adminKey } = await createApiKey(database.db, { kind: "admin", label: "test" });
-  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
+  const logger = options.logDestination ? createLogger("info", options.logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
   let url = "";
   const app = createApp({
     database,

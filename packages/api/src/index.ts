@@ -8,4 +8,4 @@ export { generateApiKey, parseApiKey, hashApiKey } from "./services/api-key-form
 export { searchCategory } from "./services/category-search";
 /** The per-address bucket (IPv6: its /64) every per-client cap counts by. */
 export { clientBucketOf } from "./services/client-ip";
-export { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/rate-limits";
+export { DEFAULT_RATE_LIMITS, deleteExpiredRateLimitWindows, type RateLimitSettings } from "./services/rate-limits";

@@ -5,6 +5,7 @@ import type { ApiKeyKind } from "@directory/db";
 import type { Context } from "./context";
 import { DomainError, toPublicError, toTrpcError, type ErrorDetails } from "./errors";
 import { assertSafeInput } from "./input-gate";
+import { ZSubmitLeadInput } from "./routers/leads/leads.types";
 import { authenticateApiKey, type AuthenticatedKey } from "./services/api-keys";
 import { clientBucketOf } from "./services/client-ip";
 import { consumeRateLimit, rateLimitHeaders, type RateLimitDecision, type RateLimitPolicy, type RateLimitSettings } from "./services/rate-limits";
@@ -147,11 +148,11 @@ function leadSubjects(ctx: Context, slug: unknown): { subject: string; policy: R
 
 /**
  * Lead submission writes personal data and reaches a business's inbox, so it has limits of its
- * own; a counter that cannot be read refuses the lead (fail closed: nothing is lost, it can be retried).
+ * own, counted once the input is valid (a refused draft costs no one's allowance); a counter that
+ * cannot be read refuses the lead (fail closed: nothing is lost, it can be retried).
  */
-const leadLimits = t.middleware(async ({ ctx, next, getRawInput }) => {
-  const raw = (await getRawInput()) as { slug?: unknown } | undefined;
-  for (const { subject, policy, what } of leadSubjects(ctx, raw?.slug)) {
+const leadLimits = t.middleware(async ({ ctx, next, input }) => {
+  for (const { subject, policy, what } of leadSubjects(ctx, (input as { slug?: unknown }).slug)) {
     let decision: RateLimitDecision;
     try {
       decision = await consumeRateLimit(ctx.db, subject, policy);
@@ -177,8 +178,8 @@ export const v2Procedure = baseProcedure
   .meta({ access: "anonymous-daily" })
   .use(anonymousLimit((limits) => ({ name: "anonymous-daily", limit: limits.anonymousPerDay, window: "day" }), "The anonymous daily limit for your address (supply an API key or wait)"));
 
-/** Guarantee: as v2Procedure, plus the lead limits per address, per key and per target business. */
-export const leadSubmissionProcedure = v2Procedure.meta({ access: "lead-submission" }).use(leadLimits);
+/** Guarantee: as v2Procedure, plus a valid lead within the limits per address, per key and per target business. */
+export const leadSubmissionProcedure = v2Procedure.meta({ access: "lead-submission" }).input(ZSubmitLeadInput).use(leadLimits);
 
 function requireKey(kinds: readonly ApiKeyKind[] | "any", needed: string, refusalDetails: ErrorDetails = {}) {
   return t.middleware(({ ctx, next }) => {

@@ -1,12 +1,11 @@
 import { clientBucketOf } from "../../services/client-ip";
 import { getLeadStatus, submitLead, transitionLead } from "../../services/leads";
 import { businessProcedure, leadSubmissionProcedure, router, v2Procedure } from "../../trpc";
-import { ZLeadStatusInput, ZLeadView, ZSubmitLeadInput, ZSubmitLeadOutput, ZTransitionLeadInput } from "./leads.types";
+import { ZLeadStatusInput, ZLeadView, ZSubmitLeadOutput, ZTransitionLeadInput } from "./leads.types";
 
 export const leadsRouter = router({
   /** submit_lead: consent-gated; the input schema refuses anything but an explicit attestation. */
   submit: leadSubmissionProcedure
-    .input(ZSubmitLeadInput)
     .output(ZSubmitLeadOutput)
     .mutation(({ ctx, input }) =>
       submitLead(ctx.db, {

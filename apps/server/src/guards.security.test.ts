@@ -1,0 +1,347 @@
+import { count, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey, deleteExpiredRateLimitWindows } from "@directory/api";
+import { businesses, leadConsents, leads, rateLimitCounters } from "@directory/db";
+import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+
+/**
+ * The issue's findings, each through the real server on every door it concerns: REST, tRPC (raw
+ * HTTP, as any client sends it), MCP (JSON-RPC over Streamable HTTP) and the HTML pages. Every
+ * test speaks from an address of its own (one trusted proxy hop), so limits do not leak between tests.
+ */
+const LIMITS = { anonymousPerDay: 5, openPerMinute: 3, leadsPerAddressPerHour: 2, leadsPerKeyPerHour: 2, leadsPerBusinessPerDay: 4 };
+
+let server: TestServer;
+let slugs: string[];
+let country: Map<string, string>;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({
+    seed: { businesses: 300 },
+    trustProxyHops: 1,
+    rateLimits: LIMITS,
+    logDestination: { write: (line: string) => void logLines.push(line) },
+  });
+  const rows = await server.database.db
+    .select({ slug: businesses.slug, country: businesses.country })
+    .from(businesses)
+    .where(sql`status = 'active' and subscription_expires_at is null`)
+    .orderBy(businesses.slug)
+    .limit(24);
+  slugs = rows.map((row) => row.slug);
+  country = new Map(rows.map((row) => [row.slug, row.country]));
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+let addressCounter = 0;
+/** A fresh client address (TEST-NET-2), so each scenario starts with full buckets. */
+const newAddress = () => `198.51.100.${++addressCounter}`;
+
+function trpcUrl(path: string, input?: unknown, batch = false) {
+  const query = input === undefined ? "" : `?${batch ? "batch=1&" : ""}input=${encodeURIComponent(JSON.stringify(input))}`;
+  return `${server.url}/trpc/${path}${query}`;
+}
+
+async function trpcQuery(path: string, input: unknown, address: string) {
+  const response = await fetch(trpcUrl(path, { json: input }), { headers: { "x-forwarded-for": address } });
+  return { status: response.status, body: (await response.json()) as JsonBody };
+}
+
+async function trpcMutation(path: string, input: unknown, headers: Record<string, string>) {
+  const response = await fetch(`${server.url}/trpc/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify({ json: input }),
+  });
+  return { status: response.status, body: (await response.json()) as JsonBody };
+}
+
+/** One tools/call over stateless Streamable HTTP; returns the JSON-RPC response. */
+async function mcpTool(name: string, args: Record<string, unknown>, address: string) {
+  const response = await fetch(`${server.url}/api/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-for": address },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+  });
+  return { status: response.status, body: (await response.json()) as JsonBody };
+}
+
+const mcpText = (body: JsonBody) => JSON.stringify(body.result?.content ?? body.error ?? body);
+
+const consent = () => ({ userAgreedToBeContacted: true, statementShownToUser: "I agree that this business may contact me about my enquiry." });
+let leadCounter = 0;
+function leadFor(slug: string, overrides: Record<string, unknown> = {}) {
+  leadCounter += 1;
+  return { slug, contactName: "Asha Rao", contactEmail: "asha@example.com", message: "Do you have time on Saturday?", idempotencyKey: `guard-lead-${leadCounter}`, consent: consent(), ...overrides };
+}
+
+async function leadCount() {
+  const [row] = await server.database.db.select({ n: count() }).from(leads);
+  return row!.n;
+}
+
+describe("1. lead submission has limits of its own on every door", () => {
+  it("limits one anonymous address over tRPC and MCP together", async () => {
+    const address = newAddress();
+    const before = await leadCount();
+    expect((await trpcMutation("leads.submit", leadFor(slugs[0]!), { "x-forwarded-for": address })).status).toBe(200);
+    const mcp = await mcpTool("submit_lead", leadFor(slugs[1]!), address);
+    expect(mcp.body.result.isError).toBeFalsy();
+    const refused = await trpcMutation("leads.submit", leadFor(slugs[2]!), { "x-forwarded-for": address });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.json.data.public).toMatchObject({ code: "RATE_LIMITED", policy: "lead-address-hourly", limit: LIMITS.leadsPerAddressPerHour });
+    const refusedMcp = await mcpTool("submit_lead", leadFor(slugs[3]!), address);
+    expect(refusedMcp.body.result.isError).toBe(true);
+    expect(mcpText(refusedMcp.body)).toMatch(/RATE_LIMITED/);
+    expect(await leadCount()).toBe(before + 2);
+  });
+
+  it("limits one key, whatever addresses it comes from", async () => {
+    const { key } = await createApiKey(server.database.db, { kind: "developer", label: "lead-limit" });
+    const headers = (address: string) => ({ authorization: `Bearer ${key}`, "x-forwarded-for": address });
+    expect((await trpcMutation("leads.submit", leadFor(slugs[4]!), headers(newAddress()))).status).toBe(200);
+    expect((await trpcMutation("leads.submit", leadFor(slugs[5]!), headers(newAddress()))).status).toBe(200);
+    const refused = await trpcMutation("leads.submit", leadFor(slugs[6]!), headers(newAddress()));
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.json.data.public.policy).toBe("lead-key-hourly");
+  });
+
+  it("limits the leads one business receives a day, from any number of callers", async () => {
+    const target = slugs[7]!;
+    for (let i = 0; i < LIMITS.leadsPerBusinessPerDay; i++) {
+      expect((await trpcMutation("leads.submit", leadFor(target), { "x-forwarded-for": newAddress() })).status).toBe(200);
+    }
+    const refused = await trpcMutation("leads.submit", leadFor(target), { "x-forwarded-for": newAddress() });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.json.data.public.policy).toBe("lead-business-daily");
+  });
+
+  it("refuses a batch of more than 10 calls whole (400 lead submissions, or just 11), writing nothing", async () => {
+    const before = await leadCount();
+    for (const calls of [400, 11]) {
+      const body = Object.fromEntries(Array.from({ length: calls }, (_, i) => [String(i), { json: leadFor(slugs[8]!) }]));
+      const response = await fetch(`${server.url}/trpc/${Array(calls).fill("leads.submit").join(",")}?batch=1`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": newAddress() },
+        body: JSON.stringify(body),
+      });
+      // 400 leads do not even fit the body limit (413); 11 small ones exceed the batch cap (400).
+      expect(response.status).toBe(calls === 11 ? 400 : 413);
+    }
+    expect(await leadCount()).toBe(before);
+  });
+});
+
+describe("2. the anonymous limits hold on every door", () => {
+  it("once an address has used its daily v2 calls, tRPC twins, MCP tools and pages refuse it too", async () => {
+    const address = newAddress();
+    for (let i = 0; i < LIMITS.anonymousPerDay; i++) {
+      const { status } = await getJson(server.url, `/api/v2/entity-profile?slug=${slugs[0]}`, { "x-forwarded-for": address });
+      expect(status).toBe(200);
+    }
+    const doors = [
+      await trpcQuery("discovery.searchCategory", { category: "dentist", city: "Mumbai" }, address),
+      await trpcQuery("entities.compare", { slugA: slugs[0], slugB: slugs[1] }, address),
+      await trpcQuery("discovery.searchKeyword", { query: "dentist" }, address),
+    ];
+    for (const { status, body } of doors) {
+      expect(status).toBe(429);
+      expect(body.error.json.data.public).toMatchObject({ code: "RATE_LIMITED", policy: "anonymous-daily" });
+    }
+    for (const [tool, args] of [
+      ["search_businesses", { category: "dentist", city: "Mumbai" }],
+      ["search_by_keyword", { query: "dentist" }],
+    ] as const) {
+      const { body } = await mcpTool(tool, args, address);
+      expect(body.result.isError).toBe(true);
+      expect(mcpText(body)).toMatch(/RATE_LIMITED/);
+    }
+    const page = await fetch(`${server.url}/business/${slugs[0]}`, { headers: { "x-forwarded-for": address } });
+    expect(page.status).toBe(429);
+  });
+
+  it("the routes the spec leaves open have a per-minute limit per address, shared by REST and tRPC", async () => {
+    const address = newAddress();
+    const statuses = [
+      (await getJson(server.url, "/api/assistant-plugin?category=dentist&city=Mumbai", { "x-forwarded-for": address })).status,
+      (await getJson(server.url, `/business/${slugs[0]}/agent.json`, { "x-forwarded-for": address })).status,
+      (await trpcQuery("entities.getAgentProfile", { slug: slugs[0] }, address)).status,
+    ];
+    expect(statuses).toEqual([200, 200, 200]);
+    const refused = await getJson(server.url, "/api/assistant-plugin?category=dentist&city=Mumbai", { "x-forwarded-for": address });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: "RATE_LIMITED", policy: "anonymous-minute", limit: LIMITS.openPerMinute });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+  });
+
+  it("refuses a GET batch of 120 keyword searches before running any", async () => {
+    const address = newAddress();
+    const input = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [String(i), { json: { query: "plumber" } }]));
+    const response = await fetch(`${server.url}/trpc/${Array(120).fill("discovery.searchKeyword").join(",")}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`, {
+      headers: { "x-forwarded-for": address },
+    });
+    expect(response.status).toBe(400);
+    // Nothing ran, so nothing was counted: the address still has its whole daily allowance.
+    const [counter] = await server.database.db.select().from(rateLimitCounters).where(eq(rateLimitCounters.bucket, `anonymous-daily|ip:${address}`));
+    expect(counter).toBeUndefined();
+  });
+});
+
+describe("3. deep JSON is refused with a 400 before any parser recurses", () => {
+  it("on a tRPC mutation body, a tRPC GET input and an MCP request", async () => {
+    const deep = "[".repeat(20_000) + "]".repeat(20_000);
+    const mutation = await fetch(`${server.url}/trpc/leads.submit`, { method: "POST", headers: { "content-type": "application/json" }, body: deep });
+    expect(mutation.status).toBe(400);
+    expect(((await mutation.json()) as JsonBody).error.json.data.public.code).toBe("INVALID_INPUT");
+
+    const query = await fetch(`${server.url}/trpc/discovery.searchKeyword?input=${encodeURIComponent("[".repeat(40) + "]".repeat(40))}`);
+    expect(query.status).toBe(400);
+    expect(((await query.json()) as JsonBody).error.json.data.public.code).toBe("INVALID_INPUT");
+
+    const mcp = await fetch(`${server.url}/api/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: deep });
+    expect(mcp.status).toBe(400);
+    expect(((await mcp.json()) as JsonBody).error).toBeDefined();
+  });
+
+  it("an input nested past the gate's depth is a 400 naming the parameter", async () => {
+    let nested: unknown = "dentist";
+    for (let i = 0; i < 12; i++) nested = [nested];
+    const { status, body } = await trpcQuery("discovery.searchKeyword", { query: nested }, newAddress());
+    expect(status).toBe(400);
+    expect(body.error.json.data.public.error).toMatch(/query/);
+  });
+});
+
+describe("4. control characters are 400s naming the parameter, and personal data never reaches the log", () => {
+  it("refuses NUL, other controls and lone surrogates on REST, tRPC, MCP and pages", async () => {
+    const address = newAddress();
+    const rest = await getJson(server.url, "/api/v2/entity-profile?slug=a%00b", { "x-forwarded-for": address });
+    expect(rest.status).toBe(400);
+    expect(rest.body).toMatchObject({ code: "INVALID_INPUT" });
+    expect(rest.body.error).toMatch(/slug.*U\+0000/);
+
+    const plugin = await getJson(server.url, "/api/assistant-plugin?category=den%01tist&city=Mumbai", { "x-forwarded-for": address });
+    expect(plugin.status).toBe(400);
+    expect(plugin.body.error).toMatch(/category/);
+
+    const surrogate = await getJson(server.url, "/api/v2/businesses?category=dentist&city=%ED%A0%80", { "x-forwarded-for": address });
+    expect(surrogate.status).toBeGreaterThanOrEqual(400);
+    expect(surrogate.status).toBeLessThan(500);
+
+    const trpc = await trpcQuery("entities.getEntityProfile", { slug: "a\u0000b" }, address);
+    expect(trpc.status).toBe(400);
+    expect(trpc.body.error.json.data.public.error).toMatch(/slug/);
+    const lone = await trpcQuery("discovery.searchKeyword", { query: "plumb\ud800er" }, address);
+    expect(lone.status).toBe(400);
+    expect(lone.body.error.json.data.public.error).toMatch(/query.*surrogate/);
+
+    const mcp = await mcpTool("get_business_profile", { slug: "a\u0000b" }, address);
+    expect(mcp.body.result.isError).toBe(true);
+    expect(mcpText(mcp.body)).toMatch(/slug/);
+
+    const page = await fetch(`${server.url}/business/a%00b`, { headers: { "x-forwarded-for": address } });
+    expect(page.status).toBe(400);
+  });
+
+  it("a lead whose write fails logs the failure without the lead's name, email, phone, message or consent", async () => {
+    const secret = { contactName: "Zebulon Quarryman", contactEmail: "zebulon.q@private.example", contactPhone: "+44 20 7946 0958", message: "my secret enquiry 7781" };
+    const statement = "I agree that Quarryman's dentist may phone me back today.";
+    logLines.length = 0;
+    await server.database.db.execute(sql`alter table lead_consents rename to lead_consents_offline`);
+    try {
+      const { status } = await trpcMutation("leads.submit", leadFor(slugs[9]!, { ...secret, consent: { userAgreedToBeContacted: true, statementShownToUser: statement } }), { "x-forwarded-for": newAddress() });
+      expect(status).toBeGreaterThanOrEqual(500);
+    } finally {
+      await server.database.db.execute(sql`alter table lead_consents_offline rename to lead_consents`);
+    }
+    const log = logLines.join("");
+    expect(log).toMatch(/Failed query/);
+    for (const value of [secret.contactName, "zebulon.q", "7946", "+442079460958", secret.message, "Quarryman"]) expect(log).not.toContain(value);
+  });
+});
+
+describe("5. consent means something", () => {
+  const submit = (input: Record<string, unknown>, address = newAddress()) => trpcMutation("leads.submit", input, { "x-forwarded-for": address });
+
+  it("refuses a statement of invisible characters, a consent time far off, and a phone that is no phone", async () => {
+    const before = await leadCount();
+    const invisible = "\u200b\u200c\u200d\u2060\u202e\u{e0041}\u{e0042}".repeat(10) + "ok";
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ consent: { userAgreedToBeContacted: true, statementShownToUser: invisible } }, /statementShownToUser/],
+      [{ consent: { ...consent(), consentedAt: "2999-01-01T00:00:00Z" } }, /consentedAt/],
+      [{ consent: { ...consent(), consentedAt: "1900-01-01T00:00:00Z" } }, /consentedAt/],
+      [{ contactPhone: "abcde", contactEmail: undefined }, /contactPhone/],
+      [{ contactPhone: "12345", contactEmail: undefined }, /contactPhone/],
+    ];
+    for (const [overrides, parameter] of cases) {
+      const { status, body } = await submit(leadFor(slugs[12]!, overrides));
+      expect(status).toBe(400);
+      expect(body.error.json.data.public.error).toMatch(parameter);
+    }
+    expect(await leadCount()).toBe(before);
+  });
+
+  it("stores phones as E.164 (national numbers read in the business's country) and emails normalised", async () => {
+    const slug = slugs[11]!;
+    const international = await submit(leadFor(slug, { contactPhone: "+44 20 7946 0958", contactEmail: "  Asha.Rao@Example.COM " }));
+    expect(international.status).toBe(200);
+    const [stored] = await server.database.db.select().from(leads).where(eq(leads.id, international.body.result.data.json.leadId));
+    expect(stored).toMatchObject({ contactPhone: "+442079460958", contactEmail: "asha.rao@example.com" });
+    const [consentRow] = await server.database.db.select().from(leadConsents).where(eq(leadConsents.leadId, stored!.id));
+    expect(Math.abs(consentRow!.consentedAt.getTime() - Date.now())).toBeLessThan(60_000);
+    expect(country.get(slug)).toMatch(/^[A-Z]{2}$/);
+  });
+
+  it("accepts a consent given an hour ago", async () => {
+    const consentedAt = new Date(Date.now() - 3_600_000).toISOString();
+    const { status } = await submit(leadFor(slugs[13]!, { consent: { ...consent(), consentedAt } }));
+    expect(status).toBe(200);
+  });
+
+  it("scopes idempotency keys to their caller: another caller's key is no oracle", async () => {
+    const first = newAddress();
+    const input = leadFor(slugs[14]!, { idempotencyKey: "shared-key-0001" });
+    const original = await submit(input, first);
+    expect(original.status).toBe(200);
+    const sameCallerRetry = await submit(input, first);
+    expect(sameCallerRetry.body.result.data.json.leadId).toBe(original.body.result.data.json.leadId);
+
+    const stranger = await submit(input, newAddress());
+    expect(stranger.status).toBe(200);
+    expect(stranger.body.result.data.json.leadId).not.toBe(original.body.result.data.json.leadId);
+    const strangerOtherContent = await submit({ ...input, message: "something else entirely" }, newAddress());
+    expect(strangerOtherContent.status).toBe(200);
+  });
+});
+
+describe("10. smaller findings", () => {
+  it("decodes escaped path parameters, so agent.json answers like the page", async () => {
+    const slug = slugs[0]!;
+    const escaped = slug.replace("-", "%2D");
+    const plain = await getJson(server.url, `/business/${slug}/agent.json`, { "x-forwarded-for": newAddress() });
+    const decoded = await getJson(server.url, `/business/${escaped}/agent.json`, { "x-forwarded-for": newAddress() });
+    expect(decoded.status).toBe(200);
+    expect(decoded.body).toEqual(plain.body);
+  });
+
+  it("answers a URL over the header limit with a JSON 431", async () => {
+    const response = await fetch(`${server.url}/api/assistant-plugin?category=${"x".repeat(20_000)}&city=Mumbai`);
+    expect(response.status).toBe(431);
+    expect(await response.json()).toMatchObject({ code: "HEADERS_TOO_LARGE" });
+  });
+
+  it("deletes closed rate-limit windows and keeps open ones", async () => {
+    const past = new Date(Date.now() - 3_600_000);
+    await server.database.db.insert(rateLimitCounters).values([
+      { bucket: "test|closed", windowStart: new Date(past.getTime() - 60_000), windowEnd: past, hits: 1 },
+      { bucket: "test|open", windowStart: past, windowEnd: new Date(Date.now() + 3_600_000), hits: 1 },
+    ]);
+    expect(await deleteExpiredRateLimitWindows(server.database.db)).toBeGreaterThanOrEqual(1);
+    const left = await server.database.db.select({ bucket: rateLimitCounters.bucket }).from(rateLimitCounters).where(sql`bucket like 'test|%'`);
+    expect(left.map((row) => row.bucket)).toEqual(["test|open"]);
+  });
+});
