@@ -1,0 +1,46 @@
+import { TRPCError } from "@trpc/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
+import { createContext } from "./context";
+import { appRouter } from "./root";
+import type { AccessClass, DirectoryMeta } from "./trpc";
+
+/**
+ * Structural guards: whatever procedure is added, on whatever door it will be served, it was made
+ * with a builder that declares its access class and runs the input gate first.
+ */
+const ACCESS_CLASSES: readonly AccessClass[] = ["open", "anonymous-daily", "lead-submission", "key", "partner", "business", "admin"];
+
+type AnyProcedure = { _def: { meta?: DirectoryMeta; type: "query" | "mutation" | "subscription" } };
+const procedures = Object.entries(appRouter._def.procedures as Record<string, AnyProcedure>);
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.destroy();
+});
+
+describe("every procedure", () => {
+  it("declares one access class, set by the builder it was made with", () => {
+    expect(procedures.length).toBeGreaterThan(20);
+    for (const [path, procedure] of procedures) {
+      expect(ACCESS_CLASSES, `${path} has no access class: make it with a builder from trpc.ts`).toContain(procedure._def.meta?.access);
+    }
+  });
+
+  it("passes the input gate before anything else: a NUL in any parameter is a 400 naming it", async () => {
+    const caller = appRouter.createCaller(createContext({ db: database.db, publicBaseUrl: "http://directory.test", clientIp: "203.0.113.9" }));
+    for (const [path] of procedures) {
+      const call = path.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], caller) as (input: unknown) => Promise<unknown>;
+      const error = await call({ probe: "a\u0000b" }).then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+      expect(error, path).toBeInstanceOf(TRPCError);
+      expect((error as TRPCError).code, path).toBe("BAD_REQUEST");
+      expect((error as TRPCError).message, path).toMatch(/Invalid parameter probe: .*U\+0000/);
+    }
+  });
+});
