@@ -1,4 +1,4 @@
-import type { Express, Request, RequestHandler, Response } from "express";
+import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from "express";
 import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -35,8 +35,27 @@ interface SseSession {
   touch(): void;
 }
 
-function jsonRpcError(res: Response, status: number, message: string) {
-  if (!res.headersSent) res.status(status).json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+/** JSON-RPC error codes this door answers with besides the SDK's own (-32000 is a server-defined refusal). */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+
+function jsonRpcError(res: Response, status: number, message: string, code = -32000) {
+  if (!res.headersSent) res.status(status).json({ jsonrpc: "2.0", error: { code, message }, id: null });
+}
+
+/**
+ * The app parses JSON bodies before the MCP routes run; its refusals (malformed, too large, too
+ * deep) reach MCP clients as JSON-RPC errors, after the same Host and Origin check as every route.
+ */
+function bodyErrorsAsJsonRpc(hostAndOrigin: RequestHandler): ErrorRequestHandler {
+  return (error: { status?: number; type?: string; message?: string }, req, res, next) => {
+    hostAndOrigin(req, res, () => {
+      if (error.type === "entity.parse.failed") return jsonRpcError(res, 400, "Parse error: the request body is not valid JSON", PARSE_ERROR);
+      if (error.type === "entity.too.large" || error.status === 413) return jsonRpcError(res, 413, "Invalid Request: the request body is too large", INVALID_REQUEST);
+      if (error.status && error.status >= 400 && error.status < 500) return jsonRpcError(res, error.status, `Invalid Request: ${error.message ?? "bad request body"}`, INVALID_REQUEST);
+      next(error);
+    });
+  };
 }
 
 function failed(req: Request, res: Response, error: unknown) {
@@ -87,7 +106,8 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
   const maxSseSessionsPerClient = options.maxSseSessionsPerClient ?? 5;
   const sseIdleTimeoutMs = options.sseIdleTimeoutMs ?? 5 * 60_000;
 
-  app.use(MCP_PATH, hostAndOriginValidation(options.allowedHosts ?? []));
+  const hostAndOrigin = hostAndOriginValidation(options.allowedHosts ?? []);
+  app.use(MCP_PATH, hostAndOrigin);
 
   app.post(MCP_PATH, async (req, res) => {
     const server = createMcpServer(options.clientFor(req, res));
@@ -174,4 +194,6 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
       failed(req, res, error);
     }
   });
+
+  app.use(MCP_PATH, bodyErrorsAsJsonRpc(hostAndOrigin));
 }

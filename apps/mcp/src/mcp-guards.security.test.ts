@@ -103,6 +103,34 @@ describe("MCP DNS rebinding protection (Host and Origin allow-list)", () => {
   });
 });
 
+describe("request bodies the app's JSON parser refuses", () => {
+  const post = (path: string, body: string, headers: Record<string, string> = {}) => send(server.url, "POST", path, { "content-type": "application/json", ...headers }, body);
+
+  it("answers malformed JSON on every MCP POST route with a JSON-RPC parse error", async () => {
+    for (const path of ["/api/mcp", "/api/mcp/messages?sessionId=x"]) {
+      const response = await post(path, '{"jsonrpc": "2.0", "id": 1, "method": ');
+      expect(response.status, path).toBe(400);
+      expect(response.contentType).toContain("application/json");
+      expect(response.body).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: expect.stringMatching(/parse error/i) }, id: null });
+    }
+  });
+
+  it("answers too deep and too large bodies as JSON-RPC invalid requests", async () => {
+    const deep = await post("/api/mcp", `${"[".repeat(40)}${"]".repeat(40)}`);
+    expect(deep.status).toBe(400);
+    expect(deep.body).toMatchObject({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringMatching(/deeper/) }, id: null });
+    const large = await post("/api/mcp", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(200_000) } }));
+    expect(large.status).toBe(413);
+    expect(large.body).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 }, id: null });
+  });
+
+  it("checks Host before answering about the body", async () => {
+    const response = await post("/api/mcp", "{not json", { host: "evil.example.com" });
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe(-32000);
+  });
+});
+
 describe("ALLOWED_HOSTS", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "directory-allowed-hosts-"));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
