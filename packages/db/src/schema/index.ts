@@ -12,3 +12,4 @@ export * from "./rate-limit-counters";
 export * from "./outbox-events";
 export * from "./leads";
 export * from "./citation-checks";
+export * from "./webhooks";
