@@ -1,46 +1,228 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { appRouter } from "./root";
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/rate-limits";
+import type { AccessClass, DirectoryMeta } from "./trpc";
 
 export const API_VERSION = "1.0.0";
 
-type SchemaObject = NonNullable<NonNullable<OpenAPIObject["components"]>["schemas"]>[string];
+/** Where API users write to; the same address the assistant plugin manifest names. */
+export const API_CONTACT_EMAIL = "support@directory.example";
 
-const ERROR_SCHEMA: SchemaObject = {
+/** Every tag an operation may carry, with what it groups; an undeclared tag fails the build of the document. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  search: "Find businesses by category and city, ordered by plan tier, then internal score, then name",
+  entities: "One business: the entity profile with provenance-tracked claims, the canonical lookup by immutable id, and the agent profile (ABO/1.0)",
+  partners: "Bulk feed of verified business locations for partners (partner API key required)",
+  agents: "Machine-readable discovery for AI agents: the manifest of every door and the per-caller handshake",
+  webhooks: "Register and manage webhooks that receive entity.updated events, signed with X-Service-Signature (API key required)",
+};
+
+type Schema = Record<string, unknown>;
+type Components = NonNullable<OpenAPIObject["components"]>;
+type Header = Exclude<NonNullable<Components["headers"]>[string], { $ref: string }>;
+interface Response {
+  description: string;
+  headers?: Record<string, Header | { $ref: string }>;
+  content?: Record<string, { schema?: unknown }>;
+}
+interface Operation {
+  operationId?: string;
+  requestBody?: unknown;
+  tags?: string[];
+  responses?: Record<string, Response>;
+  security?: Record<string, string[]>[];
+}
+
+const ERROR_SCHEMA: Schema = {
   type: "object",
   required: ["error", "code"],
   properties: {
     error: { type: "string", description: "What went wrong, in one sentence" },
-    code: { type: "string", description: "Stable machine-readable code, e.g. MISSING_PARAMETER, ENTITY_DECOMMISSIONED" },
+    code: { type: "string", description: "Stable machine-readable code, e.g. MISSING_PARAMETER, INVALID_API_KEY, ENTITY_DECOMMISSIONED, RATE_LIMITED" },
   },
   additionalProperties: true,
 };
 
-type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>; security?: unknown };
+const PARTNER_AUTH_ERROR_SCHEMA: Schema = {
+  allOf: [
+    { $ref: "#/components/schemas/Error" },
+    {
+      type: "object",
+      required: ["publicAlternative"],
+      properties: { publicAlternative: { type: "string", description: "Routes a caller without a partner key can use instead" } },
+    },
+  ],
+};
+
+const RATE_LIMIT_ERROR_SCHEMA: Schema = {
+  allOf: [
+    { $ref: "#/components/schemas/Error" },
+    {
+      type: "object",
+      required: ["limit", "policy", "resetAt"],
+      properties: {
+        limit: { type: "integer", minimum: 1, description: "Requests the used-up policy admits per window" },
+        policy: { type: "string", description: "The policy that refused the call: anonymous-minute, anonymous-daily, key-monthly, or a lead limit" },
+        resetAt: { type: "string", format: "date-time", description: "When the window resets (UTC)" },
+      },
+    },
+  ],
+};
+
+const HEADERS: Record<string, Header> = {
+  RateLimit: {
+    description: 'Requests left in the current window and seconds until it resets, e.g. "anonymous-daily";r=499;t=3600 (IETF RateLimit header fields draft)',
+    schema: { type: "string" },
+  },
+  "RateLimit-Policy": {
+    description: 'The limit that counted this request: "<policy>";q=<requests>;w=<window seconds>',
+    schema: { type: "string" },
+  },
+  "Retry-After": { description: "Seconds until the used-up limit resets", required: true, schema: { type: "integer", minimum: 1 } },
+};
+
+const RATE_LIMIT_HEADERS: NonNullable<Response["headers"]> = {
+  RateLimit: { $ref: "#/components/headers/RateLimit" },
+  "RateLimit-Policy": { $ref: "#/components/headers/RateLimit-Policy" },
+};
+
+const KEY_REQUIRED: ReadonlySet<AccessClass> = new Set(["key", "partner", "business", "admin"]);
+
+const KEY_KIND_NEEDED: Partial<Record<AccessClass, string>> = {
+  partner: "a partner key (or an admin key)",
+  business: "a business-scoped key bound to a business",
+  admin: "an admin key",
+};
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+function errorResponse(description: string, schemaName = "Error", headers?: Response["headers"]): Response {
+  return { description, ...(headers ? { headers } : {}), content: { "application/json": { schema: { $ref: `#/components/schemas/${schemaName}` } } } };
+}
+
+function rateLimitText(access: AccessClass, limits: RateLimitSettings): string {
+  const monthly = `the key's monthly quota of ${count(limits.keyedPerMonth)} requests (policy key-monthly, calendar month UTC, no overage)`;
+  switch (access) {
+    case "open":
+      return `Per-minute limit exceeded: ${count(limits.openPerMinute)} anonymous requests per minute per address (policy anonymous-minute); with an API key, ${monthly} applies instead. Wait for Retry-After`;
+    case "anonymous-daily":
+      return `Anonymous rate limit exceeded: ${count(limits.anonymousPerDay)} anonymous requests per day per address (policy anonymous-daily); supply an API key or wait. With a key, ${monthly} applies instead`;
+    case "lead-submission":
+      return (
+        `Lead limit or rate limit exceeded: ${count(limits.leadsPerAddressPerHour)} leads per hour per address, ${count(limits.leadsPerKeyPerHour)} per hour per key, ` +
+        `${count(limits.leadsPerBusinessPerDay)} per day per business; ${count(limits.anonymousPerDay)} anonymous requests per day per address; with a key, ${monthly}`
+      );
+    default:
+      return `Monthly API quota exceeded: ${monthly} is used up. Wait for Retry-After (the start of next month)`;
+  }
+}
+
+/** The statuses an access class adds to every operation made with its builder (see trpc.ts). */
+function accessResponses(access: AccessClass, limits: RateLimitSettings): Record<number, Response> {
+  const responses: Record<number, Response> = {
+    400: errorResponse("Invalid parameter: one is missing, malformed or out of range, or carries control characters; the body names it (code MISSING_PARAMETER or INVALID_INPUT)"),
+  };
+  const partner = access === "partner";
+  const alternative = partner ? "; the body carries publicAlternative, the routes usable without a partner key" : "";
+  responses[401] = errorResponse(
+    KEY_REQUIRED.has(access)
+      ? `API key missing, or malformed, unknown or revoked${alternative}`
+      : "A presented API key is malformed, unknown or revoked (a bad key is refused, never treated as anonymous; anonymous calls send no Authorization header)",
+    partner ? "PartnerAuthError" : "Error",
+  );
+  const needed = KEY_KIND_NEEDED[access];
+  if (needed) responses[403] = errorResponse(`The API key is valid but not ${needed}${alternative}`, partner ? "PartnerAuthError" : "Error");
+  if (access !== "admin") {
+    responses[429] = errorResponse(rateLimitText(access, limits), "RateLimitError", { ...RATE_LIMIT_HEADERS, "Retry-After": { $ref: "#/components/headers/Retry-After" } });
+  }
+  responses[503] = errorResponse("Temporarily unavailable: the database or the quota service cannot be reached; retry later", "Error", {
+    "Retry-After": { description: "Seconds to wait before retrying, when the server can tell", schema: { type: "integer", minimum: 1 } },
+  });
+  return responses;
+}
 
 /**
- * OpenAPI 3.1 of every REST operation, generated from the same procedures tRPC serves, then
- * corrected where trpc-to-openapi cannot know our conventions: every error body is
- * { error, code } (see errors.ts), and a key is optional unless an operation says otherwise.
+ * The statuses of one operation: those of its access class, then its procedure's own service-level
+ * ones (meta.openapi.errorResponses: 404, 409, 410, ...). A procedure's 400 text replaces the
+ * generic one (it knows its parameters); its 401/403/503 text adds a reason of its own. 429
+ * belongs to the access class alone.
  */
-export function createOpenApiDocument(baseUrl: string): OpenAPIObject {
+function operationResponses(operationId: string, meta: DirectoryMeta, limits: RateLimitSettings, hasBody: boolean): Record<string, Response> {
+  const access = meta.access;
+  if (!access) throw new Error(`OpenAPI: operation ${operationId} has no access class`);
+  const responses = accessResponses(access, limits);
+  if (hasBody) responses[413] = errorResponse("Request body too large");
+  const declared = meta.openapi?.errorResponses ?? {};
+  if (Array.isArray(declared)) throw new Error(`OpenAPI: operation ${operationId} must describe its errorResponses, not only list them`);
+  for (const [statusText, text] of Object.entries(declared)) {
+    const status = Number(statusText);
+    if (status === 429) throw new Error(`OpenAPI: operation ${operationId} declares 429, which its access class (${access}) owns`);
+    const derived = responses[status];
+    if (!derived) responses[status] = errorResponse(text);
+    else if (status === 400) derived.description = text;
+    else derived.description = `${derived.description}; or ${text}`;
+  }
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+}
+
+/**
+ * OpenAPI 3.1 of every REST operation, generated from the same procedures tRPC serves. Only paths,
+ * parameters and the 200 body come from trpc-to-openapi: it names error components by status
+ * (error.NOT_FOUND, ...) and keeps the first description it sees for every operation, so each
+ * operation's error statuses, security and rate-limit headers are rebuilt here from its own
+ * procedure: its access class (trpc.ts) and its declared service-level errors.
+ */
+export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateLimitSettings> = {}): OpenAPIObject {
+  const limits = { ...DEFAULT_RATE_LIMITS, ...rateLimits };
   const document = generateOpenApiDocument(appRouter, {
     title: "Business Directory API",
     description:
       "A worldwide business directory for AI agents. Every fact carries its source and confidence. " +
-      "Errors are JSON bodies { error, code }. Keys are sent as Authorization: Bearer <key>.",
+      "Errors are JSON bodies { error, code }. Keys are sent as Authorization: Bearer <key>. " +
+      `Anonymous callers get ${count(limits.anonymousPerDay)} requests per day per address on the v2 routes; a key gets ${count(limits.keyedPerMonth)} requests per month.`,
     version: API_VERSION,
     baseUrl,
     securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "Authorization: Bearer bdk_<kind>_<key>" } },
   });
+
+  const operations = new Map<Operation, DirectoryMeta>();
+  for (const procedure of Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: DirectoryMeta } }>)) {
+    const meta = procedure._def.meta;
+    if (!meta?.openapi) continue;
+    const { path, method, operationId } = meta.openapi;
+    const operation = (document.paths?.[path] as Record<string, Operation> | undefined)?.[method.toLowerCase()];
+    if (!operation || operation.operationId !== operationId) throw new Error(`OpenAPI: no operation ${operationId} at ${method} ${path}`);
+    operations.set(operation, meta);
+  }
+
   for (const methods of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(methods as Record<string, Operation>)) {
-      for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        if (Number(status) >= 400 && response.content) response.content = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+      const meta = operations.get(operation);
+      const operationId = operation.operationId ?? "?";
+      if (!meta?.access) throw new Error(`OpenAPI: operation ${operationId} has no procedure with an access class`);
+      for (const tag of operation.tags ?? []) {
+        if (!(tag in TAG_DESCRIPTIONS)) throw new Error(`OpenAPI: operation ${operationId} uses undeclared tag ${tag}`);
       }
-      operation.security = [{}, { bearerAuth: [] }];
+      const success = operation.responses?.["200"];
+      operation.responses = { ...(success ? { 200: success } : {}), ...operationResponses(operationId, meta, limits, operation.requestBody !== undefined) };
+      // Every answer given after the limit was counted carries the counter, errors included.
+      if (meta.access !== "admin") {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (status !== "503") response.headers = { ...RATE_LIMIT_HEADERS, ...response.headers };
+        }
+      }
+      operation.security = KEY_REQUIRED.has(meta.access) ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }];
     }
   }
+
+  document.info.license = { name: "Business Directory usage rules (no open-source licence)", url: `${baseUrl}/llms.txt` };
+  document.info.contact = { name: "Business Directory API support", email: API_CONTACT_EMAIL };
+  document.tags = Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description }));
   const schemas = Object.fromEntries(Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith("error.")));
-  document.components = { ...document.components, schemas: { ...schemas, Error: ERROR_SCHEMA } };
+  document.components = {
+    ...document.components,
+    schemas: { ...schemas, Error: ERROR_SCHEMA, PartnerAuthError: PARTNER_AUTH_ERROR_SCHEMA, RateLimitError: RATE_LIMIT_ERROR_SCHEMA },
+    headers: HEADERS,
+  };
   return document;
 }

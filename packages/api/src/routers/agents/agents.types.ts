@@ -46,6 +46,5 @@ export const agenticGatewayMeta: OpenApiMeta = {
     operationId: "getAgenticGateway",
     tags: ["agents"],
     summary: "Machine-to-machine handshake: what this caller (anonymous or keyed) may call",
-    errorResponses: { 401: "A presented key is malformed, unknown or revoked" },
   },
 };

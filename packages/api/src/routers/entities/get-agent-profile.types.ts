@@ -38,6 +38,9 @@ export const getAgentProfileMeta: OpenApiMeta = {
     operationId: "getAgentProfile",
     tags: ["entities"],
     summary: "Agent-readable profile (ABO/1.0): contact, executable actions, prepared Q&A",
-    errorResponses: { 404: "Entity not found", 410: "Entity decommissioned" },
+    errorResponses: {
+      404: "Entity not found: no business has this slug, current or former",
+      410: "Entity decommissioned: the business is inactive or its subscription expired",
+    },
   },
 };

@@ -16,6 +16,11 @@ export const getEntityByIdMeta: OpenApiMeta = {
     tags: ["entities"],
     summary: "Canonical entity lookup by immutable id",
     description: "Survives renames and slug changes. Same body as getEntityProfile.",
-    errorResponses: { 400: "Invalid parameter", 401: "history=true without a key", 404: "Entity not found", 410: "Entity decommissioned" },
+    errorResponses: {
+      400: "Invalid parameter: id longer than 64 characters, format other than json, or history not true/false",
+      401: "history=true was asked without an API key",
+      404: "Entity not found: no business has this id (a malformed id is not found either)",
+      410: "Entity decommissioned: the business is inactive or its subscription expired",
+    },
   },
 };

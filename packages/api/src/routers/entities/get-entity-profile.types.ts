@@ -16,11 +16,10 @@ export const getEntityProfileMeta: OpenApiMeta = {
     summary: "Full structured entity record with provenance-tracked claims",
     description: "Authentication optional; history=true requires a key.",
     errorResponses: {
-      400: "Invalid parameter",
-      401: "history=true without a valid API key, or an invalid key",
-      404: "Entity not found",
-      410: "Entity decommissioned (inactive or expired subscription)",
-      429: "Anonymous rate limit exceeded; supply an API key or wait",
+      400: "Invalid parameter: slug missing or longer than 200 characters, or history not true/false",
+      401: "history=true was asked without an API key",
+      404: "Entity not found: no business has this slug, current or former",
+      410: "Entity decommissioned: the business is inactive or its subscription expired",
     },
   },
 };

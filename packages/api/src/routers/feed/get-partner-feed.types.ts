@@ -43,11 +43,6 @@ export const getPartnerFeedMeta: OpenApiMeta = {
     tags: ["partners"],
     summary: "Bulk paginated feed of verified business locations (partner key required)",
     protect: true,
-    errorResponses: {
-      400: "Invalid parameter (limit over 500, bad updatedSince or cursor)",
-      401: "Missing or invalid API key; the body carries publicAlternative",
-      403: "The key is not a partner key",
-      429: "Monthly API quota exceeded",
-    },
+    errorResponses: { 400: "Invalid parameter: limit outside 1 to 500, offset outside 0 to 10,000,000, updatedSince not an ISO date, or a cursor not passed back unchanged" },
   },
 };

@@ -33,6 +33,9 @@ export const lookupBusinessesMeta: OpenApiMeta = {
     description:
       "Resolves the category (plurals, synonyms) and the city (aliases, accents) and says what it matched; " +
       "an unknown category or city is a 404 that names it. Same listing shape and order as searchBusinesses.",
-    errorResponses: { 400: "Missing or invalid parameter", 404: "Unknown category or city" },
+    errorResponses: {
+      400: "Invalid parameter: category or city missing or longer than 100 characters, or limit outside 1 to 50",
+      404: "Unknown category or city: the body names which one did not resolve",
+    },
   },
 };

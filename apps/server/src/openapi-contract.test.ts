@@ -1,0 +1,326 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appRouter, createApiKey } from "@directory/api";
+import { businesses, categories, cities, type ApiKeyKind } from "@directory/db";
+import { createDirectoryClient } from "@directory/sdk";
+import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+
+/**
+ * The OpenAPI document against the live server: every status a client can provoke on a REST
+ * operation is documented on that operation, with a description of that situation, and every
+ * documented status (503 aside: it needs the database gone) is one a client can get.
+ */
+
+let server: TestServer;
+let document: JsonBody;
+let active: { id: string; slug: string; categoryName: string; cityName: string };
+let decommissioned: { id: string; slug: string };
+
+beforeAll(async () => {
+  // Tiny limits so each 429 takes three calls; every probe comes from its own address or key.
+  server = await startTestServer({ rateLimits: { anonymousPerDay: 2, openPerMinute: 2, keyedPerMonth: 2 }, trustProxyHops: 1 });
+  document = (await getJson(server.url, "/api/openapi.json")).body;
+  const candidates = await server.database.db
+    .select({ id: businesses.id, slug: businesses.slug, categoryName: categories.name, cityName: cities.name })
+    .from(businesses)
+    .innerJoin(categories, eq(categories.slug, businesses.categorySlug))
+    .innerJoin(cities, eq(cities.id, businesses.cityId))
+    .where(and(eq(businesses.status, "active"), sql`(${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now() + interval '1 day')`))
+    .orderBy(asc(businesses.id))
+    .limit(2);
+  const [first, second] = candidates;
+  if (!first || !second) throw new Error("the seed has fewer than two active businesses");
+  active = first;
+  decommissioned = second;
+  await createDirectoryClient({ baseUrl: server.url, apiKey: server.adminKey }).lifecycle.decommission.mutate({ slug: decommissioned.slug });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+let addressCounter = 0;
+/** A client address no earlier request used, so anonymous limits start from zero. */
+function freshAddress(): string {
+  addressCounter += 1;
+  return `10.${Math.floor(addressCounter / 65_536) % 256}.${Math.floor(addressCounter / 256) % 256}.${addressCounter % 256}`;
+}
+
+async function freshKey(kind: ApiKeyKind): Promise<string> {
+  const options = kind === "business" ? { kind, businessSlug: active.slug } : { kind };
+  return (await createApiKey(server.database.db, options)).key;
+}
+
+interface Call {
+  key?: string;
+  address?: string;
+}
+
+function call(path: string, { key, address = freshAddress() }: Call = {}) {
+  const headers: Record<string, string> = { "x-forwarded-for": address };
+  if (key) headers.authorization = `Bearer ${key}`;
+  return getJson(server.url, path, headers);
+}
+
+/** The third call from one address, or with one key: over the limit of 2. */
+async function overLimit(path: string, key?: string) {
+  const address = freshAddress();
+  for (let i = 0; i < 2; i++) {
+    const admitted = await call(path, { key, address });
+    expect(admitted.status, JSON.stringify(admitted.body)).toBe(200);
+  }
+  return call(path, { key, address });
+}
+
+interface Documented {
+  path: string;
+  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: { $ref?: string } }> }>;
+  security: unknown;
+}
+
+function operation(operationId: string): Documented {
+  for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, JsonBody>>)) {
+    for (const op of Object.values(methods)) if (op.operationId === operationId) return { path, responses: op.responses, security: op.security };
+  }
+  throw new Error(`no operation ${operationId} in the document`);
+}
+
+/** Property names a documented body schema requires, following $ref and allOf. */
+function requiredFields(schema: JsonBody): string[] {
+  if (schema?.$ref) return requiredFields(document.components.schemas[(schema.$ref as string).split("/").pop()!]);
+  const own = (schema?.required as string[] | undefined) ?? [];
+  return [...own, ...((schema?.allOf as JsonBody[] | undefined) ?? []).flatMap(requiredFields)];
+}
+
+const observed = new Map<string, Set<number>>();
+
+/** Asserts the live answer is the expected status, documented on the operation with a fitting description. */
+function expectDocumented(operationId: string, response: { status: number; headers: Headers; body: JsonBody }, status: number, description: RegExp) {
+  expect(response.status, JSON.stringify(response.body)).toBe(status);
+  const documented = operation(operationId).responses[String(status)];
+  expect(documented, `${operationId} does not document ${status}`).toBeDefined();
+  expect(documented!.description).toMatch(description);
+  if (!observed.has(operationId)) observed.set(operationId, new Set());
+  observed.get(operationId)!.add(status);
+  if (status >= 400) {
+    expect(response.body).toMatchObject({ error: expect.any(String), code: expect.any(String) });
+    const schema = documented!.content?.["application/json"]?.schema;
+    for (const field of requiredFields(schema)) expect(response.body, `${operationId} ${status} lacks documented field ${field}`).toHaveProperty(field);
+  }
+  for (const header of ["RateLimit", "RateLimit-Policy", "Retry-After"]) {
+    if (response.headers.get(header) !== null) {
+      expect(Object.keys(documented!.headers ?? {}), `${operationId} ${status} sends ${header} undocumented`).toContain(header);
+    }
+  }
+}
+
+const BAD_KEY = "bdk_developer_0000000000000000000000000000000000";
+const LONG = "x".repeat(260);
+const UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000";
+
+describe("searchBusinesses (GET /api/assistant-plugin, open)", () => {
+  const path = () => `/api/assistant-plugin?${new URLSearchParams({ category: active.categoryName, city: active.cityName })}`;
+  it("200, 400, 401", async () => {
+    expectDocumented("searchBusinesses", await call(path()), 200, /./);
+    expectDocumented("searchBusinesses", await call("/api/assistant-plugin?category=dentist"), 400, /missing/i);
+    expectDocumented("searchBusinesses", await call(path(), { key: BAD_KEY }), 401, /malformed, unknown or revoked/);
+  });
+  it("429: the per-minute limit per address, and a key's monthly quota", async () => {
+    const anonymous = await overLimit(path());
+    expectDocumented("searchBusinesses", anonymous, 429, /Per-minute.*per address/);
+    expect(anonymous.body).toMatchObject({ policy: "anonymous-minute", limit: 2, resetAt: expect.any(String) });
+    const keyed = await overLimit(path(), await freshKey("developer"));
+    expectDocumented("searchBusinesses", keyed, 429, /monthly quota/);
+    expect(keyed.body.policy).toBe("key-monthly");
+  });
+});
+
+describe("lookupBusinesses (GET /api/v2/businesses, anonymous daily)", () => {
+  const path = () => `/api/v2/businesses?${new URLSearchParams({ category: active.categoryName, city: active.cityName })}`;
+  it("200, 400, 401, 404", async () => {
+    expectDocumented("lookupBusinesses", await call(path()), 200, /./);
+    expectDocumented("lookupBusinesses", await call("/api/v2/businesses?category=dentist"), 400, /missing/);
+    expectDocumented("lookupBusinesses", await call(path(), { key: BAD_KEY }), 401, /malformed, unknown or revoked/);
+    expectDocumented("lookupBusinesses", await call(`/api/v2/businesses?category=no-such-trade-zz&city=${encodeURIComponent(active.cityName)}`), 404, /Unknown category or city/);
+  });
+  it("429: the anonymous daily limit, with RateLimit headers", async () => {
+    const refused = await overLimit(path());
+    expectDocumented("lookupBusinesses", refused, 429, /per day per address.*supply an API key or wait/);
+    expect(refused.body.policy).toBe("anonymous-daily");
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+});
+
+describe("getEntityProfile (GET /api/v2/entity-profile, anonymous daily)", () => {
+  const path = (slug = active.slug, extra = "") => `/api/v2/entity-profile?slug=${encodeURIComponent(slug)}${extra}`;
+  it("200, 400, 401, 404, 410", async () => {
+    expectDocumented("getEntityProfile", await call(path()), 200, /./);
+    expectDocumented("getEntityProfile", await call(path(LONG)), 400, /Invalid parameter/);
+    expectDocumented("getEntityProfile", await call(path(active.slug, "&history=maybe")), 400, /history/);
+    expectDocumented("getEntityProfile", await call(path(), { key: BAD_KEY }), 401, /malformed, unknown or revoked/);
+    expectDocumented("getEntityProfile", await call(path(active.slug, "&history=true")), 401, /history=true.*without an API key/);
+    const missing = await call(path("no-such-business-zz"));
+    expectDocumented("getEntityProfile", missing, 404, /Entity not found.*slug/);
+    expect(operation("getEntityProfile").responses["404"]!.description).not.toMatch(/category|city/i);
+    expectDocumented("getEntityProfile", await call(path(decommissioned.slug)), 410, /decommissioned/);
+  });
+  it("429: the anonymous daily limit; a key lifts it", async () => {
+    expectDocumented("getEntityProfile", await overLimit(path()), 429, /Anonymous rate limit.*supply an API key or wait/);
+    expectDocumented("getEntityProfile", await overLimit(path(), await freshKey("developer")), 429, /monthly quota of/);
+  });
+});
+
+describe("getEntityById (GET /entity/{id}, anonymous daily)", () => {
+  const path = (id = active.id, extra = "") => `/entity/${encodeURIComponent(id)}?format=json${extra}`;
+  it("200, 400, 401, 404, 410", async () => {
+    expectDocumented("getEntityById", await call(path()), 200, /./);
+    expectDocumented("getEntityById", await call(`/entity/${active.id}?format=xml`), 400, /format/);
+    expectDocumented("getEntityById", await call(path(), { key: BAD_KEY }), 401, /malformed, unknown or revoked/);
+    expectDocumented("getEntityById", await call(path(active.id, "&history=true")), 401, /history=true/);
+    expectDocumented("getEntityById", await call(path(UNKNOWN_UUID)), 404, /Entity not found.*id/);
+    expect(operation("getEntityById").responses["404"]!.description).not.toMatch(/category|city/i);
+    expectDocumented("getEntityById", await call(path(decommissioned.id)), 410, /decommissioned/);
+  });
+  it("429: the anonymous daily limit", async () => {
+    const refused = await overLimit(path());
+    expectDocumented("getEntityById", refused, 429, /per day per address/);
+    expect(refused.body.policy).toBe("anonymous-daily");
+  });
+});
+
+describe("getAgentProfile (GET /business/{slug}/agent.json, open)", () => {
+  const path = (slug = active.slug) => `/business/${encodeURIComponent(slug)}/agent.json`;
+  it("200, 400, 401, 404, 410", async () => {
+    expectDocumented("getAgentProfile", await call(path()), 200, /./);
+    expectDocumented("getAgentProfile", await call(path(LONG)), 400, /Invalid parameter/);
+    expectDocumented("getAgentProfile", await call(path(), { key: BAD_KEY }), 401, /malformed, unknown or revoked/);
+    expectDocumented("getAgentProfile", await call(path("no-such-business-zz")), 404, /Entity not found.*slug/);
+    expect(operation("getAgentProfile").responses["404"]!.description).not.toMatch(/category|city/i);
+    expectDocumented("getAgentProfile", await call(path(decommissioned.slug)), 410, /decommissioned/);
+  });
+  it("429: the per-minute limit per address", async () => {
+    expectDocumented("getAgentProfile", await overLimit(path()), 429, /Per-minute/);
+  });
+});
+
+describe("getPartnerFeed (GET /api/v2/partner-feed, partner key)", () => {
+  const path = "/api/v2/partner-feed?limit=5";
+  it("200 with RateLimit headers, 400", async () => {
+    const page = await call(path, { key: await freshKey("partner") });
+    expectDocumented("getPartnerFeed", page, 200, /./);
+    expect(page.headers.get("ratelimit-policy")).toContain("key-monthly");
+    expectDocumented("getPartnerFeed", await call("/api/v2/partner-feed?limit=501", { key: await freshKey("partner") }), 400, /limit outside 1 to 500/);
+  });
+  it("401 without a key or with a bad one, both carrying publicAlternative; 403 for another kind of key", async () => {
+    for (const key of [undefined, BAD_KEY]) {
+      const refused = await call(path, { key });
+      expectDocumented("getPartnerFeed", refused, 401, /API key missing, or malformed, unknown or revoked.*publicAlternative/);
+      expect(refused.body.publicAlternative).toEqual(expect.any(String));
+    }
+    expect(requiredFields(operation("getPartnerFeed").responses["401"]!.content!["application/json"]!.schema)).toContain("publicAlternative");
+    const wrongKind = await call(path, { key: await freshKey("developer") });
+    expectDocumented("getPartnerFeed", wrongKind, 403, /not a partner key/);
+    expect(operation("getPartnerFeed").responses["401"]!.description).not.toMatch(/history/);
+  });
+  it("429: the key's monthly quota, not an anonymous limit", async () => {
+    const refused = await overLimit(path, await freshKey("partner"));
+    expectDocumented("getPartnerFeed", refused, 429, /Monthly API quota exceeded/);
+    expect(operation("getPartnerFeed").responses["429"]!.description).not.toMatch(/anonymous/i);
+    expect(refused.body).toMatchObject({ policy: "key-monthly", limit: 2, resetAt: expect.any(String) });
+  });
+});
+
+describe("getAgentDiscovery (GET /api/agent-discovery, open)", () => {
+  it("200, 400, 401, 429", async () => {
+    expectDocumented("getAgentDiscovery", await call("/api/agent-discovery"), 200, /./);
+    expectDocumented("getAgentDiscovery", await call("/api/agent-discovery?note=%01"), 400, /Invalid parameter/);
+    expectDocumented("getAgentDiscovery", await call("/api/agent-discovery", { key: BAD_KEY }), 401, /malformed, unknown or revoked/);
+    expectDocumented("getAgentDiscovery", await overLimit("/api/agent-discovery"), 429, /Per-minute/);
+    expect(Object.keys(operation("getAgentDiscovery").responses)).not.toContain("500");
+  });
+});
+
+describe("getAgenticGateway (GET /api/agentic-gateway, open)", () => {
+  it("200, 400, 401, 429", async () => {
+    expectDocumented("getAgenticGateway", await call("/api/agentic-gateway?agent=test%2F1"), 200, /./);
+    expectDocumented("getAgenticGateway", await call(`/api/agentic-gateway?agent=${LONG}`), 400, /Invalid parameter/);
+    expectDocumented("getAgenticGateway", await call("/api/agentic-gateway", { key: BAD_KEY }), 401, /malformed, unknown or revoked/);
+    expectDocumented("getAgenticGateway", await overLimit("/api/agentic-gateway"), 429, /Per-minute/);
+  });
+});
+
+/** Every operation of the document, with its path parameters filled in. */
+function everyOperation(): { operationId: string; method: string; path: string; keyed: boolean }[] {
+  const operations = [];
+  for (const [template, methods] of Object.entries(document.paths as Record<string, Record<string, JsonBody>>)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const keyed = JSON.stringify(op.security) === JSON.stringify([{ bearerAuth: [] }]);
+      operations.push({ operationId: op.operationId as string, method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, "x"), keyed });
+    }
+  }
+  return operations;
+}
+
+describe("every operation, including ones without probes of their own", () => {
+  it("refuses a bad key with a documented 401, and a keyed one refuses a missing key too", async () => {
+    for (const { operationId, method, path, keyed } of everyOperation()) {
+      for (const key of keyed ? [BAD_KEY, undefined] : [BAD_KEY]) {
+        const headers: Record<string, string> = { "x-forwarded-for": freshAddress(), "content-type": "application/json" };
+        if (key) headers.authorization = `Bearer ${key}`;
+        const response = await fetch(`${server.url}${path}`, { method, headers, body: method === "GET" ? undefined : "{}" });
+        const refused = { status: response.status, headers: response.headers, body: (await response.json()) as JsonBody };
+        expectDocumented(operationId, refused, 401, key ? /malformed, unknown or revoked/ : /API key missing/);
+      }
+    }
+  });
+});
+
+/** The operations this file provokes every status of; 503 aside, each needs the database gone. */
+const PROBED = ["searchBusinesses", "lookupBusinesses", "getEntityProfile", "getEntityById", "getAgentProfile", "getPartnerFeed", "getAgentDiscovery", "getAgenticGateway"];
+
+describe("the document as a whole", () => {
+  it("documents nothing a client cannot get: every documented status but 503 was provoked above", () => {
+    for (const operationId of PROBED) {
+      const documented = Object.keys(operation(operationId).responses).map(Number).filter((status) => status !== 503);
+      expect([...(observed.get(operationId) ?? [])].sort(), operationId).toEqual(documented.sort());
+    }
+  });
+
+  it("shows a key as required exactly where the procedure's access class requires one", () => {
+    const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: { access?: string; openapi?: { operationId: string } } } }>;
+    let checked = 0;
+    for (const procedure of Object.values(procedures)) {
+      const meta = procedure._def.meta;
+      if (!meta?.openapi) continue;
+      const keyed = ["key", "partner", "business", "admin"].includes(meta.access ?? "");
+      expect(operation(meta.openapi.operationId).security, meta.openapi.operationId).toEqual(keyed ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }]);
+      checked += 1;
+    }
+    expect(checked).toBe(Object.values(document.paths as Record<string, object>).reduce((n, methods) => n + Object.keys(methods).length, 0));
+    expect(operation("getPartnerFeed").security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it("documents RateLimit headers on the 200 and 429 of limited operations, and Retry-After on 429 and 503", () => {
+    for (const methods of Object.values(document.paths as Record<string, Record<string, JsonBody>>)) {
+      for (const op of Object.values(methods)) {
+        expect(Object.keys(op.responses["200"].headers ?? {}), op.operationId).toEqual(expect.arrayContaining(["RateLimit", "RateLimit-Policy"]));
+        expect(Object.keys(op.responses["429"].headers ?? {}), op.operationId).toEqual(expect.arrayContaining(["RateLimit", "RateLimit-Policy", "Retry-After"]));
+        expect(Object.keys(op.responses["503"].headers ?? {}), op.operationId).toContain("Retry-After");
+        expect(requiredFields(op.responses["429"].content["application/json"].schema)).toEqual(expect.arrayContaining(["limit", "policy", "resetAt"]));
+      }
+    }
+    for (const name of ["RateLimit", "RateLimit-Policy", "Retry-After"]) expect(document.components.headers[name]).toBeDefined();
+  });
+
+  it("has a license, a contact and a described tag for every tag an operation uses", () => {
+    expect(document.info.license).toMatchObject({ name: expect.any(String), url: expect.stringMatching(/^http/) });
+    expect(document.info.contact).toMatchObject({ email: expect.stringContaining("@") });
+    const declared = new Map((document.tags as { name: string; description: string }[]).map((tag) => [tag.name, tag.description]));
+    for (const methods of Object.values(document.paths as Record<string, Record<string, JsonBody>>)) {
+      for (const op of Object.values(methods)) for (const tag of op.tags as string[]) expect(declared.get(tag), tag).toMatch(/\w+/);
+    }
+  });
+
+  it("keeps no trpc-to-openapi error components, whose names collide across operations", () => {
+    expect(Object.keys(document.components.schemas).filter((name) => name.startsWith("error."))).toEqual([]);
+  });
+});
