@@ -1,4 +1,4 @@
-import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "@directory/api";
+import { DEFAULT_DELIVERY_SETTINGS, DEFAULT_RATE_LIMITS, outboundPolicyFromEnv, type DeliverySettings, type OutboundPolicy, type RateLimitSettings } from "@directory/api";
 
 /** Everything the server reads from the environment, read once, with the defaults a newcomer needs. */
 export interface ServerConfig {
@@ -18,6 +18,39 @@ export interface ServerConfig {
   /** Hostnames MCP requests may name in Host/Origin besides the public base URL's and loopback (ALLOWED_HOSTS, comma-separated). */
   allowedHosts: string[];
   rateLimits: RateLimitSettings;
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /** WEBHOOK_SECRET_KEY: 32 bytes (hex or base64) sealing webhook secrets; unset = a key file in DATA_DIR. */
+  secretKey: string | undefined;
+  /** WEBHOOK_WORKER=off: this server delivers nothing (run `pnpm worker` elsewhere). */
+  workerInServer: boolean;
+  delivery: DeliverySettings;
+  outbound: OutboundPolicy;
+}
+
+function retryDelays(env: NodeJS.ProcessEnv): number[] {
+  const raw = env.WEBHOOK_RETRY_DELAYS_MS;
+  if (!raw) return [...DEFAULT_DELIVERY_SETTINGS.retryDelaysMs];
+  const delays = raw.split(",").map((part) => Number(part.trim()));
+  if (delays.length !== 4 || delays.some((delay) => !Number.isInteger(delay) || delay < 0)) {
+    throw new Error(`WEBHOOK_RETRY_DELAYS_MS must be four comma-separated non-negative integers (milliseconds), got "${raw}"`);
+  }
+  return delays;
+}
+
+export function readWebhookSettings(env: NodeJS.ProcessEnv = process.env): WebhookSettings {
+  return {
+    secretKey: env.WEBHOOK_SECRET_KEY || undefined,
+    workerInServer: !["off", "false", "0"].includes((env.WEBHOOK_WORKER ?? "on").toLowerCase()),
+    delivery: {
+      retryDelaysMs: retryDelays(env),
+      attemptTimeoutMs: nonNegativeInteger(env, "WEBHOOK_TIMEOUT_MS", DEFAULT_DELIVERY_SETTINGS.attemptTimeoutMs),
+      disableAfterMs: nonNegativeInteger(env, "WEBHOOK_DISABLE_AFTER_MS", DEFAULT_DELIVERY_SETTINGS.disableAfterMs),
+    },
+    outbound: outboundPolicyFromEnv(env),
+  };
 }
 
 function nonNegativeInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -43,6 +76,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL || "info",
     bodyLimitBytes: nonNegativeInteger(env, "BODY_LIMIT_BYTES", 100_000),
     trustProxyHops: nonNegativeInteger(env, "TRUST_PROXY", 0),
+    webhooks: readWebhookSettings(env),
     allowedHosts: (env.ALLOWED_HOSTS ?? "")
       .split(",")
       .map((host) => host.trim())

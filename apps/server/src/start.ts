@@ -3,6 +3,8 @@ import { createDatabase, isDatabaseEmpty, migrate, seedDemoWorld, type Database 
 import { ensureAdminKey } from "./admin-key";
 import { createApp } from "./app";
 import { startHousekeeping } from "./housekeeping";
+import { loadWebhookSecretBox } from "./webhooks/secret-key";
+import { startWebhookWorker } from "./webhooks/worker";
 import { answerClientErrorsWithJson } from "./request-hygiene";
 import type { ServerConfig } from "./config";
 import { createLogger, type Logger } from "./logger";
@@ -35,7 +37,17 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     throw error;
   }
 
-  const app = createApp({ database, publicBaseUrl: config.publicBaseUrl, logger, bodyLimitBytes: config.bodyLimitBytes, trustProxyHops: config.trustProxyHops, rateLimits: config.rateLimits, allowedHosts: config.allowedHosts });
+  const webhookConfig = { secretBox: loadWebhookSecretBox({ dataDir: config.dataDir, secretKey: config.webhooks.secretKey, log: logger }), outbound: config.webhooks.outbound };
+  const app = createApp({
+    database,
+    publicBaseUrl: config.publicBaseUrl,
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    trustProxyHops: config.trustProxyHops,
+    rateLimits: config.rateLimits,
+    allowedHosts: config.allowedHosts,
+    webhookConfig,
+  });
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
@@ -46,10 +58,14 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   logger.info({ url, driver: database.driver, ms: Math.round(performance.now() - startedAt) }, "directory service listening");
 
   const stopHousekeeping = startHousekeeping(database.db, logger);
+  const worker = config.webhooks.workerInServer
+    ? startWebhookWorker({ database, publicBaseUrl: config.publicBaseUrl, ...webhookConfig, settings: config.webhooks.delivery, logger })
+    : null;
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       stopHousekeeping();
+      await worker?.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         server.close(() => {

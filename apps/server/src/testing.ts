@@ -1,16 +1,22 @@
 import type { Server } from "node:http";
 import type { DestinationStream } from "pino";
-import { createApiKey, type RateLimitSettings } from "@directory/api";
+import { randomBytes } from "node:crypto";
+import { createApiKey, createSecretBox, DEFAULT_DELIVERY_SETTINGS, type DeliverySettings, type RateLimitSettings, type WebhookConfig } from "@directory/api";
 import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from "@directory/db/testing";
 import { createApp } from "./app";
 import { answerClientErrorsWithJson } from "./request-hygiene";
 import { createLogger } from "./logger";
+import { startWebhookWorker, type WebhookWorker } from "./webhooks/worker";
 
 export interface TestServer {
   url: string;
   database: TestDatabase;
   /** A fresh admin key, created directly in the test database. */
   adminKey: string;
+  /** The sealing key and outbound policy this server uses (loopback receivers allowed, as for local development). */
+  webhookConfig: WebhookConfig;
+  /** Set when the server runs a webhook worker (options.webhookWorker). */
+  worker: WebhookWorker | null;
   close(): Promise<void>;
 }
 
@@ -23,15 +29,21 @@ export interface TestServerOptions extends TestDatabaseOptions {
   logDestination?: DestinationStream;
   /** Serve an existing database instead of creating one (several instances on one database). */
   database?: TestDatabase;
+  /** false: create no admin key (adminKey is then ""), for a database that is down or has no tables. */
+  adminKey?: false;
+  /** Run a webhook worker in this server, with these delivery settings over the defaults. */
+  webhookWorker?: { settings?: Partial<DeliverySettings>; pollIntervalMs?: number };
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const ownsDatabase = !options.database;
   const database = options.database ?? (await createTestDatabase(options));
-  const { key: adminKey } = await createApiKey(database.db, { kind: "admin", label: "test" });
+  const adminKey = options.adminKey === false ? "" : (await createApiKey(database.db, { kind: "admin", label: "test" })).key;
   const logger = options.logDestination ? createLogger("info", options.logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
   let url = "";
+  const webhookConfig: WebhookConfig = { secretBox: createSecretBox(randomBytes(32)), outbound: { allowLoopback: true } };
   const app = createApp({
+    webhookConfig,
     database,
     publicBaseUrl: "http://directory.test",
     logger,
@@ -45,11 +57,24 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   answerClientErrorsWithJson(server);
   const address = server.address();
   if (typeof address === "object" && address) url = `http://127.0.0.1:${address.port}`;
+  const worker = options.webhookWorker
+    ? startWebhookWorker({
+        database,
+        publicBaseUrl: "http://directory.test",
+        ...webhookConfig,
+        settings: { ...DEFAULT_DELIVERY_SETTINGS, ...options.webhookWorker.settings },
+        pollIntervalMs: options.webhookWorker.pollIntervalMs,
+        logger,
+      })
+    : null;
   return {
     url,
     database,
     adminKey,
+    webhookConfig,
+    worker,
     close: async () => {
+      await worker?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (ownsDatabase) await database.destroy();

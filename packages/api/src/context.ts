@@ -1,5 +1,7 @@
 import type { Db } from "@directory/db";
 import type { AuthenticatedKey } from "./services/api-keys";
+import type { OutboundPolicy } from "./services/webhooks/outbound-address";
+import type { SecretBox } from "./services/webhooks/secrets";
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/rate-limits";
 
 /** What every procedure may rely on; built once per request by the server (or a test). */
@@ -18,6 +20,20 @@ export interface Context {
   setHeader(name: string, value: string): void;
   /** Records facts worth an operator's attention (legacy score requests, limiter failures, ...). */
   log: ContextLogger;
+  /** How webhook secrets are sealed and where deliveries may go; null where webhooks are not served. */
+  webhookConfig: WebhookConfig | null;
+  /** The success status a procedure asked for (201 on creation); read by the HTTP doors. */
+  successStatus?: number;
+  /**
+   * Asks for a success status other than 200. Middlewares hand procedures copies of the context,
+   * so this writes to the context the door created, where the door reads it.
+   */
+  setSuccessStatus(status: number): void;
+}
+
+export interface WebhookConfig {
+  secretBox: SecretBox;
+  outbound: OutboundPolicy;
 }
 
 export interface ContextLogger {
@@ -33,6 +49,7 @@ export interface CreateContextOptions {
   rateLimits?: Partial<RateLimitSettings>;
   setHeader?: (name: string, value: string) => void;
   log?: ContextLogger;
+  webhookConfig?: WebhookConfig | null;
 }
 
 const silentLogger: ContextLogger = { info() {}, warn() {} };
@@ -45,7 +62,7 @@ export function bearerTokenFrom(header: string | undefined): string | null {
 }
 
 export function createContext(options: CreateContextOptions): Context {
-  return {
+  const context: Context = {
     db: options.db,
     publicBaseUrl: options.publicBaseUrl.replace(/\/+$/, ""),
     bearerToken: bearerTokenFrom(options.authorizationHeader),
@@ -54,5 +71,10 @@ export function createContext(options: CreateContextOptions): Context {
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     setHeader: options.setHeader ?? (() => {}),
     log: options.log ?? silentLogger,
+    webhookConfig: options.webhookConfig ?? null,
+    setSuccessStatus: (status) => {
+      context.successStatus = status;
+    },
   };
+  return context;
 }

@@ -9,3 +9,17 @@ export { searchCategory } from "./services/category-search";
 /** The per-address bucket (IPv6: its /64) every per-client cap counts by. */
 export { clientBucketOf } from "./services/client-ip";
 export { DEFAULT_RATE_LIMITS, deleteExpiredRateLimitWindows, type RateLimitSettings } from "./services/rate-limits";
+export { createSecretBox, parseSecretKey, type SecretBox } from "./services/webhooks/secrets";
+export { signatureHeaders } from "./services/webhooks/signing";
+export { checkWebhookUrl, guardedLookup, outboundPolicyFromEnv, type OutboundPolicy } from "./services/webhooks/outbound-address";
+export {
+  claimDueDeliveries,
+  DEFAULT_DELIVERY_SETTINGS,
+  fanOutOutbox,
+  pruneDeliveryLog,
+  recordAttempt,
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  type DeliverySettings,
+} from "./services/webhooks/dispatch";
+export type { WebhookConfig } from "./context";

@@ -12,7 +12,7 @@ import type { AccessClass, DirectoryMeta } from "./trpc";
 const ACCESS_CLASSES: readonly AccessClass[] = ["open", "anonymous-daily", "lead-submission", "key", "partner", "business", "admin"];
 
 type AnyProcedure = { _def: { meta?: DirectoryMeta; type: "query" | "mutation" | "subscription" } };
-const procedures = Object.entries(appRouter._def.procedures as Record<string, AnyProcedure>);
+const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>);
 
 let database: TestDatabase;
 beforeAll(async () => {

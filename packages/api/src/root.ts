@@ -14,6 +14,7 @@ import { lifecycleRouter } from "./routers/admin/lifecycle";
 import { apiKeysRouter } from "./routers/keys/api-keys";
 import { lookupBusinesses } from "./routers/search/lookup-businesses";
 import { searchBusinesses } from "./routers/search/search-businesses";
+import { webhooksRouter } from "./routers/webhooks/webhooks";
 import { createCallerFactory, router } from "./trpc";
 
 export const appRouter = router({
@@ -26,6 +27,7 @@ export const appRouter = router({
   owner: ownerRouter,
   apiKeys: apiKeysRouter,
   lifecycle: lifecycleRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -197,6 +197,15 @@ function requireKey(kinds: readonly ApiKeyKind[] | "any", needed: string, refusa
 /** Guarantee: ctx.apiKey is a valid, unrevoked key of any kind, within its monthly quota. */
 export const keyedProcedure = baseProcedure.meta({ access: "key" }).use(requireKey("any", "an API key"));
 
+/**
+ * Guarantee: as keyedProcedure, and ctx.webhooks is ready (sealing key and outbound policy). The
+ * procedure must still scope every webhook to ctx.apiKey.
+ */
+export const webhookProcedure = keyedProcedure.use(({ ctx, next }) => {
+  if (!ctx.webhookConfig) throw toTrpcError(new DomainError("UNAVAILABLE", "Webhooks are not configured on this server"));
+  return next({ ctx: { webhooks: { ...ctx.webhookConfig, publicBaseUrl: ctx.publicBaseUrl } } });
+});
+
 /** Routes an unkeyed caller may use instead of the partner feed; named in every partner 401. */
 export const PARTNER_PUBLIC_ALTERNATIVE = "/api/v2/businesses?category={category}&city={city} (anonymous, 500 requests per day), /api/assistant-plugin, /api/v2/entity-profile?slug={slug}";
 

@@ -1,0 +1,161 @@
+import { randomUUID } from "node:crypto";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { webhookDeliveries, webhookDeliveryAttempts, webhooks, type Db, type WebhookEventType } from "@directory/db";
+import { DomainError } from "../../errors";
+import type { AuthenticatedKey } from "../api-keys";
+import { isUuid } from "../ids";
+import { assertPublicDestination, checkWebhookUrl, type OutboundPolicy } from "./outbound-address";
+import { generateWebhookSecret, type SecretBox } from "./secrets";
+import { buildTestEvent, eventBody } from "./events";
+
+/** Webhooks one key may hold; enough for a few environments, small enough to bound fan-out. */
+export const MAX_WEBHOOKS_PER_KEY = 10;
+/** After a rotation the old secret keeps signing for this long, so receivers can switch over. */
+export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+/** Recent deliveries shown with a webhook, each with its attempt log. */
+export const RECENT_DELIVERIES = 20;
+
+export interface WebhookDeps {
+  secretBox: SecretBox;
+  outbound: OutboundPolicy;
+  publicBaseUrl: string;
+}
+
+type WebhookRow = typeof webhooks.$inferSelect;
+
+function webhookView(row: WebhookRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    status: row.status,
+    disabledReason: row.disabledReason,
+    failingSince: row.failingSince?.toISOString() ?? null,
+    previousSecretExpiresAt: row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date() ? row.previousSecretExpiresAt.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** lead.created carries a business's leads: only that business's own key may subscribe to it. */
+function assertEventsAllowed(key: AuthenticatedKey, events: readonly WebhookEventType[]): void {
+  if (events.includes("lead.created") && key.kind !== "business") {
+    throw new DomainError("INVALID_INPUT", "Invalid parameter events: lead.created is for business keys (the leads of their own business)");
+  }
+}
+
+export async function createWebhook(db: Db, deps: WebhookDeps, key: AuthenticatedKey, input: { url: string; events: WebhookEventType[] }) {
+  const url = checkWebhookUrl(input.url, deps.outbound);
+  await assertPublicDestination(url, deps.outbound);
+  const events = [...new Set(input.events)];
+  assertEventsAllowed(key, events);
+  const [held] = await db.select({ n: count() }).from(webhooks).where(eq(webhooks.apiKeyId, key.id));
+  if ((held?.n ?? 0) >= MAX_WEBHOOKS_PER_KEY) {
+    throw new DomainError("CONFLICT", `This key already has ${MAX_WEBHOOKS_PER_KEY} webhooks, the most one key may hold; delete one first`);
+  }
+  const secret = generateWebhookSecret();
+  const [row] = await db
+    .insert(webhooks)
+    .values({ id: randomUUID(), apiKeyId: key.id, url: url.href, events, secretSealed: deps.secretBox.seal(secret) })
+    .returning();
+  return { ...webhookView(row!), secret };
+}
+
+/** Another key's webhook is indistinguishable from a missing one. */
+async function requireOwnWebhook(db: Db, key: AuthenticatedKey, id: string): Promise<WebhookRow> {
+  const [row] = isUuid(id) ? await db.select().from(webhooks).where(and(eq(webhooks.id, id.toLowerCase()), eq(webhooks.apiKeyId, key.id))) : [];
+  if (!row) throw new DomainError("NOT_FOUND", `No webhook with id "${id}"`);
+  return row;
+}
+
+export async function listWebhooks(db: Db, key: AuthenticatedKey) {
+  const rows = await db.select().from(webhooks).where(eq(webhooks.apiKeyId, key.id)).orderBy(webhooks.createdAt).limit(MAX_WEBHOOKS_PER_KEY);
+  return { webhooks: rows.map(webhookView), total: rows.length };
+}
+
+export async function getWebhook(db: Db, key: AuthenticatedKey, id: string) {
+  const row = await requireOwnWebhook(db, key, id);
+  const deliveries = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, row.id)).orderBy(desc(webhookDeliveries.createdAt)).limit(RECENT_DELIVERIES);
+  const attempts = deliveries.length
+    ? await db.select().from(webhookDeliveryAttempts).where(inArray(webhookDeliveryAttempts.deliveryId, deliveries.map((d) => d.id))).orderBy(webhookDeliveryAttempts.attempt)
+    : [];
+  return {
+    ...webhookView(row),
+    deliveries: deliveries.map((delivery) => ({
+      ...deliveryView(delivery),
+      attemptLog: attempts
+        .filter((attempt) => attempt.deliveryId === delivery.id)
+        .map((attempt) => ({ attempt: attempt.attempt, attemptedAt: attempt.attemptedAt.toISOString(), durationMs: attempt.durationMs, statusCode: attempt.statusCode, error: attempt.error })),
+    })),
+  };
+}
+
+function deliveryView(delivery: typeof webhookDeliveries.$inferSelect) {
+  return {
+    id: delivery.id,
+    eventId: delivery.eventId,
+    eventType: delivery.eventType,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    nextAttemptAt: delivery.status === "pending" ? delivery.nextAttemptAt.toISOString() : null,
+    lastStatusCode: delivery.lastStatusCode,
+    lastError: delivery.lastError,
+    createdAt: delivery.createdAt.toISOString(),
+    completedAt: delivery.completedAt?.toISOString() ?? null,
+  };
+}
+
+export async function rotateWebhookSecret(db: Db, deps: WebhookDeps, key: AuthenticatedKey, id: string) {
+  const row = await requireOwnWebhook(db, key, id);
+  const secret = generateWebhookSecret();
+  const previousSecretExpiresAt = new Date(Date.now() + SECRET_ROTATION_OVERLAP_MS);
+  await db
+    .update(webhooks)
+    .set({ secretSealed: deps.secretBox.seal(secret), previousSecretSealed: row.secretSealed, previousSecretExpiresAt, updatedAt: new Date() })
+    .where(eq(webhooks.id, row.id));
+  return { id: row.id, secret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() };
+}
+
+/** Queues a webhook.test event for this webhook alone, delivered like any other. */
+export async function sendTestEvent(db: Db, deps: WebhookDeps, key: AuthenticatedKey, id: string) {
+  const row = await requireOwnWebhook(db, key, id);
+  if (row.status !== "active") throw new DomainError("CONFLICT", "This webhook is disabled; enable it first");
+  const event = buildTestEvent(deps.publicBaseUrl, row.id);
+  const [delivery] = await db
+    .insert(webhookDeliveries)
+    .values({ id: randomUUID(), webhookId: row.id, eventId: event.id, eventType: event.type, body: eventBody(event) })
+    .returning();
+  return deliveryView(delivery!);
+}
+
+/** Sends a failed delivery again: a fresh set of attempts, the same event id and body. */
+export async function redeliver(db: Db, key: AuthenticatedKey, id: string, deliveryId: string) {
+  const row = await requireOwnWebhook(db, key, id);
+  const [delivery] = isUuid(deliveryId)
+    ? await db
+        .update(webhookDeliveries)
+        .set({ status: "pending", attempts: 0, nextAttemptAt: new Date(), completedAt: null })
+        .where(and(eq(webhookDeliveries.id, deliveryId.toLowerCase()), eq(webhookDeliveries.webhookId, row.id), eq(webhookDeliveries.status, "failed")))
+        .returning()
+    : [];
+  if (delivery) return deliveryView(delivery);
+  const [existing] = isUuid(deliveryId) ? await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, deliveryId.toLowerCase()), eq(webhookDeliveries.webhookId, row.id))) : [];
+  if (!existing) throw new DomainError("NOT_FOUND", `No delivery with id "${deliveryId}" on this webhook`);
+  throw new DomainError("CONFLICT", `Only a failed delivery can be sent again; this one is ${existing.status}`);
+}
+
+export async function enableWebhook(db: Db, key: AuthenticatedKey, id: string) {
+  const row = await requireOwnWebhook(db, key, id);
+  const [updated] = await db
+    .update(webhooks)
+    .set({ status: "active", disabledReason: null, failingSince: null, updatedAt: new Date() })
+    .where(eq(webhooks.id, row.id))
+    .returning();
+  return webhookView(updated!);
+}
+
+export async function deleteWebhook(db: Db, key: AuthenticatedKey, id: string) {
+  const row = await requireOwnWebhook(db, key, id);
+  await db.delete(webhooks).where(eq(webhooks.id, row.id));
+  return { id: row.id, deleted: true as const };
+}
