@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ZCompareInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY, ZSlug } from "./shared";
+import { callProcedure, looseOutput, READ_ONLY } from "./shared";
 
 const ZCompared = z.object({ slug: z.string(), name: z.string(), planTier: z.string(), services: z.array(z.string()) }).loose();
 
@@ -11,7 +12,7 @@ export function registerCompareBusinesses(server: McpServer, client: DirectoryCl
     {
       title: "Compare two businesses",
       description: "Two businesses side by side: ratings, plan tier, verification, directory completeness score, services, USPs, shared services and the differences in plain words.",
-      inputSchema: { slugA: ZSlug.describe("Slug of the first business"), slugB: ZSlug.describe("Slug of the second business") },
+      inputSchema: ZCompareInput,
       outputSchema: looseOutput({ businesses: z.array(ZCompared).length(2), sharedServices: z.array(z.string()), differences: z.array(z.string()) }),
       annotations: READ_ONLY,
     },

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ZAvailableCitiesInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY, ZCategory } from "./shared";
+import { callProcedure, looseOutput, READ_ONLY } from "./shared";
 
 export function registerGetAvailableCities(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -9,7 +10,7 @@ export function registerGetAvailableCities(server: McpServer, client: DirectoryC
     {
       title: "Cities with listings in a category",
       description: "The cities that have listings in a category, most listings first. Use it before search_businesses or get_listicle when the user has not named a city, or named one with no results.",
-      inputSchema: { category: ZCategory, limit: z.number().int().min(1).max(200).default(50).describe("How many cities to return: 1 to 200, default 50") },
+      inputSchema: ZAvailableCitiesInput,
       outputSchema: looseOutput({
         category: z.object({ slug: z.string(), name: z.string() }).loose(),
         cities: z.array(z.object({ name: z.string(), slug: z.string(), country: z.string(), listings: z.number().int() }).loose()),

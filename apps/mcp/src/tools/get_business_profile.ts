@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ZGetEntityProfileInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY, ZSlug } from "./shared";
+import { callProcedure, looseOutput, READ_ONLY } from "./shared";
 
 export function registerGetBusinessProfile(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -10,7 +11,8 @@ export function registerGetBusinessProfile(server: McpServer, client: DirectoryC
       title: "Full business profile",
       description:
         "The full structured record of one business by slug: identity, contact, AI signals, services, schema.org JSON-LD and provenance-tracked claims (each with a source and confidence; self-reported or admin-verified).",
-      inputSchema: { slug: ZSlug },
+      // history (superseded claims, key only) stays a REST and tRPC option; the slug rule is the procedure's.
+      inputSchema: ZGetEntityProfileInput.pick({ slug: true }),
       outputSchema: looseOutput({
         apiVersion: z.string(),
         identity: z.object({ id: z.string(), slug: z.string(), name: z.string() }).loose(),

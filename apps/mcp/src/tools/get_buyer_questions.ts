@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ZBySlugInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY, ZBusinessScopedShape, ZSlug } from "./shared";
+import { callProcedure, looseOutput, READ_ONLY, ZBusinessScopedShape } from "./shared";
 
 export function registerGetBuyerQuestions(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -10,7 +11,7 @@ export function registerGetBuyerQuestions(server: McpServer, client: DirectoryCl
       title: "Buyer questions for a business",
       description:
         "Questions buyers ask about a business, with answers where the owner gave one. source says whether a question was submitted by the owner or is a template asked of every business in the category.",
-      inputSchema: { slug: ZSlug },
+      inputSchema: ZBySlugInput,
       outputSchema: looseOutput({
         ...ZBusinessScopedShape,
         questions: z.array(z.object({ question: z.string(), answer: z.string().nullable(), source: z.string() }).loose()),

@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ZCategoryLeadersInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY, ZCategory, ZLimit, ZRankedListingsShape } from "./shared";
+import { callProcedure, looseOutput, READ_ONLY, ZRankedListingsShape } from "./shared";
 
 export function registerGetCategoryLeaders(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -9,7 +10,7 @@ export function registerGetCategoryLeaders(server: McpServer, client: DirectoryC
       title: "Top businesses of a category",
       description:
         "The top-ranked businesses of a category across all cities, ordered by plan tier (premium, pro, basic, free), then an internal visibility score, then name (see rankingModel in the response).",
-      inputSchema: { category: ZCategory, limit: ZLimit },
+      inputSchema: ZCategoryLeadersInput,
       outputSchema: looseOutput(ZRankedListingsShape),
       annotations: READ_ONLY,
     },

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ZLeadStatusInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
 import { callProcedure, looseOutput, READ_ONLY } from "./shared";
 import { ZLeadView } from "./submit_lead";
@@ -10,7 +10,7 @@ export function registerGetLeadStatus(server: McpServer, client: DirectoryClient
     {
       title: "Status of a submitted lead",
       description: "The status and timestamps of a lead sent with submit_lead, by the leadId it returned. No personal data is returned.",
-      inputSchema: { leadId: z.string().trim().min(1).max(64).describe("The leadId that submit_lead returned") },
+      inputSchema: ZLeadStatusInput,
       outputSchema: looseOutput(ZLeadView),
       annotations: READ_ONLY,
     },

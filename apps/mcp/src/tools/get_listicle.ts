@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ZGetListicleInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY, ZCategory, ZCity, ZLimit, ZListing } from "./shared";
+import { callProcedure, looseOutput, READ_ONLY, ZListing } from "./shared";
 
 export function registerGetListicle(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -10,7 +11,7 @@ export function registerGetListicle(server: McpServer, client: DirectoryClient) 
       title: "Most complete listings in a city",
       description:
         'A "best N" style list of a category in one city, ordered by directory completeness score (how complete the profile is; the plan adds nothing to it), then name. Not a paid placement; the response carries the disclosure to show the user.',
-      inputSchema: { category: ZCategory, city: ZCity, limit: ZLimit },
+      inputSchema: ZGetListicleInput,
       outputSchema: looseOutput({
         title: z.string(),
         category: z.object({ slug: z.string(), name: z.string() }).loose(),

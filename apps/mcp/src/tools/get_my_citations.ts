@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ZCitationsInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
 import { callProcedure, looseOutput, READ_ONLY } from "./shared";
 
@@ -10,7 +11,7 @@ export function registerGetMyCitations(server: McpServer, client: DirectoryClien
       title: "My AI citation checks (business owners)",
       description:
         "For business owners: the authenticated business's recent AI-platform checks, newest first: which engine, which query, when, and whether the business was mentioned. Requires a business-scoped API key sent as Authorization: Bearer <key> to this MCP server; without one the tool returns an error.",
-      inputSchema: { limit: z.number().int().min(1).max(100).default(20).describe("How many checks to return: 1 to 100, default 20") },
+      inputSchema: ZCitationsInput,
       outputSchema: looseOutput({
         business: z.object({ slug: z.string(), name: z.string() }).loose(),
         checks: z.array(z.object({ engine: z.string(), query: z.string(), mentioned: z.boolean(), checkedAt: z.string() }).loose()),

@@ -10,7 +10,6 @@ export function registerGetMyVisibilityScore(server: McpServer, client: Director
       title: "My visibility score (business owners)",
       description:
         "For business owners: the authenticated business's own visibility score, GEO score and AI citation-rate summary. Requires a business-scoped API key sent as Authorization: Bearer <key> to this MCP server; without one the tool returns an error.",
-      inputSchema: {},
       outputSchema: looseOutput({
         business: z.object({ slug: z.string(), name: z.string() }).loose(),
         visibilityScore: z.number().nullable(),

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ZBySlugInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY, ZBusinessScopedShape, ZSlug } from "./shared";
+import { callProcedure, looseOutput, READ_ONLY, ZBusinessScopedShape } from "./shared";
 
 export function registerGetOffers(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -9,7 +10,7 @@ export function registerGetOffers(server: McpServer, client: DirectoryClient) {
     {
       title: "A business's published offers",
       description: "The products and services a business publishes with prices (exact decimal amount and ISO 4217 currency) and an optional expiry date.",
-      inputSchema: { slug: ZSlug },
+      inputSchema: ZBySlugInput,
       outputSchema: looseOutput({
         ...ZBusinessScopedShape,
         offers: z.array(z.object({ title: z.string(), price: z.string(), currency: z.string() }).loose()),

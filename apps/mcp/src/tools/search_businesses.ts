@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ZSearchCategoryInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY, ZCategory, ZCity, ZLimit, ZRankedListingsShape } from "./shared";
+import { callProcedure, looseOutput, READ_ONLY, ZRankedListingsShape } from "./shared";
 
 export function registerSearchBusinesses(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -9,11 +10,7 @@ export function registerSearchBusinesses(server: McpServer, client: DirectoryCli
       title: "Search businesses by category",
       description:
         "Find businesses of a category, optionally in one city. Results are ordered by plan tier (premium, pro, basic, free), then an internal visibility score, then name; the response states this in rankingModel. Verified and unclaimed listings are both included. Use the returned slug with get_business_profile, get_offers or compare_businesses.",
-      inputSchema: {
-        category: ZCategory,
-        city: ZCity.optional().describe('City to search in, e.g. "Mumbai"; omit for national or product listings across every city'),
-        limit: ZLimit,
-      },
+      inputSchema: ZSearchCategoryInput,
       outputSchema: looseOutput(ZRankedListingsShape),
       annotations: READ_ONLY,
     },

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ZSearchKeywordInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY, ZCity, ZLimit, ZListing } from "./shared";
+import { callProcedure, looseOutput, READ_ONLY, ZListing } from "./shared";
 
 export function registerSearchByKeyword(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -10,11 +11,7 @@ export function registerSearchByKeyword(server: McpServer, client: DirectoryClie
       title: "Free-text business search",
       description:
         "Free-text search over business names, descriptions, services, USPs, taglines, keywords and buyer-question text, optionally in one city. Typos are tolerated; each result says whether it matched by full text or by a fuzzy name match.",
-      inputSchema: {
-        query: z.string().trim().min(2).max(200).describe('What to look for, 2 to 200 characters, e.g. "root canal emergency" or a business name'),
-        city: ZCity.optional().describe("Restrict to one city; omit to search everywhere"),
-        limit: ZLimit,
-      },
+      inputSchema: ZSearchKeywordInput,
       outputSchema: looseOutput({
         query: z.string(),
         city: z.object({ slug: z.string(), name: z.string() }).loose().nullable(),

@@ -7,11 +7,6 @@ export const MAX_STRING_LENGTH = 2_000;
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-export const ZCategory = z.string().trim().min(1).max(100).describe('A business category, e.g. "dentist"; plurals and synonyms work ("dental clinics")');
-export const ZCity = z.string().trim().min(1).max(100).describe('A city name or alias, optionally with ", CC" country code, e.g. "Mumbai" or "Bangalore, IN"');
-export const ZLimit = z.number().int().min(1).max(10).default(5).describe("How many businesses to return: 1 to 10, default 5");
-export const ZSlug = z.string().trim().min(1).max(200).describe('A business slug as returned by the search tools, e.g. "bright-smile-dental-mumbai"; a former slug also resolves');
-
 const ZBusinessRef = z.object({ slug: z.string(), name: z.string() }).loose();
 export const ZListing = z.object({ slug: z.string(), name: z.string(), planTier: z.string(), profileUrl: z.string() }).loose();
 const ZResolved = z.object({ slug: z.string(), name: z.string() }).loose();

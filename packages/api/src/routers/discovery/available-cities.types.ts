@@ -3,7 +3,7 @@ import { ZCategoryParam, ZResolvedCategory } from "./discovery.types";
 
 export const ZAvailableCitiesInput = z.object({
   category: ZCategoryParam,
-  limit: z.number().int().min(1).max(200).default(50).describe("1 to 200, default 50"),
+  limit: z.number().int().min(1).max(200).default(50).describe("How many cities to return: 1 to 200, default 50"),
 });
 
 export const ZAvailableCitiesOutput = z.object({

@@ -3,7 +3,7 @@ import { ZCategoryParam, ZCityParam, ZToolLimit } from "./discovery.types";
 
 export const ZSearchCategoryInput = z.object({
   category: ZCategoryParam,
-  city: ZCityParam.optional().describe("Omit for national or product listings across every city"),
+  city: ZCityParam.optional().describe('City to search in, e.g. "Mumbai"; omit for national or product listings across every city'),
   limit: ZToolLimit,
 });
 

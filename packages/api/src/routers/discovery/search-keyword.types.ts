@@ -3,8 +3,8 @@ import { ZListing } from "../search/listing.types";
 import { ZCityParam, ZResolvedCity, ZToolLimit } from "./discovery.types";
 
 export const ZSearchKeywordInput = z.object({
-  query: z.string().trim().min(2).max(200).describe('Free text, e.g. "root canal emergency" or a business name; typos are tolerated'),
-  city: ZCityParam.optional(),
+  query: z.string().trim().min(2).max(200).describe('What to look for, 2 to 200 characters, e.g. "root canal emergency" or a business name; typos are tolerated'),
+  city: ZCityParam.optional().describe("Restrict to one city; omit to search everywhere"),
   limit: ZToolLimit,
 });
 

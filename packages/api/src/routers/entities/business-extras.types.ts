@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZCurrencyCode, ZOwnerLongText, ZOwnerText, ZOwnerTextList } from "../owner-text.types";
 
-const ZSlug = z.string().trim().min(1).max(200).describe("Business slug; a former slug also resolves");
+const ZSlug = z.string().trim().min(1).max(200).describe('A business slug as returned by the search tools, e.g. "bright-smile-dental-mumbai"; a former slug also resolves');
 const ZBusinessRef = z.object({ slug: z.string(), name: ZOwnerText });
 
 export const ZBySlugInput = z.object({ slug: ZSlug });
@@ -47,7 +47,7 @@ const ZComparedBusiness = z.object({
   profileUrl: z.string(),
 });
 
-export const ZCompareInput = z.object({ slugA: ZSlug, slugB: ZSlug });
+export const ZCompareInput = z.object({ slugA: ZSlug.describe("Slug of the first business"), slugB: ZSlug.describe("Slug of the second business") });
 export const ZCompareOutput = z.object({
   businesses: z.tuple([ZComparedBusiness, ZComparedBusiness]),
   sharedServices: ZOwnerTextList,

@@ -3,7 +3,7 @@ import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZHistoryParam } from "./entity-profile.types";
 
 export const ZGetEntityProfileInput = z.object({
-  slug: z.string().trim().min(1).max(200).describe("Business slug; a former slug also resolves"),
+  slug: z.string().trim().min(1).max(200).describe('A business slug as returned by the search tools, e.g. "bright-smile-dental-mumbai"; a former slug also resolves'),
   history: ZHistoryParam,
 });
 

@@ -11,7 +11,7 @@ export const ZVisibilityOutput = z.object({
   periodDays: z.number().int(),
 });
 
-export const ZCitationsInput = z.object({ limit: z.number().int().min(1).max(100).default(20).describe("1 to 100, default 20") });
+export const ZCitationsInput = z.object({ limit: z.number().int().min(1).max(100).default(20).describe("How many checks to return: 1 to 100, default 20") });
 
 export const ZCitationsOutput = z.object({
   business: ZBusinessRef,

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ZAvailableCitiesInput,
+  ZBySlugInput,
+  ZCategoryLeadersInput,
+  ZCitationsInput,
+  ZCompareInput,
+  ZGetEntityProfileInput,
+  ZGetListicleInput,
+  ZLeadStatusInput,
+  ZSearchCategoryInput,
+  ZSearchKeywordInput,
+  ZSubmitLeadInput,
+} from "@directory/api/schemas";
+import { startTestServer, type JsonBody, type TestServer } from "@directory/server/testing";
+
+/** Each tool's input is its procedure's input schema; null: the procedure takes no input. */
+const PROCEDURE_INPUTS: Record<string, z.ZodObject | null> = {
+  search_businesses: ZSearchCategoryInput,
+  get_business_profile: ZGetEntityProfileInput.pick({ slug: true }),
+  get_category_leaders: ZCategoryLeadersInput,
+  search_by_keyword: ZSearchKeywordInput,
+  get_buyer_questions: ZBySlugInput,
+  get_listicle: ZGetListicleInput,
+  compare_businesses: ZCompareInput,
+  get_available_cities: ZAvailableCitiesInput,
+  submit_lead: ZSubmitLeadInput,
+  get_lead_status: ZLeadStatusInput,
+  get_offers: ZBySlugInput,
+  get_my_visibility_score: null,
+  get_my_citations: ZCitationsInput,
+};
+
+/** What a procedure's input schema says to a client: JSON Schema of what it accepts. */
+function procedureJsonSchema(schema: z.ZodObject): JsonBody {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: "input", target: "draft-7" }) as JsonBody;
+  return rest;
+}
+
+let server: TestServer;
+let client: Client;
+let tools: Awaited<ReturnType<Client["listTools"]>>["tools"];
+
+beforeAll(async () => {
+  server = await startTestServer({ seed: { businesses: 20 } });
+  client = new Client({ name: "schema-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`)));
+  ({ tools } = await client.listTools());
+});
+afterAll(async () => {
+  await client?.close();
+  await server?.close();
+});
+
+describe("MCP tool inputs are the procedures' input schemas", () => {
+  it("submit_lead carries the procedure's limits, pattern and required fields", () => {
+    const tool = tools.find((candidate) => candidate.name === "submit_lead")!;
+    const listed = tool.inputSchema as JsonBody;
+    const procedure = procedureJsonSchema(ZSubmitLeadInput);
+    expect(listed.properties.message.maxLength).toBe(2000);
+    expect(listed.properties.message.maxLength).toBe(procedure.properties.message.maxLength);
+    expect(listed.properties.contactName.maxLength).toBe(procedure.properties.contactName.maxLength);
+    expect(listed.properties.contactPhone.pattern).toBe(procedure.properties.contactPhone.pattern);
+    expect(listed.required).toEqual(procedure.required);
+    expect(listed.properties.consent.required).toEqual(procedure.properties.consent.required);
+  });
+
+  it("every tool lists exactly its procedure's input schema, descriptions included", () => {
+    expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(PROCEDURE_INPUTS).sort());
+    for (const tool of tools) {
+      const schema = PROCEDURE_INPUTS[tool.name];
+      const expected = schema ? procedureJsonSchema(schema) : { type: "object", properties: {} };
+      const { $schema: _dialect, ...listed } = tool.inputSchema as JsonBody;
+      expect(listed, tool.name).toEqual(expected);
+    }
+    const search = tools.find((tool) => tool.name === "search_businesses")!.inputSchema as JsonBody;
+    expect(search.properties.city.description).toMatch(/omit for national/);
+    expect(search.properties.limit).toMatchObject({ minimum: 1, maximum: 10, default: 5 });
+  });
+
+  it("refuses what the procedure refuses before anything is called", async () => {
+    const result = (await client.callTool({ name: "get_available_cities", arguments: { category: "dentist", limit: 201 } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toMatch(/limit/);
+  });
+});
