@@ -17,6 +17,7 @@ interface Received {
 let receiver: Server;
 let receiverUrl: string;
 const received: Received[] = [];
+const logLines: string[] = [];
 let answer: (delivery: Received, index: number) => number = () => 204;
 
 let server: TestServer;
@@ -38,7 +39,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const address = receiver.address();
   receiverUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/hooks`;
-  server = await startTestServer({ seed: { businesses: 100 }, webhookWorker: { settings: { retryDelaysMs: [50, 50, 50, 50], attemptTimeoutMs: 2_000 }, pollIntervalMs: 100 } });
+  server = await startTestServer({ seed: { businesses: 100 }, logDestination: { write: (line: string) => void logLines.push(line) }, webhookWorker: { settings: { retryDelaysMs: [50, 50, 50, 50], attemptTimeoutMs: 2_000 }, pollIntervalMs: 100 } });
   developerKey = (await createApiKey(server.database.db, { kind: "developer", label: "hooks" })).key;
   otherKey = (await createApiKey(server.database.db, { kind: "developer", label: "someone else" })).key;
   const rows = await server.database.db.select({ slug: businesses.slug }).from(businesses).where(sql`status = 'active' and subscription_expires_at is null`).orderBy(businesses.slug).limit(5);
@@ -87,6 +88,10 @@ describe("webhook registration", () => {
     expect(listed.text + read.text).not.toContain(created.secret.slice(6, 30));
     const rows = await server.database.db.execute(sql`select * from webhooks`);
     expect(JSON.stringify(rows)).not.toContain(created.secret.slice(6, 30));
+    await rest("POST", `/api/developers/webhooks/${created.id}/test`, developerKey);
+    await until("the test delivery", () => received.find((r) => r.body.includes(created.id)));
+    expect(logLines.length).toBeGreaterThan(0);
+    expect(logLines.join("")).not.toContain(created.secret.slice(6, 30));
     await rest("DELETE", `/api/developers/webhooks/${created.id}`, developerKey);
   });
 

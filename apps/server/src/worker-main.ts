@@ -1,0 +1,33 @@
+import { createDatabase, migrate } from "@directory/db";
+import { readConfig } from "./config";
+import { createLogger } from "./logger";
+import { loadWebhookSecretBox } from "./webhooks/secret-key";
+import { startWebhookWorker } from "./webhooks/worker";
+
+/**
+ * `pnpm worker`: webhook delivery alone, for deployments that run it apart from the API servers
+ * (which then set WEBHOOK_WORKER=off). Any number may run against one PostgreSQL.
+ */
+const config = readConfig();
+const logger = createLogger(config.logLevel);
+const database = await createDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: `${config.dataDir}/pglite` });
+await migrate(database);
+const worker = startWebhookWorker({
+  database,
+  publicBaseUrl: config.publicBaseUrl,
+  secretBox: loadWebhookSecretBox({ dataDir: config.dataDir, secretKey: config.webhooks.secretKey, log: logger }),
+  outbound: config.webhooks.outbound,
+  settings: config.webhooks.delivery,
+  logger,
+});
+logger.info({ driver: database.driver }, "webhook worker running");
+
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    logger.info({ signal }, "webhook worker stopping");
+    void worker
+      .stop()
+      .then(() => database.close())
+      .then(() => process.exit(0));
+  });
+}
