@@ -92,41 +92,38 @@ function refuseOverLimit(ctx: Context, decision: RateLimitDecision, what: string
 }
 
 /**
- * Keyed quota: every call made with a key counts against the key's flat monthly quota (admin keys
- * excepted). If the counter cannot be read the call is refused: a quota we cannot check is spent.
+ * Counts one call of a subject under a policy and refuses it when the limit is used up. When the
+ * counter cannot be read, "closed" refuses the call with a 503 (a quota we cannot check is spent)
+ * and "open" lets it through (a limiter outage must not take the public directory down).
  */
-const keyedQuota = t.middleware(async ({ ctx, next }) => {
-  const key = ctx.apiKey;
-  if (!key || key.kind === "admin") return next();
-  const policy: RateLimitPolicy = { name: "key-monthly", limit: ctx.rateLimits.keyedPerMonth, window: "month" };
+async function countCall(ctx: Context, subject: string, policy: RateLimitPolicy, what: string, onCounterFailure: "open" | "closed"): Promise<void> {
   let decision: RateLimitDecision;
   try {
-    decision = await consumeRateLimit(ctx.db, `key:${key.id}`, policy);
+    decision = await consumeRateLimit(ctx.db, subject, policy);
   } catch (error) {
-    ctx.log.warn({ err: error, apiKeyId: key.id }, "quota counter unavailable: refusing keyed request (fail closed)");
+    ctx.log.warn({ err: error, policy: policy.name }, `rate-limit counter unavailable: ${onCounterFailure === "open" ? "letting the call through (fail open)" : "refusing the call (fail closed)"}`);
+    if (onCounterFailure === "open") return;
     throw toTrpcError(new DomainError("UNAVAILABLE", "The quota service is unavailable; retry shortly"));
   }
-  refuseOverLimit(ctx, decision, "This API key's monthly quota");
+  refuseOverLimit(ctx, decision, what);
+}
+
+/** Keyed quota: every call made with a key counts against its flat monthly quota (admin keys excepted). */
+const keyedQuota = t.middleware(async ({ ctx, next }) => {
+  const key = ctx.apiKey;
+  if (key && key.kind !== "admin") {
+    await countCall(ctx, `key:${key.id}`, { name: "key-monthly", limit: ctx.rateLimits.keyedPerMonth, window: "month" }, "This API key's monthly quota", "closed");
+  }
   return next();
 });
 
 /**
- * A per-address limit for anonymous callers (IPv6 per /64). If the counter cannot be read the call
- * goes through: an outage of the limiter must not take the public directory down. In-process
- * callers without a client address (ctx.clientIp null) are not limited.
+ * A per-address limit for anonymous callers (IPv6 per /64), failing open. In-process callers
+ * without a client address (ctx.clientIp null) are not limited.
  */
 function anonymousLimit(policyOf: (limits: RateLimitSettings) => RateLimitPolicy, what: string) {
   return t.middleware(async ({ ctx, next }) => {
-    if (ctx.apiKey || ctx.clientIp === null) return next();
-    const policy = policyOf(ctx.rateLimits);
-    let decision: RateLimitDecision;
-    try {
-      decision = await consumeRateLimit(ctx.db, `ip:${clientBucketOf(ctx.clientIp)}`, policy);
-    } catch (error) {
-      ctx.log.warn({ err: error, policy: policy.name }, "rate-limit counter unavailable: letting anonymous request through (fail open)");
-      return next();
-    }
-    refuseOverLimit(ctx, decision, what);
+    if (!ctx.apiKey && ctx.clientIp !== null) await countCall(ctx, `ip:${clientBucketOf(ctx.clientIp)}`, policyOf(ctx.rateLimits), what, "open");
     return next();
   });
 }
@@ -148,20 +145,11 @@ function leadSubjects(ctx: Context, slug: unknown): { subject: string; policy: R
 
 /**
  * Lead submission writes personal data and reaches a business's inbox, so it has limits of its
- * own, counted once the input is valid (a refused draft costs no one's allowance); a counter that
- * cannot be read refuses the lead (fail closed: nothing is lost, it can be retried).
+ * own, counted once the input is valid (a refused draft costs no one's allowance), failing closed
+ * (nothing is lost: the lead can be retried).
  */
 const leadLimits = t.middleware(async ({ ctx, next, input }) => {
-  for (const { subject, policy, what } of leadSubjects(ctx, (input as { slug?: unknown }).slug)) {
-    let decision: RateLimitDecision;
-    try {
-      decision = await consumeRateLimit(ctx.db, subject, policy);
-    } catch (error) {
-      ctx.log.warn({ err: error, policy: policy.name }, "lead limit counter unavailable: refusing the lead (fail closed)");
-      throw toTrpcError(new DomainError("UNAVAILABLE", "The lead service is unavailable; retry shortly"));
-    }
-    refuseOverLimit(ctx, decision, what);
-  }
+  for (const { subject, policy, what } of leadSubjects(ctx, (input as { slug?: unknown }).slug)) await countCall(ctx, subject, policy, what, "closed");
   return next();
 });
 
