@@ -1,10 +1,13 @@
 import { mkdirSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { lockDataDir } from "./data-dir-lock";
 import * as schema from "./schema/index";
 
 /** The drizzle handle every service function takes; the same type for PGlite and PostgreSQL. */
@@ -41,19 +44,35 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     };
   }
   let client: PGlite;
+  let releaseLock = () => {};
   if ("dataDir" in options) {
     mkdirSync(options.dataDir, { recursive: true });
-    client = await PGlite.create(options.dataDir, { extensions: PGLITE_EXTENSIONS });
+    releaseLock = lockDataDir(options.dataDir);
+    try {
+      client = await PGlite.create(options.dataDir, { extensions: PGLITE_EXTENSIONS });
+    } catch (error) {
+      releaseLock();
+      throw error;
+    }
   } else {
     client = await PGlite.create({ extensions: PGLITE_EXTENSIONS, loadDataDir: options.loadDataDir });
   }
+  const dataDir = "dataDir" in options ? options.dataDir : null;
   return {
     db: drizzlePglite(client, { schema }) as unknown as Db,
     driver: "pglite",
     ping: async () => {
       await client.query("select 1");
+      // PGlite keeps answering from memory after its folder is removed: check the folder too.
+      if (dataDir) await stat(join(dataDir, "PG_VERSION"));
     },
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        releaseLock();
+      }
+    },
   };
 }
 
