@@ -8,6 +8,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { lockDataDir } from "./data-dir-lock";
+import { createLivenessGuard } from "./postgres-liveness";
 import * as schema from "./schema/index";
 
 /** The drizzle handle every service function takes; the same type for PGlite and PostgreSQL. */
@@ -21,8 +22,23 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** How long PostgreSQL may take before it counts as failing; 0 turns one off. */
+export interface DatabaseTimeouts {
+  /** A new connection must hear from the server within this. */
+  connectMs: number;
+  /** Server-side statement_timeout; a connection that sent a query and hears nothing for this plus 1 s is dropped. */
+  statementMs: number;
+  /** Idle connections are closed after this. */
+  idleMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 2_000, statementMs: 3_000, idleMs: 60_000 };
+
+/** While PostgreSQL is unreachable, queries fail at once except one connection attempt per this interval. */
+const RECONNECT_INTERVAL_MS = 1_000;
+
 export type DatabaseOptions =
-  | { url: string; maxConnections?: number }
+  | { url: string; maxConnections?: number; timeouts?: Partial<DatabaseTimeouts> }
   | { dataDir: string }
   | { memory: true; loadDataDir?: Blob };
 
@@ -30,17 +46,34 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
 
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   if ("url" in options) {
+    const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
+    const liveness = createLivenessGuard({
+      connectTimeoutMs: timeouts.connectMs,
+      answerTimeoutMs: timeouts.statementMs > 0 ? timeouts.statementMs + 1_000 : 0,
+      retryIntervalMs: RECONNECT_INTERVAL_MS,
+    });
     const client = postgres(options.url, {
       max: options.maxConnections ?? 10,
       onnotice: () => {},
-    });
+      connect_timeout: timeouts.connectMs / 1_000,
+      idle_timeout: timeouts.idleMs / 1_000,
+      connection: { statement_timeout: timeouts.statementMs },
+      // The liveness guard paces attempts while the server is down; postgres-js's own backoff
+      // (up to 20 s) would hold queries far longer than the timeouts above.
+      backoff: () => 0,
+      // Not in postgres-js's type definitions, but a documented option ("Custom socket").
+      socket: liveness.socket,
+    } as postgres.Options<Record<string, never>>);
     return {
       db: drizzlePostgres(client, { schema }) as unknown as Db,
       driver: "postgres",
       ping: async () => {
         await client`select 1`;
       },
-      close: () => client.end({ timeout: 5 }),
+      close: async () => {
+        liveness.close();
+        await client.end({ timeout: 5 });
+      },
     };
   }
   let client: PGlite;
@@ -78,6 +111,22 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
 
 /** DATABASE_URL selects PostgreSQL; otherwise embedded PGlite in DATA_DIR (default ./.data). */
 export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
-  if (env.DATABASE_URL) return { url: env.DATABASE_URL };
+  if (env.DATABASE_URL) return { url: env.DATABASE_URL, timeouts: databaseTimeoutsFromEnv(env) };
   return { dataDir: `${env.DATA_DIR || "./.data"}/pglite` };
+}
+
+/** DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_IDLE_TIMEOUT_MS (milliseconds; 0 = off). */
+export function databaseTimeoutsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseTimeouts {
+  const read = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer (milliseconds), got "${raw}"`);
+    return value;
+  };
+  return {
+    connectMs: read("DB_CONNECT_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.connectMs),
+    statementMs: read("DB_STATEMENT_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.statementMs),
+    idleMs: read("DB_IDLE_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.idleMs),
+  };
 }
