@@ -83,9 +83,14 @@ export function createApp(deps: AppDeps): Express {
       },
       log: req.log as ContextLogger,
     });
+  /** The status of a failed call; a 503 also tells the client when to retry. */
+  const errorResponseMeta = (error: unknown) => {
+    const { status, retryAfterSeconds } = toPublicError(error as never);
+    return retryAfterSeconds ? { status, headers: { "Retry-After": String(retryAfterSeconds) } } : { status };
+  };
   const responseMeta = ({ errors }: { errors: readonly { code: string }[] }) => {
     const [first] = errors;
-    return first ? { status: toPublicError(first as never).status } : {};
+    return first ? errorResponseMeta(first) : {};
   };
   const onError = ({ error, req }: { error: Error & { code?: string }; req: express.Request }) => {
     if (error.code === "INTERNAL_SERVER_ERROR") req.log.error({ err: error.cause ?? error }, "procedure failed");

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { z } from "zod";
+import { isDatabaseUnavailable } from "./services/db-errors";
 
 /**
  * The one table of domain errors: each maps to a tRPC code (for the typed SDK) and an HTTP status
@@ -68,8 +69,16 @@ const TRPC_TO_DOMAIN: Partial<Record<TRPC_ERROR_CODE_KEY, DomainErrorCode>> = {
   TOO_MANY_REQUESTS: "RATE_LIMITED",
 };
 
-/** Turns any error a procedure raised into the status and body a client may see. */
-export function toPublicError(error: TRPCError): { status: number; body: PublicErrorBody } {
+/** The Retry-After a 503 carries: the database is retried every second, so a few seconds is plenty. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** Turns any error a procedure raised into the status and body a client may see; a 503 also says when to retry. */
+export function toPublicError(error: TRPCError): { status: number; body: PublicErrorBody; retryAfterSeconds?: number } {
+  const result = describeError(error);
+  return result.status === 503 ? { ...result, retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS } : result;
+}
+
+function describeError(error: TRPCError): { status: number; body: PublicErrorBody } {
   const cause = error.cause;
   if (cause instanceof DomainError) {
     return { status: cause.httpStatus, body: { error: cause.message, code: cause.code, ...cause.details } };
@@ -77,6 +86,9 @@ export function toPublicError(error: TRPCError): { status: number; body: PublicE
   if (cause instanceof z.ZodError) {
     const { code, message } = describeValidationError(cause);
     return { status: 400, body: { error: message, code } };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return { status: 503, body: { error: `The database is unavailable; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} seconds`, code: "UNAVAILABLE" } };
   }
   const code = TRPC_TO_DOMAIN[error.code] ?? "INTERNAL";
   // Internal errors never leak their message: it may name tables or carry stack details.

@@ -1,8 +1,51 @@
+/** The error and what it wraps (drizzle wraps driver errors, tRPC wraps what a procedure threw). */
+function* causeChain(error: unknown): Generator<{ code?: unknown; message?: unknown }> {
+  for (let current: unknown = error, depth = 0; current && typeof current === "object" && depth < 8; depth++) {
+    yield current as { code?: unknown; message?: unknown };
+    current = (current as { cause?: unknown }).cause;
+  }
+}
+
 /** True when the error (or what it wraps: drizzle wraps driver errors) is a unique violation. */
 export function isUniqueViolation(error: unknown): boolean {
-  for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
-    if ((current as { code?: unknown }).code === "23505") return true;
-    current = (current as { cause?: unknown }).cause;
+  for (const link of causeChain(error)) if (link.code === "23505") return true;
+  return false;
+}
+
+/**
+ * Codes that mean the database could not be reached or could not serve, not that the request was
+ * wrong: the postgres driver's connection errors, the liveness guard's (packages/db/src/
+ * postgres-liveness.ts, which also wraps every socket error as CONNECTION_FAILED), and SQLSTATEs
+ * 57014 (statement timeout) and 57P01-57P03 (shutdown, crash, starting up). Bare socket codes
+ * (ECONNREFUSED, ...) are not here: they may come from an outbound HTTP call instead.
+ */
+const UNAVAILABLE_CODES = new Set([
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "CONNECTION_ENDED",
+  "CONNECTION_FAILED",
+  "QUERY_TIMEOUT",
+  "DATABASE_UNREACHABLE",
+  "57014",
+  "57P01",
+  "57P02",
+  "57P03",
+]);
+
+/** PGlite's own refusals once it is closed or closing (no code, only a message). */
+const PGLITE_UNAVAILABLE = /^PGlite is (closed|closing)$/;
+
+/**
+ * True when the error (or anything it wraps) says the database is unreachable or failing, so the
+ * request may succeed later: connection refused or reset, connect or answer timeout, statement
+ * timeout, server shutdown, SQLSTATE class 08 (connection exception) or 53 (insufficient
+ * resources, e.g. too many connections), a closed PGlite.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (const { code, message } of causeChain(error)) {
+    if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || /^(08|53)[0-9A-Z]{3}$/.test(code))) return true;
+    if (typeof message === "string" && PGLITE_UNAVAILABLE.test(message)) return true;
   }
   return false;
 }
