@@ -1,4 +1,5 @@
 import { DEFAULT_DELIVERY_SETTINGS, DEFAULT_RATE_LIMITS, outboundPolicyFromEnv, type DeliverySettings, type OutboundPolicy, type RateLimitSettings } from "@directory/api";
+import { databaseTimeoutsFromEnv, type DatabaseTimeouts } from "@directory/db";
 
 /** Everything the server reads from the environment, read once, with the defaults a newcomer needs. */
 export interface ServerConfig {
@@ -8,6 +9,8 @@ export interface ServerConfig {
   publicBaseUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL connect, statement and idle timeouts (DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_IDLE_TIMEOUT_MS). */
+  databaseTimeouts: DatabaseTimeouts;
   adminApiKey: string | undefined;
   /** Seed the demo world when the database is empty (DEMO_SEED=off in production). */
   demoSeed: boolean;
@@ -71,6 +74,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
     dataDir: env.DATA_DIR || "./.data",
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseTimeouts: databaseTimeoutsFromEnv(env),
     adminApiKey: env.ADMIN_API_KEY || undefined,
     demoSeed: !["off", "false", "0"].includes((env.DEMO_SEED ?? "on").toLowerCase()),
     logLevel: env.LOG_LEVEL || "info",

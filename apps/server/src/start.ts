@@ -23,7 +23,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   const startedAt = performance.now();
-  const database = await createDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: `${config.dataDir}/pglite` });
+  const database = await createDatabase(config.databaseUrl ? { url: config.databaseUrl, timeouts: config.databaseTimeouts } : { dataDir: `${config.dataDir}/pglite` });
   try {
     await migrate(database);
     if (config.demoSeed && (await isDatabaseEmpty(database.db))) {
