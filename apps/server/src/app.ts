@@ -6,7 +6,17 @@ import { createTRPCClient, localLink } from "@trpc/client";
 import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import superjson from "superjson";
 import { createOpenApiExpressMiddleware } from "trpc-to-openapi";
-import { appRouter, createContext, createOpenApiDocument, toPublicError, type AppRouter, type ContextLogger, type RateLimitSettings } from "@directory/api";
+import {
+  appRouter,
+  createContext,
+  createOpenApiDocument,
+  toPublicError,
+  type AppRouter,
+  type Context,
+  type ContextLogger,
+  type RateLimitSettings,
+  type WebhookConfig,
+} from "@directory/api";
 import type { Database } from "@directory/db";
 import { mountMcp } from "@directory/mcp";
 import { errorHandler, publicErrorBodies, sendError } from "./errors";
@@ -25,6 +35,8 @@ export interface AppDeps {
   /** Hostnames besides the public base URL's that MCP requests may name in Host/Origin (ALLOWED_HOSTS). */
   allowedHosts?: string[];
   rateLimits?: Partial<RateLimitSettings>;
+  /** Sealing key and outbound policy for webhook registration; without it the webhook routes answer 503. */
+  webhookConfig?: WebhookConfig;
 }
 
 /** Request ids: keep a caller's if it is short and plain, so traces join up across services. */
@@ -82,15 +94,17 @@ export function createApp(deps: AppDeps): Express {
         if (!res.headersSent) res.setHeader(name, value);
       },
       log: req.log as ContextLogger,
+      webhookConfig: deps.webhookConfig ?? null,
     });
   /** The status of a failed call; a 503 also tells the client when to retry. */
   const errorResponseMeta = (error: unknown) => {
     const { status, retryAfterSeconds } = toPublicError(error as never);
     return retryAfterSeconds ? { status, headers: { "Retry-After": String(retryAfterSeconds) } } : { status };
   };
-  const responseMeta = ({ errors }: { errors: readonly { code: string }[] }) => {
+  const responseMeta = ({ errors, ctx }: { errors: readonly { code: string }[]; ctx?: Context }) => {
     const [first] = errors;
-    return first ? errorResponseMeta(first) : {};
+    if (first) return errorResponseMeta(first);
+    return ctx?.successStatus ? { status: ctx.successStatus } : {};
   };
   const onError = ({ error, req }: { error: Error & { code?: string }; req: express.Request }) => {
     if (error.code === "INTERNAL_SERVER_ERROR") req.log.error({ err: error.cause ?? error }, "procedure failed");
@@ -111,7 +125,7 @@ export function createApp(deps: AppDeps): Express {
       }),
   });
 
-  const openApiDocument = createOpenApiDocument(publicBaseUrl);
+  const openApiDocument = createOpenApiDocument(publicBaseUrl, deps.rateLimits);
   app.get("/api/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });

@@ -19,6 +19,8 @@ export interface Database {
   driver: "pglite" | "postgres";
   /** Round-trips a trivial query; rejects when the database is unreachable. */
   ping(): Promise<void>;
+  /** Calls onNotify for each NOTIFY on the channel; resolves to a function that stops listening. */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,10 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       ping: async () => {
         await client`select 1`;
       },
+      listen: async (channel, onNotify) => {
+        const { unlisten } = await client.listen(channel, onNotify);
+        return unlisten;
+      },
       close: async () => {
         liveness.close();
         await client.end({ timeout: 5 });
@@ -98,6 +104,10 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       await client.query("select 1");
       // PGlite keeps answering from memory after its folder is removed: check the folder too.
       if (dataDir) await stat(join(dataDir, "PG_VERSION"));
+    },
+    listen: async (channel, onNotify) => {
+      const unlisten = await client.listen(channel, onNotify);
+      return unlisten;
     },
     close: async () => {
       try {
