@@ -107,7 +107,10 @@ export function createApp(deps: AppDeps): Express {
     return ctx?.successStatus ? { status: ctx.successStatus } : {};
   };
   const onError = ({ error, req }: { error: Error & { code?: string }; req: express.Request }) => {
-    if (error.code === "INTERNAL_SERVER_ERROR") req.log.error({ err: error.cause ?? error }, "procedure failed");
+    if (error.code !== "INTERNAL_SERVER_ERROR") return;
+    // An outage is one fact repeated by every request: a warning each, not an error with a stack.
+    if (toPublicError(error as never).status === 503) req.log.warn({ err: error.cause ?? error }, "procedure unavailable: database unreachable");
+    else req.log.error({ err: error.cause ?? error }, "procedure failed");
   };
 
   app.use(

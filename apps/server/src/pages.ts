@@ -5,7 +5,8 @@ import { escapeHtml, htmlPage } from "./html";
 
 function renderError(res: Response, error: unknown): void {
   if (!(error instanceof TRPCError)) throw error;
-  const { status, body } = toPublicError(error);
+  const { status, body, retryAfterSeconds } = toPublicError(error);
+  if (retryAfterSeconds) res.setHeader("Retry-After", String(retryAfterSeconds));
   res.status(status).type("html").send(htmlPage("Not available", `<h1>${status}</h1><p>${escapeHtml(body.error)}</p>`));
 }
 
