@@ -20,6 +20,7 @@ import {
 import type { Database } from "@directory/db";
 import { mountMcp } from "@directory/mcp";
 import { errorHandler, publicErrorBodies, sendError } from "./errors";
+import { mountGraphql } from "./graphql";
 import { LOG_SERIALIZERS, type Logger } from "./logger";
 import { mountPages } from "./pages";
 import { bodyParsers, decodeUnreservedPathEscapes } from "./request-hygiene";
@@ -127,6 +128,9 @@ export function createApp(deps: AppDeps): Express {
         links: [localLink({ router: appRouter, transformer: superjson, createContext: async () => contextFor(req, res) })],
       }),
   });
+
+  // The GraphQL door (query-only): resolvers call procedures with the request's own context too.
+  mountGraphql(app, contextFor, logger);
 
   const openApiDocument = createOpenApiDocument(publicBaseUrl, deps.rateLimits);
   app.get("/api/openapi.json", (_req, res) => {

@@ -46,6 +46,7 @@ export function discoveryManifest(baseUrl: string, limits: RateLimitSettings) {
     doors: {
       rest: { openapi: `${baseUrl}/api/openapi.json` },
       trpc: { url: `${baseUrl}/trpc`, transformer: "superjson" },
+      graphql: { url: `${baseUrl}/api/graphql`, schema: `${baseUrl}/api/graphql/schema.graphql`, operations: "query" as const, realTime: "webhooks (entity.updated), not subscriptions" },
       mcp: { url: `${baseUrl}/api/mcp`, transport: "streamable-http", protocolVersion: "2024-11-05", serverVersion: "1.7.0", legacySse: `${baseUrl}/api/mcp/sse` },
       agentProfile: `${baseUrl}/business/{slug}/agent.json`,
       pages: `${baseUrl}/business/{slug}`,
