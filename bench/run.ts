@@ -15,6 +15,7 @@ import { createApiKey, generateApiKey } from "@directory/api";
 import { timeOffsetPage, walkFeed } from "./feed";
 import { runLoad, type LoadResult } from "./load";
 import { startAndWait, stop } from "./processes";
+import { benchWebhooks } from "./webhooks";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // `node --import tsx` keeps the server in one process, so its pid is the one whose memory we read.
@@ -191,6 +192,7 @@ const paths = await prepareWorld();
 await benchSearch(paths);
 await benchKeyword();
 await benchFeed();
+await benchWebhooks(databaseUrl, note);
 mkdirSync(join(root, "bench/results"), { recursive: true });
 writeFileSync(join(root, "bench/results/latest.md"), `${report.join("\n")}\n`);
 console.log("\nwritten to bench/results/latest.md");

@@ -50,6 +50,7 @@ export function readWebhookSettings(env: NodeJS.ProcessEnv = process.env): Webho
     delivery: {
       retryDelaysMs: retryDelays(env),
       attemptTimeoutMs: nonNegativeInteger(env, "WEBHOOK_TIMEOUT_MS", DEFAULT_DELIVERY_SETTINGS.attemptTimeoutMs),
+      leaseMarginMs: nonNegativeInteger(env, "WEBHOOK_LEASE_MARGIN_MS", DEFAULT_DELIVERY_SETTINGS.leaseMarginMs),
       disableAfterMs: nonNegativeInteger(env, "WEBHOOK_DISABLE_AFTER_MS", DEFAULT_DELIVERY_SETTINGS.disableAfterMs),
     },
     outbound: outboundPolicyFromEnv(env),

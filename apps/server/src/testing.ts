@@ -33,6 +33,8 @@ export interface TestServerOptions extends TestDatabaseOptions {
   adminKey?: false;
   /** Run a webhook worker in this server, with these delivery settings over the defaults. */
   webhookWorker?: { settings?: Partial<DeliverySettings>; pollIntervalMs?: number };
+  /** The 32-byte key sealing webhook secrets (default: random), to share with a worker in another process. */
+  webhookSecretKey?: Buffer;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -41,7 +43,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const adminKey = options.adminKey === false ? "" : (await createApiKey(database.db, { kind: "admin", label: "test" })).key;
   const logger = options.logDestination ? createLogger("info", options.logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
   let url = "";
-  const webhookConfig: WebhookConfig = { secretBox: createSecretBox(randomBytes(32)), outbound: { allowLoopback: true } };
+  const webhookConfig: WebhookConfig = { secretBox: createSecretBox(options.webhookSecretKey ?? randomBytes(32)), outbound: { allowLoopback: true } };
   const app = createApp({
     webhookConfig,
     database,

@@ -37,7 +37,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const concurrency = options.concurrency ?? 16;
   // The lease outlasts one attempt, so a live worker never sees its own delivery claimed again.
-  const leaseMs = settings.attemptTimeoutMs + 30_000;
+  const leaseMs = settings.attemptTimeoutMs + settings.leaseMarginMs;
   let running = true;
   let wakeUp: (() => void) | null = null;
   let lastPrune = 0;
@@ -58,7 +58,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   const round = async (): Promise<boolean> => {
     const fannedOut = await fanOutOutbox(db, options.publicBaseUrl);
     const claimed = await claimDueDeliveries(db, options.secretBox, concurrency, leaseMs);
-    await Promise.all(
+    // Every claimed attempt is awaited even when one fails to record, so a round never leaves sends running behind it.
+    const settled = await Promise.allSettled(
       claimed.map(async (delivery) => {
         const outcome = await sendDelivery(delivery, { outbound: options.outbound, timeoutMs: settings.attemptTimeoutMs, userAgent: USER_AGENT });
         await recordAttempt(db, delivery, outcome, settings);
@@ -68,6 +69,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
         );
       }),
     );
+    const failed = settled.find((result) => result.status === "rejected");
+    if (failed) throw failed.reason;
     if (Date.now() - lastPrune > PRUNE_INTERVAL_MS) {
       lastPrune = Date.now();
       await pruneDeliveryLog(db);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import { apiKeys, businesses, outboxEvents, webhookDeliveries, webhookDeliveryAttempts, webhooks, type Db } from "@directory/db";
 import { ZOwnerText } from "../../routers/owner-text.types";
@@ -20,6 +20,8 @@ export interface DeliverySettings {
   /** The four waits between the five attempts, before jitter. */
   retryDelaysMs: readonly number[];
   attemptTimeoutMs: number;
+  /** A claim's lease is the attempt timeout plus this; a dead worker's deliveries come due again after it. */
+  leaseMarginMs: number;
   /** A webhook whose deliveries have all failed for this long is disabled. */
   disableAfterMs: number;
 }
@@ -28,6 +30,7 @@ export interface DeliverySettings {
 export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
   retryDelaysMs: [60_000, 600_000, 3_600_000, 21_600_000],
   attemptTimeoutMs: 10_000,
+  leaseMarginMs: 30_000,
   disableAfterMs: 3 * 24 * 3_600_000,
 };
 
@@ -159,11 +162,14 @@ export async function recordAttempt(db: Db, delivery: ClaimedDelivery, outcome: 
       })
       .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.attempts, delivery.attempt), eq(webhookDeliveries.status, "pending")));
     if (succeeded) {
-      await tx.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, delivery.webhookId));
+      // Only when set: every success rewriting (and locking) the one webhook row serialises a whole batch on it.
+      await tx.update(webhooks).set({ failingSince: null }).where(and(eq(webhooks.id, delivery.webhookId), isNotNull(webhooks.failingSince)));
     } else if (gone) {
       await tx.update(webhooks).set({ status: "disabled", disabledReason: "The receiver answered 410 Gone", updatedAt: now }).where(eq(webhooks.id, delivery.webhookId));
     } else {
-      await tx.update(webhooks).set({ failingSince: sql`coalesce(${webhooks.failingSince}, ${now})` }).where(eq(webhooks.id, delivery.webhookId));
+      // Only the first failure of a run writes the row. (A Date inside sql`` would skip the column's
+      // encoder, which postgres-js refuses while PGlite accepts it: every failure then failed to record.)
+      await tx.update(webhooks).set({ failingSince: now }).where(and(eq(webhooks.id, delivery.webhookId), isNull(webhooks.failingSince)));
       await tx
         .update(webhooks)
         .set({ status: "disabled", disabledReason: `Every delivery failed for ${Math.round(settings.disableAfterMs / 3_600_000)} hours; enable it again once the receiver works`, updatedAt: now })
