@@ -1,4 +1,4 @@
-import { GraphQLError, type GraphQLFormattedError } from "./graphql-js";
+import { GraphQLError } from "./graphql-js";
 import { TRPCError } from "@trpc/server";
 import { toPublicError } from "@directory/api";
 
@@ -37,9 +37,10 @@ export function doorError(code: GraphQLErrorCode, message: string, from?: GraphQ
 
 /** A procedure's refusal as a GraphQL error with the REST body's code, status and details. */
 export function fromProcedureError(error: TRPCError): GraphQLError {
-  const { status, body } = toPublicError(error);
+  const { status, body, retryAfterSeconds } = toPublicError(error);
   const { error: message, code, ...details } = body;
-  return new GraphQLError(message, { extensions: { code, status, ...details } });
+  // A 503 says when to retry, as REST's Retry-After header does.
+  return new GraphQLError(message, { extensions: { code, status, ...details, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) } });
 }
 
 /** Runs one procedure call for a resolver; its TRPCError becomes the public GraphQL error. */
@@ -58,16 +59,13 @@ export async function callProcedure<T>(call: () => Promise<T>): Promise<T> {
  * (no query, unparsable body) become INVALID_INPUT; anything a resolver threw without a code is an
  * internal error whose message stays in the log.
  */
-export function formatGraphQLError(error: Error | GraphQLError, logUnexpected: (error: unknown) => void): GraphQLFormattedError {
-  if (!(error instanceof GraphQLError)) {
-    return { message: error.message, extensions: { code: "INVALID_INPUT", status: GRAPHQL_ERRORS.INVALID_INPUT } };
-  }
-  const formatted = error.toJSON();
-  if (typeof error.extensions.code === "string") return formatted;
-  const unexpected = error.originalError && !(error.originalError instanceof GraphQLError);
-  if (unexpected) {
+export function formatGraphQLError(error: Error | GraphQLError, logUnexpected: (error: unknown) => void): GraphQLError {
+  if (!(error instanceof GraphQLError)) return doorError("INVALID_INPUT", error.message);
+  if (typeof error.extensions.code === "string") return error;
+  const { nodes, source, positions, path } = error;
+  if (error.originalError && !(error.originalError instanceof GraphQLError)) {
     logUnexpected(error.originalError);
-    return { message: "Internal server error", locations: formatted.locations, path: formatted.path, extensions: { code: "INTERNAL", status: GRAPHQL_ERRORS.INTERNAL } };
+    return new GraphQLError("Internal server error", { nodes, source, positions, path, extensions: { code: "INTERNAL", status: GRAPHQL_ERRORS.INTERNAL } });
   }
-  return { ...formatted, extensions: { code: "INVALID_INPUT", status: GRAPHQL_ERRORS.INVALID_INPUT } };
+  return new GraphQLError(error.message, { nodes, source, positions, path, extensions: { code: "INVALID_INPUT", status: GRAPHQL_ERRORS.INVALID_INPUT } });
 }

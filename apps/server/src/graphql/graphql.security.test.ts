@@ -2,6 +2,8 @@ import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, buyerQuestions, categories, cities, claims, offers } from "@directory/db";
 import { getJson, startTestServer, type JsonBody, type TestServer } from "../testing";
+import { formatGraphQLError } from "./errors";
+import { GraphQLError } from "./graphql-js";
 
 /*
  * The guards below the doors hold on the GraphQL door too: the input gate (NUL in an argument),
@@ -150,6 +152,14 @@ describe("404 and 410 are errors with a code and a status, never silent nulls", 
     const { body } = await post(`{ lookupBusinesses(category: "no-such-category-xyz", city: "Mumbai") { total } }`);
     expect(body.errors[0]).toMatchObject({ extensions: { code: "NOT_FOUND", status: 404 } });
     expect(body.errors[0].message).toMatch(/no-such-category-xyz/);
+  });
+
+  it("withholds the message of an unexpected resolver failure and logs it instead", () => {
+    const logged: unknown[] = [];
+    const failure = new Error('relation "businesses" does not exist');
+    const formatted = formatGraphQLError(new GraphQLError(failure.message, { path: ["entity"], originalError: failure }), (error) => logged.push(error)).toJSON();
+    expect(formatted).toEqual({ message: "Internal server error", path: ["entity"], extensions: { code: "INTERNAL", status: 500 } });
+    expect(logged).toEqual([failure]);
   });
 
   it("leaks no internal message or stack in any error", async () => {

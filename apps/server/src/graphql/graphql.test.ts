@@ -374,6 +374,9 @@ describe("schema, introspection and discovery", () => {
     expect(await response.json()).toEqual({ errors: [{ message: "Request body is not valid JSON", extensions: { code: "INVALID_INPUT", status: 400 } }] });
     const noQuery = await post(undefined as unknown as string);
     expect(noQuery.body.errors[0].extensions).toEqual({ code: "INVALID_INPUT", status: 400 });
+    const missingVariable = await post(`query($slug: String!) { entity(slug: $slug) { slug } }`, {}, freshAddress());
+    expect(missingVariable.body.errors[0].extensions).toEqual({ code: "INVALID_INPUT", status: 400 });
+    expect(missingVariable.body.errors[0].message).toMatch(/\$slug/);
   });
 
   it("is reported by graphql-request as a ClientError carrying the codes", async () => {

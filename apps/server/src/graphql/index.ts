@@ -69,8 +69,7 @@ export function mountGraphql(app: Express, contextFor: (req: Request, res: Respo
     schema: graphqlSchema,
     onSubscribe: (_req, params) => prepare(params.query, params.operationName ?? undefined, params.variables ?? undefined),
     context: (req) => ({ caller: createCaller(contextFor(req.raw, req.context.res)) }),
-    formatError: (error) =>
-      formatGraphQLError(error, (unexpected) => log.error({ err: unexpected }, "graphql resolver failed")) as GraphQLError,
+    formatError: (error) => formatGraphQLError(error, (unexpected) => log.error({ err: unexpected }, "graphql resolver failed")),
   });
   app.all(GRAPHQL_PATH, handler);
   app.use(GRAPHQL_PATH, bodyErrors);
