@@ -40,10 +40,21 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   const leaseMs = settings.attemptTimeoutMs + settings.leaseMarginMs;
   let running = true;
   let wakeUp: (() => void) | null = null;
+  /** A wake-up that arrived while a round was running: the next sleep is skipped, so none is lost. */
+  let wokenDuringRound = false;
   let lastPrune = 0;
 
+  const wake = () => {
+    if (wakeUp) wakeUp();
+    else wokenDuringRound = true;
+  };
   const sleep = () =>
     new Promise<void>((resolve) => {
+      if (wokenDuringRound) {
+        wokenDuringRound = false;
+        resolve();
+        return;
+      }
       const timer = setTimeout(() => {
         wakeUp = null;
         resolve();
@@ -78,13 +89,14 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     return fannedOut > 0 || claimed.length > 0;
   };
 
-  const stopListening = database.listen("outbox_events", () => wakeUp?.()).catch((error: unknown) => {
+  const stopListening = database.listen("outbox_events", wake).catch((error: unknown) => {
     logger.warn({ err: error }, "webhook worker: LISTEN failed; polling only");
     return null;
   });
   const loop = (async () => {
     while (running) {
       let busy = false;
+      wokenDuringRound = false;
       try {
         busy = await round();
       } catch (error) {
@@ -95,7 +107,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   })();
 
   return {
-    wake: () => wakeUp?.(),
+    wake,
     stop: async () => {
       running = false;
       wakeUp?.();

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import { apiKeys, businesses, outboxEvents, webhookDeliveries, webhookDeliveryAttempts, webhooks, type Db } from "@directory/db";
 import { ZOwnerText } from "../../routers/owner-text.types";
@@ -95,6 +95,11 @@ export interface ClaimedDelivery {
 export async function claimDueDeliveries(db: Db, secretBox: SecretBox, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   const now = new Date();
   const claimed = await db.transaction(async (tx) => {
+    // A worker that died during the last attempt leaves a delivery with no attempt left: it has failed.
+    await tx
+      .update(webhookDeliveries)
+      .set({ status: "failed", completedAt: now, lastError: "The worker stopped during the last attempt; resend it if the receiver did not get it" })
+      .where(and(eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, now), gte(webhookDeliveries.attempts, MAX_ATTEMPTS)));
     const due = await tx
       .select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
