@@ -110,6 +110,11 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
   app.use(MCP_PATH, hostAndOrigin);
 
   app.post(MCP_PATH, async (req, res) => {
+    // JSON-RPC 2.0: an empty batch is one Invalid Request error (the SDK would answer an empty 202).
+    if (Array.isArray(req.body) && req.body.length === 0) {
+      res.status(400).json({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request: an empty batch" }, id: null });
+      return;
+    }
     const server = createMcpServer(options.clientFor(req, res));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {

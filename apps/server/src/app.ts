@@ -12,7 +12,7 @@ import {
   createOpenApiDocument,
   toPublicError,
   type AppRouter,
-  type Context,
+  type DirectoryMeta,
   type ContextLogger,
   type RateLimitSettings,
   type WebhookConfig,
@@ -23,7 +23,7 @@ import { errorHandler, publicErrorBodies, sendError } from "./errors";
 import { mountGraphql } from "./graphql";
 import { LOG_SERIALIZERS, type Logger } from "./logger";
 import { mountPages } from "./pages";
-import { bodyParsers, decodeUnreservedPathEscapes } from "./request-hygiene";
+import { bodyParsers, decodeUnreservedPathEscapes, trpcJsonContentType } from "./request-hygiene";
 import { mountWellKnown } from "./well-known";
 
 export interface AppDeps {
@@ -42,6 +42,10 @@ export interface AppDeps {
 
 /** Request ids: keep a caller's if it is short and plain, so traces join up across services. */
 const REQUEST_ID_PATTERN = /^[\w.-]{1,64}$/;
+
+function procedureMeta(path: string): DirectoryMeta | undefined {
+  return (appRouter._def.procedures as unknown as Record<string, { _def: { meta?: DirectoryMeta } } | undefined>)[path]?._def.meta;
+}
 
 /** Calls one tRPC batch may carry; each counts against the caller's limits, and more is a 400. */
 export const MAX_TRPC_BATCH_CALLS = 10;
@@ -102,10 +106,12 @@ export function createApp(deps: AppDeps): Express {
     const { status, retryAfterSeconds } = toPublicError(error as never);
     return retryAfterSeconds ? { status, headers: { "Retry-After": String(retryAfterSeconds) } } : { status };
   };
-  const responseMeta = ({ errors, ctx }: { errors: readonly { code: string }[]; ctx?: Context }) => {
+  const responseMeta = ({ errors, paths }: { errors: readonly { code: string }[]; paths?: readonly string[] }) => {
     const [first] = errors;
     if (first) return errorResponseMeta(first);
-    return ctx?.successStatus ? { status: ctx.successStatus } : {};
+    // A single call answers with its procedure's success status (201 for a creation); a batch with 200.
+    const successStatus = paths?.length === 1 ? procedureMeta(paths[0]!)?.successStatus : undefined;
+    return successStatus ? { status: successStatus } : {};
   };
   const onError = ({ error, req }: { error: Error & { code?: string }; req: express.Request }) => {
     if (error.code !== "INTERNAL_SERVER_ERROR") return;
@@ -116,6 +122,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(
     "/trpc",
+    trpcJsonContentType,
     createExpressMiddleware({ router: appRouter, createContext: ({ req, res }) => contextFor(req, res), responseMeta, onError, maxBodySize: bodyLimit, maxBatchSize: MAX_TRPC_BATCH_CALLS }),
   );
 

@@ -33,7 +33,7 @@ function extractPublicBody(raw: string): PublicErrorBody | null {
   }
 }
 
-const TRPC_CODE_FOR_STATUS: Record<number, keyof typeof TRPC_ERROR_CODES_BY_KEY> = { 400: "BAD_REQUEST", 413: "PAYLOAD_TOO_LARGE" };
+const TRPC_CODE_FOR_STATUS: Record<number, keyof typeof TRPC_ERROR_CODES_BY_KEY> = { 400: "BAD_REQUEST", 413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE" };
 
 /**
  * A refusal made before tRPC ran still reaches a tRPC client in tRPC's own envelope (superjson,
@@ -58,6 +58,9 @@ export function errorHandler(log: { error(obj: object, msg: string): void }): Er
     }
     if (error.type === "entity.too.large" || error.status === 413) {
       return refuse(req, res, 413, { error: "Request body too large", code: "PAYLOAD_TOO_LARGE" });
+    }
+    if (error.status === 415) {
+      return refuse(req, res, 415, { error: "The request body must be UTF-8 JSON (Content-Type: application/json; charset=utf-8)", code: "UNSUPPORTED_MEDIA_TYPE" });
     }
     if (error.type === "entity.parse.failed") {
       return refuse(req, res, 400, { error: "Request body is not valid JSON", code: "INVALID_INPUT" });

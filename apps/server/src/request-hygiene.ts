@@ -68,6 +68,17 @@ export const decodeUnreservedPathEscapes: RequestHandler = (req, _res, next) => 
   next();
 };
 
+/**
+ * tRPC sends some refusals it makes itself (an unsupported content type, an oversized batch) with
+ * the fetch default `text/plain` although the body is its JSON error envelope: say what it is.
+ */
+export const trpcJsonContentType: RequestHandler = (_req, res, next) => {
+  const setHeader = res.setHeader.bind(res);
+  res.setHeader = ((name: string, value: number | string | readonly string[]) =>
+    setHeader(name, name.toLowerCase() === "content-type" && String(value).startsWith("text/plain") ? "application/json" : value)) as typeof res.setHeader;
+  next();
+};
+
 const CLIENT_ERRORS: Record<string, { status: number; reason: string; error: string; code: string }> = {
   HPE_HEADER_OVERFLOW: { status: 431, reason: "Request Header Fields Too Large", error: "The request line or headers are too large (16 KB at most)", code: "HEADERS_TOO_LARGE" },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: "Request Timeout", error: "The request took too long to arrive", code: "REQUEST_TIMEOUT" },

@@ -22,13 +22,6 @@ export interface Context {
   log: ContextLogger;
   /** How webhook secrets are sealed and where deliveries may go; null where webhooks are not served. */
   webhookConfig: WebhookConfig | null;
-  /** The success status a procedure asked for (201 on creation); read by the HTTP doors. */
-  successStatus?: number;
-  /**
-   * Asks for a success status other than 200. Middlewares hand procedures copies of the context,
-   * so this writes to the context the door created, where the door reads it.
-   */
-  setSuccessStatus(status: number): void;
 }
 
 export interface WebhookConfig {
@@ -62,7 +55,7 @@ export function bearerTokenFrom(header: string | undefined): string | null {
 }
 
 export function createContext(options: CreateContextOptions): Context {
-  const context: Context = {
+  return {
     db: options.db,
     publicBaseUrl: options.publicBaseUrl.replace(/\/+$/, ""),
     bearerToken: bearerTokenFrom(options.authorizationHeader),
@@ -72,9 +65,5 @@ export function createContext(options: CreateContextOptions): Context {
     setHeader: options.setHeader ?? (() => {}),
     log: options.log ?? silentLogger,
     webhookConfig: options.webhookConfig ?? null,
-    setSuccessStatus: (status) => {
-      context.successStatus = status;
-    },
   };
-  return context;
 }

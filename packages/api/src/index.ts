@@ -1,6 +1,7 @@
 export { appRouter, createCaller, type AppRouter } from "./root";
+export type { AccessClass, DirectoryMeta } from "./trpc";
 export { createContext, bearerTokenFrom, type Context, type ContextLogger, type CreateContextOptions } from "./context";
-export { DomainError, toPublicError, type PublicErrorBody } from "./errors";
+export { DomainError, toPublicError, type DomainErrorCode, type PublicErrorBody } from "./errors";
 export { createOpenApiDocument, API_VERSION } from "./openapi";
 export { provisionApiKey, createApiKey } from "./services/api-keys";
 export { generateApiKey, parseApiKey, hashApiKey } from "./services/api-key-format";

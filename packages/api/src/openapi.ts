@@ -151,7 +151,10 @@ function operationResponses(operationId: string, meta: DirectoryMeta, limits: Ra
   const access = meta.access;
   if (!access) throw new Error(`OpenAPI: operation ${operationId} has no access class`);
   const responses = accessResponses(access, limits);
-  if (hasBody) responses[413] = errorResponse("Request body too large");
+  // Refusals made before any procedure runs, whatever the operation: the request itself is unfit.
+  responses[413] = errorResponse(hasBody ? "Request body too large" : "Request body too large (this operation takes none)");
+  responses[415] = errorResponse("The request body is not UTF-8 JSON (unsupported content type or charset)");
+  responses[431] = errorResponse("The request line or headers are too large (16 KB at most)");
   const declared = meta.openapi?.errorResponses ?? {};
   if (Array.isArray(declared)) throw new Error(`OpenAPI: operation ${operationId} must describe its errorResponses, not only list them`);
   for (const [statusText, text] of Object.entries(declared)) {
@@ -204,7 +207,7 @@ export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateL
         if (!(tag in TAG_DESCRIPTIONS)) throw new Error(`OpenAPI: operation ${operationId} uses undeclared tag ${tag}`);
       }
       const success = operation.responses?.["200"];
-      operation.responses = { ...(success ? { 200: success } : {}), ...operationResponses(operationId, meta, limits, operation.requestBody !== undefined) };
+      operation.responses = { ...(success ? { [meta.successStatus ?? 200]: success } : {}), ...operationResponses(operationId, meta, limits, operation.requestBody !== undefined) };
       // Every answer given after the limit was counted carries the counter, errors included.
       if (meta.access !== "admin") {
         for (const [status, response] of Object.entries(operation.responses)) {

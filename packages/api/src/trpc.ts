@@ -23,6 +23,8 @@ export type AccessClass = "open" | "anonymous-daily" | "lead-submission" | "key"
 
 export interface DirectoryMeta extends OpenApiMeta {
   access?: AccessClass;
+  /** The HTTP status of success when it is not 200 (201 for a creation); documented and sent. */
+  successStatus?: number;
 }
 
 const t = initTRPC

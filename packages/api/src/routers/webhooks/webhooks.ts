@@ -21,11 +21,7 @@ export const webhooksRouter = router({
     .meta(webhookMeta.create)
     .input(ZCreateWebhookInput)
     .output(ZCreatedWebhook)
-    .mutation(async ({ ctx, input }) => {
-      const created = await createWebhook(ctx.db, ctx.webhooks, ctx.apiKey, input);
-      ctx.setSuccessStatus(201);
-      return created;
-    }),
+    .mutation(({ ctx, input }) => createWebhook(ctx.db, ctx.webhooks, ctx.apiKey, input)),
   list: webhookProcedure
     .meta(webhookMeta.list)
     .input(z.object({}))

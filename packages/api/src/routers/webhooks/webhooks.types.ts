@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { OpenApiMeta } from "trpc-to-openapi";
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, WEBHOOK_STATUSES } from "@directory/db";
+import type { DirectoryMeta } from "../../trpc";
 
 const BASE_PATH = "/api/developers/webhooks";
 const ZWebhookId = z.string().trim().min(1).max(64).describe("The webhook's id, as returned at registration");
@@ -52,13 +52,13 @@ export const ZWebhookList = z.object({ webhooks: z.array(ZWebhook), total: z.num
 export const ZRotatedSecret = z.object({ id: z.string(), secret: z.string(), previousSecretExpiresAt: z.string() });
 export const ZDeletedWebhook = z.object({ id: z.string(), deleted: z.literal(true) });
 
-function route(method: "GET" | "POST" | "DELETE", path: string, operationId: string, summary: string, errorResponses: Record<number, string> = {}): OpenApiMeta {
+function route(method: "GET" | "POST" | "DELETE", path: string, operationId: string, summary: string, errorResponses: Record<number, string> = {}): DirectoryMeta {
   return { openapi: { method, path: `${BASE_PATH}${path}`, operationId, summary, tags: ["webhooks"], protect: true, errorResponses } };
 }
 
 const notFound = { 404: "No webhook with this id for this key (another key's webhook is reported the same way)" };
 export const webhookMeta = {
-  create: route("POST", "", "createWebhook", "Register a webhook; the response carries its signing secret, once", { 409: "This key already holds the most webhooks one key may" }),
+  create: { ...route("POST", "", "createWebhook", "Register a webhook; the response carries its signing secret, once", { 409: "This key already holds the most webhooks one key may" }), successStatus: 201 },
   list: route("GET", "", "listWebhooks", "This key's webhooks"),
   get: route("GET", "/{id}", "getWebhook", "One webhook with its recent deliveries and their attempt log", notFound),
   rotateSecret: route("POST", "/{id}/rotate-secret", "rotateWebhookSecret", "A new signing secret; the old one keeps signing beside it for 24 hours", notFound),
