@@ -2,6 +2,7 @@
 import { Command } from "commander";
 import { registerBusinessCommands } from "./business-commands";
 import { registerDbCommands } from "./db-commands";
+import { registerGraphCommands } from "./graph-commands";
 import { registerKeyCommands } from "./keys-commands";
 import { describeCliError } from "./errors";
 
@@ -13,6 +14,7 @@ const program = new Command("admin")
 registerKeyCommands(program);
 registerBusinessCommands(program);
 registerDbCommands(program);
+registerGraphCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(`admin: ${describeCliError(error)}`);

@@ -274,8 +274,27 @@ describe("every operation, including ones without probes of their own", () => {
   });
 });
 
+describe("getKnowledgeGraph (GET /api/v2/knowledge-graph, anonymous daily)", () => {
+  const path = (query = "") => `/api/v2/knowledge-graph${query}`;
+  it("200, 400, 401, 404, 410", async () => {
+    expectDocumented("getKnowledgeGraph", await call(path()), 200, /./);
+    expectDocumented("getKnowledgeGraph", await call(path(`?type=network&businessId=${active.id}`)), 200, /./);
+    expectDocumented("getKnowledgeGraph", await call(path("?type=network")), 400, /missing \(network: businessId/);
+    expectDocumented("getKnowledgeGraph", await call(path("?type=top_pairs&category=dentist")), 400, /the type does not use/);
+    expectDocumented("getKnowledgeGraph", await call(path("?type=sideways")), 400, /Invalid parameter/);
+    expectDocumented("getKnowledgeGraph", await call(path(), { key: BAD_KEY }), 401, /malformed, unknown or revoked/);
+    expectDocumented("getKnowledgeGraph", await call(path(`?type=network&businessId=${UNKNOWN_UUID}`)), 404, /no business has this id or slug/);
+    expectDocumented("getKnowledgeGraph", await call(path("?type=complementary&category=no-such-trade-zz")), 404, /category or city is unknown/);
+    expectDocumented("getKnowledgeGraph", await call(path(`?type=network&businessId=${decommissioned.id}`)), 410, /decommissioned/);
+  });
+  it("429: the anonymous daily limit, and a key's monthly quota", async () => {
+    expectDocumented("getKnowledgeGraph", await overLimit(path()), 429, /per day per address.*supply an API key or wait/);
+    expectDocumented("getKnowledgeGraph", await overLimit(path(), await freshKey("developer")), 429, /monthly quota of/);
+  });
+});
+
 /** The operations this file provokes every status of; 503 aside, each needs the database gone. */
-const PROBED = ["searchBusinesses", "lookupBusinesses", "getEntityProfile", "getEntityById", "getAgentProfile", "getPartnerFeed", "getAgentDiscovery", "getAgenticGateway"];
+const PROBED = ["searchBusinesses", "lookupBusinesses", "getEntityProfile", "getKnowledgeGraph", "getEntityById", "getAgentProfile", "getPartnerFeed", "getAgentDiscovery", "getAgenticGateway"];
 
 describe("the document as a whole", () => {
   it("documents nothing a client cannot get: every documented status but 503 and the transport ones was provoked above", () => {

@@ -12,6 +12,7 @@ export const API_CONTACT_EMAIL = "support@directory.example";
 const TAG_DESCRIPTIONS: Record<string, string> = {
   search: "Find businesses by category and city, ordered by plan tier, then internal score, then name",
   entities: "One business: the entity profile with provenance-tracked claims, the canonical lookup by immutable id, and the agent profile (ABO/1.0)",
+  graph: "The co-citation knowledge graph: which businesses and categories AI answers and articles name together, counted from their text",
   partners: "Bulk feed of verified business locations for partners (partner API key required)",
   agents: "Machine-readable discovery for AI agents: the manifest of every door and the per-caller handshake",
   webhooks: "Register and manage webhooks that receive entity.updated events, signed with X-Service-Signature (API key required)",

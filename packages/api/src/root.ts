@@ -10,6 +10,7 @@ import { leadsRouter } from "./routers/leads/leads";
 import { ownerRouter } from "./routers/owner/owner";
 import { getAgentDiscovery, getAgenticGateway } from "./routers/agents/agents";
 import { getPartnerFeed } from "./routers/feed/get-partner-feed";
+import { getKnowledgeGraph } from "./routers/graph/get-knowledge-graph";
 import { lifecycleRouter } from "./routers/admin/lifecycle";
 import { apiKeysRouter } from "./routers/keys/api-keys";
 import { lookupBusinesses } from "./routers/search/lookup-businesses";
@@ -22,6 +23,7 @@ export const appRouter = router({
   discovery: router({ searchCategory: searchCategoryProcedure, categoryLeaders, searchKeyword, getListicle, availableCities }),
   entities: router({ getEntityProfile, getEntityById, getAgentProfile, getBuyerQuestions, getOffers, compare }),
   feed: router({ getPartnerFeed }),
+  graph: router({ getKnowledgeGraph }),
   agents: router({ getAgentDiscovery, getAgenticGateway }),
   leads: leadsRouter,
   owner: ownerRouter,

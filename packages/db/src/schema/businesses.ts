@@ -85,6 +85,8 @@ export const businesses = pgTable(
       .where(sql`${t.status} = 'active'`),
     index("businesses_search_document_idx").using("gin", t.searchDocument),
     index("businesses_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`),
+    // Finds a city's businesses: mention dictionaries and category co-occurrence (src/graph/).
+    index("businesses_city_idx").on(t.cityId, t.categorySlug),
     // Serves the partner feed's keyset paging (verified, active, in updated order) at any depth.
     index("businesses_feed_idx")
       .on(t.updatedAt, t.id)

@@ -11,5 +11,8 @@ export * from "./legacy-score-requests";
 export * from "./rate-limit-counters";
 export * from "./outbox-events";
 export * from "./leads";
+export * from "./documents";
+export * from "./document-mentions";
+export * from "./co-mention-edges";
 export * from "./citation-checks";
 export * from "./webhooks";

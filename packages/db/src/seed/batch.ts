@@ -1,5 +1,5 @@
 import { generateBusiness, type DemoWorld } from "./businesses";
-import type { BusinessRow, BuyerQuestionRow, CitationCheckRow, ClaimRow, OfferRow, SlugHistoryRow } from "./rows";
+import type { BusinessRow, BuyerQuestionRow, ClaimRow, OfferRow, SlugHistoryRow } from "./rows";
 
 /** The rows of one batch of businesses: all that is held in memory at a time. */
 export interface BatchRows {
@@ -9,11 +9,10 @@ export interface BatchRows {
   slugHistory: SlugHistoryRow[];
   offers: OfferRow[];
   questions: BuyerQuestionRow[];
-  citationChecks: CitationCheckRow[];
 }
 
 export function generateBatch(world: DemoWorld, start: number, end: number): BatchRows {
-  const rows: BatchRows = { businesses: [], currentClaims: [], supersededClaims: [], slugHistory: [], offers: [], questions: [], citationChecks: [] };
+  const rows: BatchRows = { businesses: [], currentClaims: [], supersededClaims: [], slugHistory: [], offers: [], questions: [] };
   for (let index = start; index < end; index++) {
     const generated = generateBusiness(world, index);
     rows.businesses.push(generated.business);
@@ -22,7 +21,6 @@ export function generateBatch(world: DemoWorld, start: number, end: number): Bat
     if (generated.retiredSlug) rows.slugHistory.push(generated.retiredSlug);
     rows.offers.push(...generated.offers);
     rows.questions.push(...generated.questions);
-    rows.citationChecks.push(...generated.citationChecks);
   }
   return rows;
 }

@@ -2,7 +2,6 @@ import type { PlanTier } from "../schema/enums";
 import type { Allocation } from "./allocation";
 import { ownerQuestions } from "./buyer-questions";
 import { categoryProfile } from "./category-profiles";
-import { citationChecksFor } from "./citations";
 import { buildClaims, type BuiltClaims, type ClaimedProperty } from "./claims";
 import { phoneNumber, postalCode, streetAddress } from "./contact";
 import { listingCopy } from "./copy";
@@ -11,7 +10,7 @@ import { businessName } from "./names";
 import { buildOffers } from "./offers";
 import { openingHoursFor } from "./opening-hours";
 import { createRng, isOneInPeriod, type Rng } from "./random";
-import type { BusinessRow, BuyerQuestionRow, CitationCheckRow, OfferRow, SlugHistoryRow } from "./rows";
+import type { BusinessRow, BuyerQuestionRow, OfferRow, SlugHistoryRow } from "./rows";
 import type { SlugRegistry } from "./slugs";
 import { kebab } from "./text";
 import { DAY_SECONDS, DEMO_EPOCH_MS, EXPIRED_WINDOW_START_MS, FAR_FUTURE_MS, addSeconds } from "./time";
@@ -29,7 +28,6 @@ export interface GeneratedBusiness {
   offers: OfferRow[];
   questions: BuyerQuestionRow[];
   retiredSlug: SlugHistoryRow | null;
-  citationChecks: CitationCheckRow[];
 }
 
 /** One in this many decommissionable businesses is inactive (~2%). */
@@ -166,7 +164,8 @@ export function generateBusiness(world: DemoWorld, index: number): GeneratedBusi
     lng: jitter(rng, city.lng),
     openingHours,
     geoScore: rng.int(0, 100),
-    visibilityScore: rng.int(0, 100),
+    // Derived from the demo documents once they are written (seed/documents.ts).
+    visibilityScore: 0,
     isDemo: true,
     createdAt,
     updatedAt: claims.lastObservedMs,
@@ -179,9 +178,5 @@ export function generateBusiness(world: DemoWorld, index: number): GeneratedBusi
     offers: paidListing ? buildOffers(rng, business, profile, city.name) : [],
     questions: ownership === "owner_verified" && rng.chance(0.3) ? ownerQuestions(rng, business, city.name) : [],
     retiredSlug: retiredSlug ? { slug: retiredSlug, businessId: id, retiredAt: claims.observedMs.name } : null,
-    citationChecks:
-      ownership === "owner_verified"
-        ? citationChecksFor(world.seed, index, { id, name, categorySingular: category.singular, cityName: city.name, visibilityScore: business.visibilityScore })
-        : [],
   };
 }

@@ -5,6 +5,7 @@ import { claimCount, generateBatch } from "./batch";
 import { BatchQueue } from "./batch-queue";
 import { CATEGORIES } from "./categories";
 import { loadDemoCities } from "./cities";
+import { seedDocuments } from "./documents";
 import { insertBatch } from "./insert";
 import { insertReferenceData } from "./reference-data";
 import { SlugRegistry, assertDigitFree } from "./slugs";
@@ -70,5 +71,6 @@ export async function seedDemoWorld(
     });
   }
   await pending.drain();
+  await seedDocuments(db, seed, demoCities);
   return { businesses: total, claims, cities: demoCities.length, categories: CATEGORIES.length };
 }

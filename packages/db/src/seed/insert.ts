@@ -3,7 +3,6 @@ import type { PgInsertValue, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../client";
 import { businesses } from "../schema/businesses";
 import { buyerQuestions } from "../schema/buyer-questions";
-import { citationChecks } from "../schema/citation-checks";
 import { claims } from "../schema/claims";
 import { offers } from "../schema/offers";
 import { slugHistory } from "../schema/slug-history";
@@ -98,6 +97,5 @@ export async function insertBatch(db: Db, rows: BatchRows): Promise<void> {
     await insertAsJson(tx, slugHistory, rows.slugHistory);
     await insertAsJson(tx, offers, rows.offers);
     await insertAsJson(tx, buyerQuestions, rows.questions);
-    await insertAsJson(tx, citationChecks, rows.citationChecks);
   });
 }

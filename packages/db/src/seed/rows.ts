@@ -1,7 +1,6 @@
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { businesses } from "../schema/businesses";
 import type { buyerQuestions } from "../schema/buyer-questions";
-import type { citationChecks } from "../schema/citation-checks";
 import type { claims } from "../schema/claims";
 import type { offers } from "../schema/offers";
 import type { slugHistory } from "../schema/slug-history";
@@ -22,4 +21,3 @@ export type ClaimRow = JsonRow<typeof claims>;
 export type OfferRow = JsonRow<typeof offers>;
 export type BuyerQuestionRow = JsonRow<typeof buyerQuestions>;
 export type SlugHistoryRow = JsonRow<typeof slugHistory>;
-export type CitationCheckRow = JsonRow<typeof citationChecks>;

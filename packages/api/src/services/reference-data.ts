@@ -1,0 +1,114 @@
+import { sql } from "drizzle-orm";
+import { categories, cities, type Category, type City, type Db } from "@directory/db";
+import { normalizeTerm, singularForms } from "./text-match";
+
+/**
+ * Reference data (categories with their synonyms, cities with their aliases) is small, hot and
+ * rarely changed, so each process holds it in memory per database handle and a search resolves its
+ * category and city without a round trip.
+ *
+ * Staleness bound: a request is served from data confirmed current at most
+ * REFERENCE_DATA_RECHECK_MS ago. When that time has passed, the next request re-reads one
+ * fingerprint row (md5 over both tables) before it resolves anything, and reloads both tables only
+ * when the fingerprint changed. A change made by any instance, or by hand in SQL, is therefore
+ * seen by every instance within that bound; no trigger or migration is needed for it.
+ * invalidateReferenceData(db) makes the next request re-check at once (for writers in this process).
+ */
+export const REFERENCE_DATA_RECHECK_MS = 5_000;
+
+export interface ReferenceData {
+  fingerprint: string;
+  /** By slug order, as the SQL resolver ordered ties. */
+  categories: Category[];
+  /** lower(name) and every alias -> cities, most populous first. */
+  citiesByName: Map<string, City[]>;
+}
+
+interface Holder {
+  data: ReferenceData | null;
+  checkedAt: number;
+  pending: Promise<ReferenceData> | null;
+}
+
+const holders = new WeakMap<Db, Holder>();
+
+const fingerprintQuery = sql<{ fingerprint: string }>`select
+  (select md5(coalesce(string_agg(c::text, '|' order by c.slug), '')) from ${categories} c) ||
+  (select md5(coalesce(string_agg(t::text, '|' order by t.id), '')) from ${cities} t) as fingerprint`;
+
+async function readFingerprint(db: Db): Promise<string> {
+  const result = await db.execute<{ fingerprint: string }>(fingerprintQuery);
+  const rows = (Array.isArray(result) ? result : (result as { rows: { fingerprint: string }[] }).rows) as { fingerprint: string }[];
+  return rows[0]?.fingerprint ?? "";
+}
+
+async function load(db: Db, fingerprint: string): Promise<ReferenceData> {
+  const [categoryRows, cityRows] = await Promise.all([db.select().from(categories).orderBy(categories.slug), db.select().from(cities)]);
+  const citiesByName = new Map<string, City[]>();
+  const add = (key: string, city: City) => {
+    const list = citiesByName.get(key);
+    if (list) {
+      if (!list.includes(city)) list.push(city);
+    } else citiesByName.set(key, [city]);
+  };
+  for (const city of cityRows) {
+    add(city.name.toLowerCase(), city);
+    for (const alias of city.aliases) add(alias, city);
+  }
+  for (const list of citiesByName.values()) list.sort((a, b) => b.population - a.population || a.id - b.id);
+  return { fingerprint, categories: categoryRows, citiesByName };
+}
+
+async function refresh(db: Db, holder: Holder): Promise<ReferenceData> {
+  const fingerprint = await readFingerprint(db);
+  const data = holder.data && holder.data.fingerprint === fingerprint ? holder.data : await load(db, fingerprint);
+  holder.data = data;
+  holder.checkedAt = Date.now();
+  return data;
+}
+
+/** The reference data for this database, re-checked when older than REFERENCE_DATA_RECHECK_MS. */
+export async function referenceData(db: Db): Promise<ReferenceData> {
+  let holder = holders.get(db);
+  if (!holder) {
+    holder = { data: null, checkedAt: 0, pending: null };
+    holders.set(db, holder);
+  }
+  if (holder.data && Date.now() - holder.checkedAt < REFERENCE_DATA_RECHECK_MS) return holder.data;
+  if (holder.pending) return holder.pending;
+  const current = holder;
+  const pending = refresh(db, current).finally(() => {
+    current.pending = null;
+  });
+  current.pending = pending;
+  return pending;
+}
+
+/** The next request on this database re-checks the fingerprint instead of waiting out the bound. */
+export function invalidateReferenceData(db: Db): void {
+  const holder = holders.get(db);
+  if (holder) holder.checkedAt = 0;
+}
+
+/** Accepts plurals, synonyms, slugs and any case: "Dentists", "dental clinic", "car-repair". */
+export function findCategory(data: ReferenceData, input: string): Category | null {
+  const forms = singularForms(normalizeTerm(input));
+  if (forms[0] === "") return null;
+  // A direct name match beats a synonym of another category; ties go to the first slug.
+  const byName = data.categories.find((c) => forms.includes(c.slug.replaceAll("-", " ")) || forms.includes(c.name.toLowerCase()));
+  return byName ?? data.categories.find((c) => c.synonyms.some((synonym) => forms.includes(synonym))) ?? null;
+}
+
+/**
+ * Accepts a name or alias in any case and with or without accents ("bangalore", "Sao Paulo"),
+ * optionally followed by ", CC" (ISO country code). Ambiguous names pick the most populous city.
+ */
+export function findCity(data: ReferenceData, input: string): City | null {
+  const [namePart = "", countryPart] = input.split(",");
+  const name = normalizeTerm(namePart);
+  if (name === "") return null;
+  const countryCode = countryPart?.trim().toUpperCase();
+  const candidates = data.citiesByName.get(name) ?? [];
+  const byCountry = countryCode && /^[A-Z]{2}$/.test(countryCode) ? candidates.filter((c) => c.countryCode === countryCode) : candidates;
+  return byCountry[0] ?? null;
+}

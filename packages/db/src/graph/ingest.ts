@@ -1,0 +1,137 @@
+import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { categories } from "../schema/categories";
+import { cities } from "../schema/cities";
+import { documentMentions } from "../schema/document-mentions";
+import { documents } from "../schema/documents";
+import { addCitationChecks, addCoMentionEdges, refreshVisibilityScores } from "./derive";
+import { loadDictionary } from "./dictionary";
+import { MentionMatcher, type DocumentContext } from "./extract";
+
+export interface IncomingDocument {
+  kind: "ai_answer" | "article";
+  source: string;
+  engine: string | null;
+  query: string | null;
+  fetchedAt: Date;
+  language: string;
+  cityId: number | null;
+  categorySlug: string | null;
+  body: string;
+}
+
+export interface IngestResult {
+  /** Documents stored by this call. */
+  stored: number;
+  /** Documents already stored (same content hash), left as they were. */
+  duplicates: number;
+  mentions: number;
+}
+
+/** Identifies a document by everything it says and where it came from. */
+export function contentHash(doc: IncomingDocument): string {
+  const canonical = JSON.stringify([doc.kind, doc.source, doc.engine, doc.query, doc.fetchedAt.toISOString(), doc.language, doc.cityId, doc.categorySlug, doc.body]);
+  return createHash("sha256").update(canonical).digest("hex");
+}
+
+/** Compiled dictionaries by context, reused across the batches of one ingest run. */
+export class MatcherCache {
+  private readonly matchers = new Map<string, Promise<MentionMatcher>>();
+
+  get(db: Db, context: DocumentContext): Promise<MentionMatcher> {
+    const key = `${context.cityId ?? ""}|${context.cityId === null ? (context.categorySlug ?? "") : ""}`;
+    let matcher = this.matchers.get(key);
+    if (!matcher) {
+      matcher = loadDictionary(db, context).then((entries) => new MentionMatcher(entries));
+      this.matchers.set(key, matcher);
+    }
+    return matcher;
+  }
+}
+
+/**
+ * Stores new documents with their mentions and brings the graph up to date in the same
+ * transaction: the edges of the new documents' business pairs are incremented, their citation
+ * checks added and the visibility scores they touch recomputed. Documents already stored are
+ * skipped, so ingesting a file twice changes nothing.
+ */
+export async function ingestDocuments(db: Db, batch: readonly IncomingDocument[], matchers = new MatcherCache()): Promise<IngestResult> {
+  const byHash = new Map(batch.map((doc) => [contentHash(doc), doc]));
+  if (byHash.size === 0) return { stored: 0, duplicates: batch.length, mentions: 0 };
+  return db.transaction(async (tx) => {
+    // A batch's derivations may exceed the interactive statement timeout on a large world.
+    await tx.execute(sql`set local statement_timeout = 0`);
+    const inserted = await tx
+      .insert(documents)
+      .values([...byHash].map(([hash, doc]) => ({ ...doc, contentHash: hash })))
+      .onConflictDoNothing({ target: documents.contentHash })
+      .returning({ id: documents.id, contentHash: documents.contentHash });
+    const mentionRows = [];
+    for (const { id, contentHash: hash } of inserted) {
+      const doc = byHash.get(hash)!;
+      const matcher = await matchers.get(tx, { cityId: doc.cityId, categorySlug: doc.categorySlug });
+      for (const mention of matcher.extract(doc.body, { cityId: doc.cityId, categorySlug: doc.categorySlug })) {
+        mentionRows.push({ documentId: id, ...mention });
+      }
+    }
+    if (mentionRows.length > 0) await tx.insert(documentMentions).values(mentionRows);
+    const ids = inserted.map((row) => row.id);
+    await addCoMentionEdges(tx, ids);
+    await addCitationChecks(tx, ids);
+    await refreshVisibilityScores(tx, ids);
+    return { stored: inserted.length, duplicates: batch.length - inserted.length, mentions: mentionRows.length };
+  });
+}
+
+/** City and category slugs as the ids documents store; read once per ingest run. */
+export async function loadContextResolver(db: Db): Promise<{ cityId(slug: string): number | undefined; hasCategory(slug: string): boolean }> {
+  const cityRows = await db.select({ id: cities.id, slug: cities.slug }).from(cities);
+  const categoryRows = await db.select({ slug: categories.slug }).from(categories);
+  const citiesBySlug = new Map(cityRows.map((row) => [row.slug, row.id]));
+  const categorySlugs = new Set(categoryRows.map((row) => row.slug));
+  return { cityId: (slug) => citiesBySlug.get(slug), hasCategory: (slug) => categorySlugs.has(slug) };
+}
+
+const MAX_BODY_LENGTH = 100_000;
+
+/**
+ * One line of an ingest file: {"source", "text", "fetchedAt", "language", and optionally "engine",
+ * "query", "city" (slug), "category" (slug), "kind"}. Throws with the reason when it is not valid.
+ */
+export function parseDocumentLine(line: string, resolver: Awaited<ReturnType<typeof loadContextResolver>>): IncomingDocument {
+  const raw = JSON.parse(line) as Record<string, unknown>;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new Error("not a JSON object");
+  const text = (key: string, required: boolean): string | null => {
+    const value = raw[key];
+    if (value === undefined || value === null) {
+      if (required) throw new Error(`missing "${key}"`);
+      return null;
+    }
+    if (typeof value !== "string" || value.trim() === "") throw new Error(`"${key}" must be a non-empty string`);
+    return value;
+  };
+  const body = text("text", true)!;
+  if (body.length > MAX_BODY_LENGTH) throw new Error(`"text" is longer than ${MAX_BODY_LENGTH} characters`);
+  const fetchedAt = new Date(text("fetchedAt", true)!);
+  if (Number.isNaN(fetchedAt.getTime())) throw new Error(`"fetchedAt" is not a date`);
+  const engine = text("engine", false);
+  const kind = text("kind", false) ?? (engine ? "ai_answer" : "article");
+  if (kind !== "ai_answer" && kind !== "article") throw new Error(`"kind" must be "ai_answer" or "article"`);
+  const citySlug = text("city", false);
+  const cityId = citySlug === null ? null : resolver.cityId(citySlug);
+  if (cityId === undefined) throw new Error(`unknown city "${citySlug}"`);
+  const categorySlug = text("category", false);
+  if (categorySlug !== null && !resolver.hasCategory(categorySlug)) throw new Error(`unknown category "${categorySlug}"`);
+  return {
+    kind,
+    source: text("source", true)!,
+    engine,
+    query: text("query", false),
+    fetchedAt,
+    language: text("language", false) ?? "en",
+    cityId,
+    categorySlug,
+    body,
+  };
+}
