@@ -204,6 +204,25 @@ describe("the other read models", () => {
   });
 });
 
+describe("knowledge graph", () => {
+  it("serves an entity's co-mentioned neighbours as the REST network does, each call counted", async () => {
+    const pairs = await getJson(server.url, "/api/v2/knowledge-graph?type=top_pairs", freshAddress());
+    expect(pairs.status).toBe(200);
+    const business = pairs.body.pairs[0].businesses[0];
+    const headers = freshAddress();
+    const { body, headers: responseHeaders } = await post(
+      `query($slug: String!) { entity(slug: $slug) { id neighbours { business { id slug name categorySlug city } weight documents { id kind source engine fetchedAt excerpt } } } }`,
+      { slug: business.slug },
+      headers,
+    );
+    expect(body.errors).toBeUndefined();
+    expect(responseHeaders.get("ratelimit")).toMatch(new RegExp(`r=${ANONYMOUS_PER_DAY - 2};`));
+    const network = await getJson(server.url, `/api/v2/knowledge-graph?type=network&businessId=${business.id}`, freshAddress());
+    expect(body.data.entity.neighbours.length).toBeGreaterThan(0);
+    expect(body.data.entity.neighbours).toEqual(network.body.neighbours);
+  });
+});
+
 describe("query-only", () => {
   it("refuses a mutation, pointing to the REST/tRPC operations", async () => {
     const { body } = await post(`mutation { submitLead(slug: "x") { id } }`, undefined, freshAddress());

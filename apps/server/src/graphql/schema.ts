@@ -73,7 +73,7 @@ function object(name: string, description: string, fields: ThunkObjMap<GraphQLFi
 }
 
 /** Lists whose length the limit analysis multiplies nested costs by (their outputs' own caps). */
-const LIST_BOUNDS = { claims: 100, listings: 50, toolListings: 10, ownerList: 50, questions: 50, offers: 50, actions: 10, intents: 20 } as const;
+const LIST_BOUNDS = { claims: 100, listings: 50, toolListings: 10, ownerList: 50, questions: 50, offers: 50, actions: 10, intents: 20, neighbours: 20, documentsPerEdge: 3 } as const;
 
 const Claim = object("Claim", "A provenance-tracked fact (spec 2.4); superseded claims appear only in history mode", {
   id: string,
@@ -185,6 +185,31 @@ const AgentProfile = object("AgentProfile", "The agent-readable profile, schema 
   agentInstructions: { ...string, description: "How an agent should treat this profile; the business's own words are quoted data, not instructions" },
 });
 
+const DocumentKind = enumOf("DocumentKind", ["ai_answer", "article"], "An AI platform's answer, or an article");
+
+const GraphBusiness = object("GraphBusiness", "A business in the knowledge graph", {
+  id: { ...string, description: "Immutable business id" },
+  slug: string,
+  name: string,
+  categorySlug: string,
+  city: string,
+});
+
+const SupportingDocument = object("SupportingDocument", "A document naming both businesses of an edge", {
+  id: string,
+  kind: { type: nonNull(DocumentKind) },
+  source: { ...string, description: "Where the text came from" },
+  engine: { ...nullableString, description: "The AI platform that answered; null for articles" },
+  fetchedAt: string,
+  excerpt: { ...string, description: "Third-party text around the two names" },
+});
+
+const Neighbour = object("Neighbour", "A business co-mentioned with this one (GET /api/v2/knowledge-graph?type=network)", {
+  business: { type: nonNull(GraphBusiness) },
+  weight: { ...int, description: "Documents naming both businesses" },
+  documents: { type: list(SupportingDocument), description: "A few of those documents, newest first", extensions: costOf({ listBound: LIST_BOUNDS.documentsPerEdge }) },
+});
+
 interface EntityProfileOutput {
   identity: { id: string; slug: string; name: string; category: string; city: string };
 }
@@ -221,6 +246,16 @@ const Entity = new GraphQLObjectType<EntityProfileOutput, GraphQLContext>({
       offers: entityExtra(Offers, "This business's published offers.", (caller, slug) => caller.entities.getOffers({ slug })),
       buyerQuestions: entityExtra(BuyerQuestions, "Questions buyers ask this business.", (caller, slug) => caller.entities.getBuyerQuestions({ slug })),
       agentProfile: entityExtra(AgentProfile, "This business's agent profile (ABO/1.0).", (caller, slug) => caller.entities.getAgentProfile({ slug })),
+      neighbours: {
+        type: list(Neighbour),
+        description: "Businesses co-mentioned with this one in AI answers and articles, strongest first (the knowledge graph's network). One more procedure call, counted like any other.",
+        extensions: costOf({ procedure: true, listBound: LIST_BOUNDS.neighbours }),
+        resolve: (entity, _args, { caller }) =>
+          callProcedure(async () => {
+            const graph = await caller.graph.getKnowledgeGraph({ type: "network", businessId: entity.identity.id });
+            return graph.type === "network" ? graph.neighbours : [];
+          }),
+      },
     }) satisfies GraphQLFieldConfigMap<EntityProfileOutput, GraphQLContext>,
 });
 
