@@ -1,10 +1,9 @@
 import { and, asc, count, eq, gte, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
-import { businessColumns, businesses, categories, cities, type Db } from "@directory/db";
+import { businesses, categories, cities, type Db } from "@directory/db";
 import { DomainError } from "../errors";
 import { servableCondition } from "./active-business";
-import type { BusinessRecord } from "./business-lookup";
 import { decodeFeedCursor, encodeFeedCursor, filtersFingerprint } from "./feed-cursor";
-import { toJsonLd } from "./structured-data";
+import { toJsonLd, type JsonLdSource } from "./structured-data";
 
 export const FEED_MAX_LIMIT = 500;
 export const FEED_DEFAULT_LIMIT = 100;
@@ -18,6 +17,30 @@ export interface FeedParams {
   updatedSince?: string;
   cursor?: string;
 }
+
+/** Only the columns the JSON-LD is built from: a page decodes a third of the business row. */
+const jsonLdColumns = {
+  schemaOrgType: categories.schemaOrgType,
+  id: businesses.id,
+  slug: businesses.slug,
+  name: businesses.name,
+  description: businesses.description,
+  website: businesses.website,
+  phone: businesses.phone,
+  email: businesses.email,
+  address: businesses.address,
+  cityName: cities.name,
+  state: businesses.state,
+  postalCode: businesses.postalCode,
+  country: businesses.country,
+  lat: businesses.lat,
+  lng: businesses.lng,
+  openingHours: businesses.openingHours,
+  rating: businesses.rating,
+  reviewCount: businesses.reviewCount,
+  services: businesses.services,
+  updatedAt: businesses.updatedAt,
+} satisfies Record<keyof JsonLdSource, unknown>;
 
 /** LIKE treats % and _ as wildcards; a partner's "%" means a percent sign. */
 function escapeLike(value: string): string {
@@ -83,12 +106,7 @@ export async function getPartnerFeedPage(db: Db, baseUrl: string, params: FeedPa
     : undefined;
   const rows = await db
     .select({
-      business: businessColumns,
-      categoryName: categories.name,
-      categorySingular: categories.singular,
-      schemaOrgType: categories.schemaOrgType,
-      cityName: cities.name,
-      citySlug: cities.slug,
+      ...jsonLdColumns,
       updatedAtMicros: sql<string>`(extract(epoch from ${businesses.updatedAt}) * 1000000)::bigint::text`,
     })
     .from(businesses)
@@ -103,8 +121,8 @@ export async function getPartnerFeedPage(db: Db, baseUrl: string, params: FeedPa
   const last = page.at(-1);
   const nextCursor =
     rows.length > params.limit && last
-      ? encodeFeedCursor({ updatedAtMicros: last.updatedAtMicros, id: last.business.id, offset: offset + page.length, total, filters: fingerprint })
+      ? encodeFeedCursor({ updatedAtMicros: last.updatedAtMicros, id: last.id, offset: offset + page.length, total, filters: fingerprint })
       : null;
-  const locations = page.map(({ business, updatedAtMicros: _micros, ...facts }) => toJsonLd({ ...business, ...facts } satisfies BusinessRecord, baseUrl));
+  const locations = page.map((row) => toJsonLd(row, baseUrl));
   return { total, limit: params.limit, offset, nextCursor, locations };
 }

@@ -2,8 +2,18 @@ import type { BusinessRecord } from "./business-lookup";
 import { roundedRating } from "./listing";
 import { publicUrls } from "./public-urls";
 
-/** schema.org JSON-LD for a business, typed with its category's LocalBusiness subtype. */
-export function toJsonLd(business: BusinessRecord, baseUrl: string) {
+/** What the JSON-LD is built from: the partner feed selects exactly these columns. */
+export type JsonLdSource = Pick<
+  BusinessRecord,
+  | "schemaOrgType" | "id" | "slug" | "name" | "description" | "website" | "phone" | "email" | "address" | "cityName" | "state"
+  | "postalCode" | "country" | "lat" | "lng" | "openingHours" | "rating" | "reviewCount" | "services" | "updatedAt"
+>;
+
+/**
+ * schema.org JSON-LD for a business, typed with its category's LocalBusiness subtype. The one
+ * builder: the entity profile's structuredData and every partner feed location come from here.
+ */
+export function toJsonLd(business: JsonLdSource, baseUrl: string) {
   return {
     "@context": "https://schema.org" as const,
     "@type": business.schemaOrgType,
