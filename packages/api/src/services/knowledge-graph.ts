@@ -230,7 +230,8 @@ async function topPairs(db: Db) {
       join cities ca on ca.id = a.city_id
       join cities cb on cb.id = b.city_id
       where ${servable("a")} and ${servable("b")}
-      order by e.weight desc, e.business_a, e.business_b
+      -- "nulls last" as in co_mention_edges_weight_idx, so the strongest edges are read in index order.
+      order by e.weight desc nulls last, e.business_a, e.business_b
       limit ${GRAPH_LIMITS.pairs}`),
   );
   const side = (row: Record<string, unknown>, prefix: "a" | "b") =>
@@ -239,15 +240,23 @@ async function topPairs(db: Db) {
   return { apiVersion: SCORE_CONTRACT_VERSION, type: "top_pairs" as const, pairs, total: pairs.length };
 }
 
+/** Counts over the mentioned businesses only (a small share of a large world), never all of them. */
 async function graphStatistics(db: Db) {
   const [row] = rowsOf<{ documents: number; mentions: number; businesses: number; edges: number; last_ingest: Date | string | null }>(
     await db.execute(sql`
+      with per_business as (select business_id, count(*) as mentions from document_mentions group by business_id),
+      listed as (
+        select p.business_id, p.mentions, (${servable("b")}) as live
+        from per_business p join businesses b on b.id = p.business_id
+      )
       select
         (select count(*)::int from documents) as documents,
-        (select count(*)::int from document_mentions m join businesses b on b.id = m.business_id where ${servable("b")}) as mentions,
-        (select count(distinct m.business_id)::int from document_mentions m join businesses b on b.id = m.business_id where ${servable("b")}) as businesses,
-        (select count(*)::int from co_mention_edges e join businesses a on a.id = e.business_a join businesses b on b.id = e.business_b
-          where ${servable("a")} and ${servable("b")}) as edges,
+        (select coalesce(sum(mentions), 0)::int from listed where live) as mentions,
+        (select count(*)::int from listed where live) as businesses,
+        (select count(*)::int from co_mention_edges)
+          - (select count(*)::int from co_mention_edges e
+             where e.business_a in (select business_id from listed where not live)
+                or e.business_b in (select business_id from listed where not live)) as edges,
         (select max(ingested_at) from documents) as last_ingest`),
   );
   return {

@@ -9,6 +9,7 @@ import type { City } from "../schema/cities";
 import { documentMentions } from "../schema/document-mentions";
 import { documents } from "../schema/documents";
 import { CATEGORIES } from "./categories";
+import { loadDemoCities } from "./cities";
 import { insertAsJson } from "./insert";
 import { createRng, type Rng } from "./random";
 import type { JsonRow } from "./rows";
@@ -123,7 +124,11 @@ export async function seedDocuments(db: Db, seed: number, demoCities: readonly C
       .orderBy(asc(businesses.categorySlug), asc(businesses.id));
     if (rows.length === 0) continue;
     const byCategory = new Map<string, Candidate[]>();
-    for (const row of rows) byCategory.set(row.categorySlug, [...(byCategory.get(row.categorySlug) ?? []), row]);
+    for (const row of rows) {
+      const pool = byCategory.get(row.categorySlug);
+      if (pool) pool.push(row);
+      else byCategory.set(row.categorySlug, [row]);
+    }
     const matcher = new MentionMatcher(await loadDictionary(db, { cityId: city.id, categorySlug: null }));
     const ids = createRng(seed, "document-ids", city.id);
     for (const doc of documentsForCity(seed, city, byCategory)) {
@@ -141,4 +146,9 @@ export async function seedDocuments(db: Db, seed: number, demoCities: readonly C
     await addCitationChecks(tx, null);
     await refreshVisibilityScores(tx, null);
   });
+}
+
+/** The demo documents for a world seeded before documents existed (its graph is empty). */
+export async function seedDemoDocuments(db: Db, seed = 42): Promise<void> {
+  await seedDocuments(db, seed, loadDemoCities());
 }
