@@ -1,24 +1,51 @@
 /**
- * The baseline for the search target: node:http running the very same service function (so the
- * very same SQL) with no express, tRPC, zod, logging or OpenAPI in between.
+ * The machine's limit for the search target (issue 11): bare node:http and postgres-js, category
+ * and city resolved from an in-memory map loaded at start, one prepared statement per request, the
+ * same listing fields serialised with JSON.stringify. No express, tRPC, zod, logging, OpenAPI or
+ * rate limiting: what is left is the database round trip and the bytes.
  */
 import { createServer } from "node:http";
-import { createDatabase } from "@directory/db";
-import { searchCategory } from "@directory/api";
+import postgres from "postgres";
+import { businessColumns, type Category, type City } from "@directory/db";
+import { findCategory, findCity, indexReferenceData, toListing } from "@directory/api";
 
-const database = await createDatabase({ url: process.env.DATABASE_URL ?? "", maxConnections: 10 });
-const server = createServer(async (req, res) => {
+const sql = postgres(process.env.DATABASE_URL ?? "", { max: 10, prepare: true, transform: postgres.camel, onnotice: () => {} });
+const categoryRows = await sql<Category[]>`select * from categories order by slug`;
+const cityRows = await sql<City[]>`select * from cities`;
+const reference = indexReferenceData("", [...categoryRows], [...cityRows]);
+const columns = Object.values(businessColumns)
+  .map((column) => `b.${column.name}`)
+  .join(", ");
+// The service's own query: the same columns, joins, servable filter and ranking order.
+const query = `select ${columns}, c.name as category_name, c.singular as category_singular, c.schema_org_type, t.name as city_name, t.slug as city_slug
+  from businesses b join categories c on c.slug = b.category_slug join cities t on t.id = b.city_id
+  where b.category_slug = $1 and b.city_id = $2 and b.status = 'active' and (b.subscription_expires_at is null or b.subscription_expires_at > now())
+  order by b.plan_tier asc, b.visibility_score desc, b.name asc, b.id asc limit $3`;
+const baseUrl = "http://127.0.0.1";
+
+const server = createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://bare");
-  const result = await searchCategory(database.db, {
-    category: url.searchParams.get("category") ?? "",
-    city: url.searchParams.get("city") ?? "",
-    limit: Number(url.searchParams.get("limit") ?? 5),
-  });
-  res.setHeader("content-type", "application/json");
-  res.end(JSON.stringify({ businesses: result.businesses, total: result.businesses.length }));
+  const category = findCategory(reference, url.searchParams.get("category") ?? "");
+  const city = findCity(reference, url.searchParams.get("city") ?? "");
+  if (!category || !city) {
+    res.statusCode = 404;
+    res.end('{"error":"unknown category or city"}');
+    return;
+  }
+  sql
+    .unsafe(query, [category.slug, city.id, Number(url.searchParams.get("limit") ?? 5)], { prepare: true })
+    .then((rows) => {
+      const businesses = rows.map((row) => toListing(row as never, baseUrl));
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ businesses, total: businesses.length }));
+    })
+    .catch(() => {
+      res.statusCode = 500;
+      res.end();
+    });
 });
 server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
   const address = server.address();
   console.log(JSON.stringify({ port: typeof address === "object" && address ? address.port : 0 }));
 });
-process.once("SIGTERM", () => server.close(() => void database.close().then(() => process.exit(0))));
+process.once("SIGTERM", () => server.close(() => void sql.end().then(() => process.exit(0))));

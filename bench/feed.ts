@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import postgres from "postgres";
 
 /** Resident and peak memory of a process, from /proc (Linux). */
 export function memoryOf(pid: number): { rssMb: number; peakMb: number } {
@@ -16,6 +17,9 @@ export interface FeedWalk {
   rssSamplesMb: number[];
   peakMb: number;
   slowestPageMs: number;
+  pageP50Ms: number;
+  pageP90Ms: number;
+  pageP99Ms: number;
 }
 
 /** Walks the whole partner feed by cursor, one page at a time, as a partner would. */
@@ -25,6 +29,7 @@ export async function walkFeed(baseUrl: string, key: string, serverPid: number, 
   let pages = 0;
   let total = 0;
   let slowest = 0;
+  const pageMs: number[] = [];
   const samples: number[] = [];
   const marks = [0.1, 0.5];
   const started = performance.now();
@@ -34,6 +39,7 @@ export async function walkFeed(baseUrl: string, key: string, serverPid: number, 
     const response = await fetch(`${baseUrl}/api/v2/partner-feed?${query}`, { headers: { authorization: `Bearer ${key}` } });
     if (response.status !== 200) throw new Error(`feed page ${pages} answered ${response.status}: ${await response.text()}`);
     const page = (await response.json()) as { total: number; nextCursor: string | null; locations: unknown[] };
+    pageMs.push(performance.now() - pageStarted);
     slowest = Math.max(slowest, performance.now() - pageStarted);
     total = page.total;
     rows += page.locations.length;
@@ -47,7 +53,20 @@ export async function walkFeed(baseUrl: string, key: string, serverPid: number, 
   const seconds = (performance.now() - started) / 1000;
   const end = memoryOf(serverPid);
   samples.push(end.rssMb);
-  return { rows, pages, seconds, rowsPerSecond: Math.round(rows / seconds), rssSamplesMb: samples, peakMb: end.peakMb, slowestPageMs: Math.round(slowest) };
+  pageMs.sort((a, b) => a - b);
+  const percentile = (p: number) => Math.round(pageMs[Math.min(pageMs.length - 1, Math.floor(pageMs.length * p))] ?? 0);
+  return {
+    rows,
+    pages,
+    seconds,
+    rowsPerSecond: Math.round(rows / seconds),
+    rssSamplesMb: samples,
+    peakMb: end.peakMb,
+    slowestPageMs: Math.round(slowest),
+    pageP50Ms: percentile(0.5),
+    pageP90Ms: percentile(0.9),
+    pageP99Ms: percentile(0.99),
+  };
 }
 
 /** One page fetched at a given offset, timed: how offset paging degrades with depth. */
@@ -56,4 +75,30 @@ export async function timeOffsetPage(baseUrl: string, key: string, offset: numbe
   const response = await fetch(`${baseUrl}/api/v2/partner-feed?limit=${limit}&offset=${offset}`, { headers: { authorization: `Bearer ${key}` } });
   await response.arrayBuffer();
   return Math.round(performance.now() - started);
+}
+
+/**
+ * The feed's limit: the raw columns the JSON-LD needs, in feed order, streamed by
+ * `COPY (...) TO STDOUT` over the same rows the feed serves (verified, active, unexpired).
+ */
+export async function copyFeedRate(databaseUrl: string): Promise<{ rows: number; seconds: number; rowsPerSecond: number }> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const started = performance.now();
+    const stream = await sql`copy (
+      select b.id, b.slug, b.name, b.description, b.website, b.phone, b.email, b.address, t.name, b.state, b.postal_code, b.country,
+        b.lat, b.lng, b.opening_hours, b.rating, b.review_count, b.services, b.updated_at, c.schema_org_type
+      from businesses b join categories c on c.slug = b.category_slug join cities t on t.id = b.city_id
+      where b.status = 'active' and (b.subscription_expires_at is null or b.subscription_expires_at > now()) and b.ownership = 'owner_verified'
+      order by b.updated_at, b.id
+    ) to stdout`.readable();
+    let rows = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    return { rows, seconds, rowsPerSecond: Math.round(rows / seconds) };
+  } finally {
+    await sql.end();
+  }
 }

@@ -12,7 +12,7 @@ import { asc, count, desc } from "drizzle-orm";
 import postgres from "postgres";
 import { businesses, categories, cities, createDatabase, isDatabaseEmpty, migrate, seedDemoWorld } from "@directory/db";
 import { createApiKey, generateApiKey } from "@directory/api";
-import { timeOffsetPage, walkFeed } from "./feed";
+import { copyFeedRate, timeOffsetPage, walkFeed } from "./feed";
 import { benchGraph } from "./graph";
 import { runLoad, type LoadResult } from "./load";
 import { startAndWait, stop } from "./processes";
@@ -48,7 +48,8 @@ async function ensureDatabaseExists(): Promise<void> {
 
 async function prepareWorld(): Promise<string[]> {
   await ensureDatabaseExists();
-  const database = await createDatabase({ url: databaseUrl });
+  // Seeding and indexing a million rows outlast the 3 s statement timeout the service uses.
+  const database = await createDatabase({ url: databaseUrl, timeouts: { statementMs: 0 } });
   try {
     await migrate(database);
     if (await isDatabaseEmpty(database.db)) {
@@ -88,6 +89,7 @@ function serverEnv(port: number): NodeJS.ProcessEnv {
     LOG_LEVEL: "info",
     // The load runs far past the spec's limits on purpose; the limiter itself stays on the path.
     ANON_DAILY_LIMIT: "100000000",
+    ANON_MINUTE_LIMIT: "100000000",
     KEY_MONTHLY_LIMIT: "100000000",
     ADMIN_API_KEY: adminKey,
   };
@@ -117,7 +119,7 @@ async function benchKeyword(): Promise<void> {
     note("");
     note("## Keyword search (tRPC discovery.searchKeyword, the search_by_keyword tool; 4 connections)");
     note("");
-    note(`- ${result.rps} req/s; p50 ${result.p50} ms, p90 ${result.p90} ms, p99 ${result.p99} ms (target p95 < 30 ms); ${result.non2xx + result.errors} failures`);
+    note(`- ${result.rps} req/s; p50 ${result.p50} ms, p90 ${result.p90} ms, p97.5 ${result.p97_5} ms, p99 ${result.p99} ms (target p95 < 30 ms, p99 < 60 ms; no limit server for this row); ${result.non2xx + result.errors} failures`);
   } finally {
     await stop(app.child);
   }
@@ -130,6 +132,7 @@ async function benchFeed(): Promise<void> {
     const database = await createDatabase({ url: databaseUrl });
     const { key } = await createApiKey(database.db, { kind: "partner", label: "bench" }).finally(() => database.close());
     const pid = app.child.pid ?? 0;
+    const limit = await copyFeedRate(databaseUrl);
     const walk = await walkFeed(`http://127.0.0.1:${port}`, key, pid);
     const deepOffset = Math.max(0, walk.rows - 500);
     const shallowMs = await timeOffsetPage(`http://127.0.0.1:${port}`, key, 0);
@@ -137,7 +140,8 @@ async function benchFeed(): Promise<void> {
     note("");
     note("## Partner feed (GET /api/v2/partner-feed, limit 500, cursor walk over every verified location)");
     note("");
-    note(`- ${walk.rows.toLocaleString("en")} rows in ${walk.pages} pages, ${walk.seconds.toFixed(1)} s: **${walk.rowsPerSecond.toLocaleString("en")} rows/s** (target 50,000); slowest page ${walk.slowestPageMs} ms`);
+    note(`- ${walk.rows.toLocaleString("en")} rows in ${walk.pages} pages, ${walk.seconds.toFixed(1)} s: **${walk.rowsPerSecond.toLocaleString("en")} rows/s** (target 50,000); page p50 ${walk.pageP50Ms} ms, p90 ${walk.pageP90Ms} ms, p99 ${walk.pageP99Ms} ms, slowest ${walk.slowestPageMs} ms`);
+    note(`- Limit, same run: \`COPY (<the JSON-LD's raw columns>) TO STDOUT\` of ${limit.rows.toLocaleString("en")} rows in feed order, ${limit.seconds.toFixed(1)} s: ${limit.rowsPerSecond.toLocaleString("en")} rows/s. **Ratio feed/limit: ${((walk.rowsPerSecond / limit.rowsPerSecond) * 100).toFixed(1)}%** (target >= 40%)`);
     note(`- Server RSS at 10% / 50% / 100% of the walk: ${walk.rssSamplesMb.join(" / ")} MB; peak ${walk.peakMb} MB`);
     note(`- Offset paging for comparison: page at offset 0 ${shallowMs} ms, at offset ${deepOffset.toLocaleString("en")} ${deepMs} ms`);
   } finally {
@@ -165,9 +169,9 @@ async function benchSearch(paths: string[]): Promise<void> {
     note("| server | req/s | p50 ms | p90 ms | p99 ms | requests | failures |");
     note("|---|---|---|---|---|---|---|");
     note(row("directory service (express + tRPC-OpenAPI + zod + pino)", service));
-    note(row("bare node:http, same service function and SQL", baseline));
+    note(row("limit: bare node:http + postgres-js, in-memory category/city, one prepared statement, JSON.stringify", baseline));
     note("");
-    note(`Throughput ratio service/bare: ${((service.rps / baseline.rps) * 100).toFixed(1)}% (target >= 85%); p99 ${service.p99} ms (target < 20 ms).`);
+    note(`**Throughput ratio service/limit: ${((service.rps / baseline.rps) * 100).toFixed(1)}%** (target >= 50%); p99 ${service.p99} ms (target < 20 ms).`);
   } finally {
     await stop(app.child);
     await stop(bare.child);

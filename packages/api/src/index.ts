@@ -5,8 +5,10 @@ export { DomainError, toPublicError, type DomainErrorCode, type PublicErrorBody 
 export { createOpenApiDocument, API_VERSION } from "./openapi";
 export { provisionApiKey, createApiKey } from "./services/api-keys";
 export { generateApiKey, parseApiKey, hashApiKey } from "./services/api-key-format";
-/** For the benchmark baseline, which runs the same query without the HTTP stack. */
+/** For the benchmark's limit server: the same resolution and listing shape without the HTTP stack. */
 export { searchCategory } from "./services/category-search";
+export { findCategory, findCity, indexReferenceData } from "./services/reference-data";
+export { toListing } from "./services/listing";
 /** The per-address bucket (IPv6: its /64) every per-client cap counts by. */
 export { clientBucketOf } from "./services/client-ip";
 export { DEFAULT_RATE_LIMITS, deleteExpiredRateLimitWindows, type RateLimitSettings } from "./services/rate-limits";

@@ -44,6 +44,11 @@ async function readFingerprint(db: Db): Promise<string> {
 
 async function load(db: Db, fingerprint: string): Promise<ReferenceData> {
   const [categoryRows, cityRows] = await Promise.all([db.select().from(categories).orderBy(categories.slug), db.select().from(cities)]);
+  return indexReferenceData(fingerprint, categoryRows, cityRows);
+}
+
+/** The lookup structures over loaded rows; categories must come in slug order. */
+export function indexReferenceData(fingerprint: string, categoryRows: Category[], cityRows: City[]): ReferenceData {
   const citiesByName = new Map<string, City[]>();
   const add = (key: string, city: City) => {
     const list = citiesByName.get(key);
