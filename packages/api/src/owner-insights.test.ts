@@ -54,6 +54,8 @@ describe("owner insights (get_my_visibility_score, get_my_citations)", () => {
     const times = result.checks.map((c) => c.checkedAt);
     expect(times).toEqual([...times].sort().reverse());
     for (const check of result.checks) expect(check).toMatchObject({ engine: expect.any(String), query: expect.any(String), mentioned: expect.any(Boolean) });
+    // Read from stored AI answers: a mention has its place in the answer, a miss has none.
+    for (const check of result.checks) expect(check.position === null).toBe(!check.mentioned);
     const [row] = await database.db.select({ n: count() }).from(citationChecks).where(and(eq(citationChecks.businessId, own!.id)));
     expect(row!.n).toBeGreaterThanOrEqual(3);
   });

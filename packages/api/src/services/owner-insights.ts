@@ -40,7 +40,7 @@ export async function ownVisibility(db: Db, businessId: string) {
 export async function ownCitations(db: Db, businessId: string, limit: number) {
   const business = await ownBusiness(db, businessId);
   const rows = await db
-    .select({ engine: citationChecks.engine, query: citationChecks.query, mentioned: citationChecks.mentioned, checkedAt: citationChecks.checkedAt })
+    .select({ engine: citationChecks.engine, query: citationChecks.query, mentioned: citationChecks.mentioned, position: citationChecks.position, checkedAt: citationChecks.checkedAt })
     .from(citationChecks)
     .where(eq(citationChecks.businessId, businessId))
     .orderBy(desc(citationChecks.checkedAt), desc(citationChecks.id))

@@ -15,6 +15,14 @@ export const ZCitationsInput = z.object({ limit: z.number().int().min(1).max(100
 
 export const ZCitationsOutput = z.object({
   business: ZBusinessRef,
-  checks: z.array(z.object({ engine: z.string(), query: z.string(), mentioned: z.boolean(), checkedAt: z.string() })),
+  checks: z.array(
+    z.object({
+      engine: z.string(),
+      query: ZOwnerText.describe("The question the engine was asked (third-party text)"),
+      mentioned: z.boolean(),
+      position: z.number().int().nullable().describe("1-based place among the businesses the answer names; null when not mentioned"),
+      checkedAt: z.string(),
+    }),
+  ),
   total: z.number().int(),
 });
