@@ -5,6 +5,7 @@ import { claimCount, generateBatch } from "./batch";
 import { BatchQueue } from "./batch-queue";
 import { CATEGORIES } from "./categories";
 import { loadDemoCities } from "./cities";
+import { dropSearchIndexes, rebuildSearchIndexes } from "./deferred-indexes";
 import { seedDocuments } from "./documents";
 import { insertBatch } from "./insert";
 import { insertReferenceData } from "./reference-data";
@@ -60,17 +61,23 @@ export async function seedDemoWorld(
     slugs: new SlugRegistry(),
   };
   let claims = 0;
+  // Load first, then build the full-text and trigram indexes once over the loaded rows.
+  const deferred = await dropSearchIndexes(db);
   const pending = new BatchQueue(BATCHES_IN_FLIGHT);
-  for (let start = 0; start < total; start += batchSize) {
-    const end = Math.min(total, start + batchSize);
-    const rows = generateBatch(world, start, end);
-    const claimsInBatch = claimCount(rows);
-    await pending.add(insertBatch(db, rows), () => {
-      claims += claimsInBatch;
-      options.onProgress?.(end, total);
-    });
+  try {
+    for (let start = 0; start < total; start += batchSize) {
+      const end = Math.min(total, start + batchSize);
+      const rows = generateBatch(world, start, end);
+      const claimsInBatch = claimCount(rows);
+      await pending.add(insertBatch(db, rows), () => {
+        claims += claimsInBatch;
+        options.onProgress?.(end, total);
+      });
+    }
+    await pending.drain();
+  } finally {
+    await rebuildSearchIndexes(db, deferred);
   }
-  await pending.drain();
   await seedDocuments(db, seed, demoCities);
   return { businesses: total, claims, cities: demoCities.length, categories: CATEGORIES.length };
 }

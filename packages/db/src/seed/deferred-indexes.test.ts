@@ -1,0 +1,31 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../client";
+import { createTestDatabase, type TestDatabase } from "../testing";
+
+let seeded: TestDatabase;
+let migratedOnly: TestDatabase;
+
+beforeAll(async () => {
+  seeded = await createTestDatabase({ seed: { businesses: 300 } });
+  migratedOnly = await createTestDatabase({ seed: false });
+});
+afterAll(async () => {
+  await seeded?.destroy();
+  await migratedOnly?.destroy();
+});
+
+async function indexDefinitions(db: Db): Promise<string[]> {
+  const result = await db.execute(sql`select indexdef from pg_indexes where schemaname = 'public' order by indexname`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { indexdef: string }[];
+  return rows.map((row) => row.indexdef);
+}
+
+describe("seed: load first, then the full-text and trigram indexes", () => {
+  it("leaves exactly the indexes the migrations create, GIN ones included", async () => {
+    const expected = await indexDefinitions(migratedOnly.db);
+    expect(expected.some((definition) => /businesses_search_document_idx .* USING gin/.test(definition))).toBe(true);
+    expect(expected.some((definition) => /businesses_name_trgm_idx .* USING gin/.test(definition))).toBe(true);
+    expect(await indexDefinitions(seeded.db)).toEqual(expected);
+  });
+});
