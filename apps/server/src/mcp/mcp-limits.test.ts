@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { businesses } from "@directory/db";
-import { startTestServer, type TestServer } from "@directory/server/testing";
+import { startTestServer, type TestServer } from "../testing";
 
 let server: TestServer;
 let slug: string;

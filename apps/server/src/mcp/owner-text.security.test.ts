@@ -6,7 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createApiKey } from "@directory/api";
 import { businesses, buyerQuestions, categories, cities, claims, offers } from "@directory/db";
 import { createDirectoryClient } from "@directory/sdk";
-import { startTestServer, type JsonBody, type TestServer } from "@directory/server/testing";
+import { startTestServer, type JsonBody, type TestServer } from "../testing";
 
 /*
  * Owner-written text is cleaned and capped by the output schemas, so it reaches every door clean.

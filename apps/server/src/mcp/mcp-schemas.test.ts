@@ -16,7 +16,7 @@ import {
   ZSearchKeywordInput,
   ZSubmitLeadInput,
 } from "@directory/api/schemas";
-import { startTestServer, type JsonBody, type TestServer } from "@directory/server/testing";
+import { startTestServer, type JsonBody, type TestServer } from "../testing";
 
 /** Each tool's input is its procedure's input schema; null: the procedure takes no input. */
 const PROCEDURE_INPUTS: Record<string, z.ZodObject | null> = {

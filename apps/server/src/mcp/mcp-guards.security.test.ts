@@ -5,9 +5,9 @@ import { join } from "node:path";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDirectoryClient } from "@directory/sdk";
-import { readConfig, startServer } from "@directory/server";
-import { startTestServer, type JsonBody, type TestServer } from "@directory/server/testing";
-import { mountMcp } from "./http";
+import { readConfig, startServer } from "../index";
+import { startTestServer, type JsonBody, type TestServer } from "../testing";
+import { mountMcp } from "@directory/mcp";
 
 let server: TestServer;
 

@@ -8,8 +8,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createApiKey } from "@directory/api";
 import { businesses, leads, offers } from "@directory/db";
-import { startTestServer, type JsonBody, type TestServer } from "@directory/server/testing";
-import { MAX_STRING_LENGTH, truncateStrings } from "./tools/shared";
+import { startTestServer, type JsonBody, type TestServer } from "../testing";
+import { MAX_STRING_LENGTH, truncateStrings } from "@directory/mcp";
 
 const TOOL_NAMES = [
   "compare_businesses",
@@ -26,7 +26,7 @@ const TOOL_NAMES = [
   "search_by_keyword",
   "submit_lead",
 ];
-const REPO_ROOT = new URL("../../../", import.meta.url).pathname;
+const REPO_ROOT = new URL("../../../../", import.meta.url).pathname;
 
 let server: TestServer;
 let client: Client;
