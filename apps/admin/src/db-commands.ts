@@ -31,7 +31,11 @@ export function registerDbCommands(program: Command): void {
       try {
         await migrate(database);
         if (!(await isDatabaseEmpty(database.db))) throw new Error("the database already holds data; seed only an empty database");
-        const bar = new SingleBar({ format: "seeding [{bar}] {percentage}% | {value}/{total} businesses | {duration}s" }, Presets.shades_classic);
+        // Progress goes to stderr (stdout stays for the result); without a terminal, a line every 2 s.
+        const bar = new SingleBar(
+          { format: "seeding [{bar}] {percentage}% | {value}/{total} businesses | {duration}s", stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000 },
+          Presets.shades_classic,
+        );
         bar.start(businesses, 0);
         const started = performance.now();
         const result = await seedDemoWorld(database.db, { businesses, seed, onProgress: (done) => bar.update(done) });
