@@ -1,5 +1,6 @@
-import type { Server } from "node:http";
+import { STATUS_CODES, type Server } from "node:http";
 import express, { type RequestHandler } from "express";
+import { DomainError } from "@directory/api";
 
 /**
  * The app-level half of the input gate (the procedure-level half is packages/api/src/input-gate.ts):
@@ -79,10 +80,12 @@ export const trpcJsonContentType: RequestHandler = (_req, res, next) => {
   next();
 };
 
-const CLIENT_ERRORS: Record<string, { status: number; reason: string; error: string; code: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, reason: "Request Header Fields Too Large", error: "The request line or headers are too large (16 KB at most)", code: "HEADERS_TOO_LARGE" },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: "Request Timeout", error: "The request took too long to arrive", code: "REQUEST_TIMEOUT" },
+/** Parser refusals as domain errors, so their status comes from the one table in errors.ts. */
+const CLIENT_ERRORS: Record<string, DomainError> = {
+  HPE_HEADER_OVERFLOW: new DomainError("HEADERS_TOO_LARGE", "The request line or headers are too large (16 KB at most)"),
+  ERR_HTTP_REQUEST_TIMEOUT: new DomainError("REQUEST_TIMEOUT", "The request took too long to arrive"),
 };
+const MALFORMED_REQUEST = new DomainError("INVALID_INPUT", "Malformed HTTP request");
 
 /**
  * Requests Node's HTTP parser refuses before express sees them (a URL over the header limit,
@@ -94,10 +97,10 @@ export function answerClientErrorsWithJson(server: Server): void {
       socket.destroy();
       return;
     }
-    const known = CLIENT_ERRORS[error.code ?? ""] ?? { status: 400, reason: "Bad Request", error: "Malformed HTTP request", code: "INVALID_INPUT" };
-    const body = JSON.stringify({ error: known.error, code: known.code });
+    const known = CLIENT_ERRORS[error.code ?? ""] ?? MALFORMED_REQUEST;
+    const body = JSON.stringify({ error: known.message, code: known.code });
     socket.end(
-      `HTTP/1.1 ${known.status} ${known.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${known.httpStatus} ${STATUS_CODES[known.httpStatus]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
 }
