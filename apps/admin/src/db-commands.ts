@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { SingleBar, Presets } from "cli-progress";
-import { createDatabase, databaseOptionsFromEnv, isDatabaseEmpty, migrate, seedDemoWorld } from "@directory/db";
+import { createDatabase, choreDatabaseOptionsFromEnv, isDatabaseEmpty, migrate, seedDemoWorld } from "@directory/db";
 
 /** Database chores run directly on the database (DATABASE_URL, else the embedded one in DATA_DIR). */
 export function registerDbCommands(program: Command): void {
@@ -9,7 +9,7 @@ export function registerDbCommands(program: Command): void {
   db.command("migrate")
     .description("apply the committed migrations")
     .action(async () => {
-      const database = await createDatabase(databaseOptionsFromEnv());
+      const database = await createDatabase(choreDatabaseOptionsFromEnv());
       try {
         await migrate(database);
         console.log(`migrated (${database.driver})`);
@@ -27,7 +27,7 @@ export function registerDbCommands(program: Command): void {
       const seed = Number(options.seed);
       if (!Number.isInteger(businesses) || businesses < 1 || businesses > 5_000_000) throw new Error("--businesses must be an integer 1..5000000");
       if (!Number.isInteger(seed)) throw new Error("--seed must be an integer");
-      const database = await createDatabase(databaseOptionsFromEnv());
+      const database = await createDatabase(choreDatabaseOptionsFromEnv());
       try {
         await migrate(database);
         if (!(await isDatabaseEmpty(database.db))) throw new Error("the database already holds data; seed only an empty database");

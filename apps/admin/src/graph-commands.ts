@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { Presets, SingleBar } from "cli-progress";
 import {
   createDatabase,
-  databaseOptionsFromEnv,
+  choreDatabaseOptionsFromEnv,
   ingestDocuments,
   loadContextResolver,
   MatcherCache,
@@ -69,7 +69,7 @@ export function registerGraphCommands(program: Command): void {
     )
     .option("--no-progress", "no progress bar")
     .action(async (file: string, options: { progress: boolean }) => {
-      const database = await createDatabase(databaseOptionsFromEnv());
+      const database = await createDatabase(choreDatabaseOptionsFromEnv());
       try {
         await migrate(database);
         const result = await ingestFile(database.db, file, { progress: options.progress && process.stderr.isTTY === true });

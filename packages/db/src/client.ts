@@ -125,6 +125,15 @@ export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Da
   return { dataDir: `${env.DATA_DIR || "./.data"}/pglite` };
 }
 
+/**
+ * For database chores (migrate, seed, ingest): as from the environment, but without the statement
+ * timeout, which bounds a request's queries and would cut a million-row index build short.
+ */
+export function choreDatabaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
+  const options = databaseOptionsFromEnv(env);
+  return "url" in options ? { ...options, timeouts: { ...options.timeouts, statementMs: 0 } } : options;
+}
+
 /** DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_IDLE_TIMEOUT_MS (milliseconds; 0 = off). */
 export function databaseTimeoutsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseTimeouts {
   const read = (name: string, fallback: number) => {
