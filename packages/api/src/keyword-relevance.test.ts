@@ -55,4 +55,44 @@ describe("keyword search relevance (known queries)", () => {
     expect(result.businesses[0]?.matchedBy).toBe("fuzzy_name");
     expect(result.businesses.map((b) => b.name)).toContain(sample!.name);
   });
+
+  it("weighs a word in the name above the same word in a description", async () => {
+    const [named, described] = await database.db
+      .select({ id: businesses.id, cityId: businesses.cityId })
+      .from(businesses)
+      .where(and(servable, eq(businesses.categorySlug, "dentist")))
+      .orderBy(businesses.id)
+      .limit(2);
+    await database.db.update(businesses).set({ name: "Zyxwvut Dental" }).where(eq(businesses.id, named!.id));
+    await database.db.update(businesses).set({ description: "Not Zyxwvut, but close." }).where(eq(businesses.id, described!.id));
+    const result = await caller.discovery.searchKeyword({ query: "zyxwvut", limit: 5 });
+    expect(result.businesses.map((b) => b.id)).toEqual([named!.id, described!.id]);
+  });
+});
+
+describe("the narrow search table follows every write to businesses", () => {
+  it("finds a renamed business by its new name at once, in its city only, and drops it when decommissioned", async () => {
+    const [sample] = await database.db
+      .select({ id: businesses.id, city: businesses.cityId })
+      .from(businesses)
+      .where(servable)
+      .orderBy(businesses.slug)
+      .limit(1);
+    const [elsewhere] = await database.db
+      .select({ name: sql<string>`c.name` })
+      .from(sql`cities c`)
+      .where(sql`c.id <> ${sample!.city} and exists (select 1 from businesses b where b.city_id = c.id)`)
+      .limit(1);
+    await database.db.update(businesses).set({ name: "Quokkaberry Works" }).where(eq(businesses.id, sample!.id));
+    const found = await caller.discovery.searchKeyword({ query: "quokkaberry", limit: 5 });
+    expect(found.businesses.map((b) => b.id)).toEqual([sample!.id]);
+    const inCity = await caller.discovery.searchKeyword({ query: "quokkaberry", city: found.businesses[0]!.city, limit: 5 });
+    expect(inCity.businesses.map((b) => b.id)).toEqual([sample!.id]);
+    const otherCity = await caller.discovery.searchKeyword({ query: "quokkaberry", city: elsewhere!.name, limit: 5 });
+    expect(otherCity.businesses.filter((b) => b.matchedBy === "full_text")).toEqual([]);
+
+    await database.db.update(businesses).set({ status: "inactive" }).where(eq(businesses.id, sample!.id));
+    const gone = await caller.discovery.searchKeyword({ query: "quokkaberry", limit: 5 });
+    expect(gone.businesses.map((b) => b.id)).not.toContain(sample!.id);
+  });
 });

@@ -1,11 +1,12 @@
-import { and, asc, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
-import { businesses, buyerQuestions, type Db } from "@directory/db";
+import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { businessSearch, businesses, buyerQuestions, cityLexeme, type Db } from "@directory/db";
 import { servableCondition } from "./active-business";
 import { selectBusinessRecords, type BusinessRecord } from "./business-lookup";
 import { resolveCity } from "./search";
 
 export const KEYWORD_RANKING =
-  "Ordered by text relevance (PostgreSQL full-text rank over name, description, services, USP, tagline, keywords and the owner's buyer questions), then plan tier, then name. " +
+  "Ordered by text relevance (PostgreSQL full-text rank; a word in the name weighs most, then services and keywords, then USP and tagline, then description; " +
+  "businesses whose buyer questions match are included), then plan tier, then name. " +
   "When no word matches exactly, names are matched by trigram similarity to tolerate typos.";
 
 /** Buyer questions can only add so many candidates; the text index does the rest. */
@@ -15,33 +16,50 @@ export interface KeywordHit extends BusinessRecord {
   matchedBy: "full_text" | "fuzzy_name";
 }
 
+/** servableCondition, on the narrow table's copy of status and expiry. */
+const servableSearchRow = and(
+  eq(businessSearch.status, "active"),
+  or(isNull(businessSearch.subscriptionExpiresAt), gt(businessSearch.subscriptionExpiresAt, sql`now()`)),
+)!;
+
 /**
- * Free-text search: full-text first (businesses_search_document_idx, and buyer_questions_text_idx
- * for owner questions), and only when that finds nothing, a trigram match on the name
+ * Free-text search in one round trip: matches and ranks on the narrow business_search table
+ * (business_search_document_idx; a city is one more lexeme in the same GIN lookup), then reads the
+ * full rows of the `limit` winners only. Only when nothing matches, a trigram match on the name
  * (businesses_name_trgm_idx) so "dentst" still finds dentists.
  */
 export async function searchByKeyword(db: Db, params: { query: string; city?: string; limit: number }) {
   const city = params.city ? await resolveCity(db, params.city) : null;
   if (params.city && !city) return { city: null, unknownCity: true, hits: [] as KeywordHit[] };
-  const tsQuery = sql`websearch_to_tsquery('simple', ${params.query})`;
-  const inCity = city ? eq(businesses.cityId, city.id) : undefined;
+  const words = sql`websearch_to_tsquery('simple', ${params.query})`;
+  const matching = city ? sql`(${words} && (quote_literal(${cityLexeme(city.id)}))::tsquery)` : words;
 
-  const questionMatches = await db
+  const questionMatches = db
     .selectDistinct({ id: buyerQuestions.businessId })
     .from(buyerQuestions)
-    .where(and(isNotNull(buyerQuestions.businessId), sql`to_tsvector('simple', ${buyerQuestions.question} || ' ' || coalesce(${buyerQuestions.answer}, '')) @@ ${tsQuery}`))
+    .where(sql`${buyerQuestions.businessId} is not null and to_tsvector('simple', ${buyerQuestions.question} || ' ' || coalesce(${buyerQuestions.answer}, '')) @@ ${words}`)
     .limit(QUESTION_CANDIDATES);
-  const questionIds = questionMatches.map((row) => row.id).filter((id): id is string => id !== null);
-  const textMatch = questionIds.length > 0 ? or(sql`${businesses.searchDocument} @@ ${tsQuery}`, inArray(businesses.id, questionIds)) : sql`${businesses.searchDocument} @@ ${tsQuery}`;
-
-  const rank = sql`ts_rank(${businesses.searchDocument}, ${tsQuery})`;
-  const fullText = await selectBusinessRecords(db).where(and(textMatch, inCity, servableCondition())).orderBy(desc(rank), asc(businesses.planTier), asc(businesses.name)).limit(params.limit);
+  const textMatch = or(sql`${businessSearch.document} @@ ${matching}`, inArray(businessSearch.businessId, questionMatches))!;
+  const cityMatch = city ? eq(businessSearch.cityId, city.id) : undefined;
+  const rank = sql<number>`ts_rank(${businessSearch.document}, ${words})`;
+  const ranked = db
+    .select({ businessId: businessSearch.businessId, rank: rank.as("rank") })
+    .from(businessSearch)
+    .where(and(textMatch, cityMatch, servableSearchRow))
+    .orderBy(desc(rank), asc(businessSearch.planTier), asc(businessSearch.name), asc(businessSearch.businessId))
+    .limit(params.limit)
+    .as("ranked");
+  const fullText = await selectBusinessRecords(db)
+    .innerJoin(ranked, eq(ranked.businessId, businesses.id))
+    .orderBy(desc(ranked.rank), asc(businesses.planTier), asc(businesses.name), asc(businesses.id));
   if (fullText.length > 0) return { city, unknownCity: false, hits: fullText.map((record) => ({ ...record, matchedBy: "full_text" as const })) };
 
   const similarity = sql`similarity(${businesses.name}, ${params.query})`;
+  const inCity = city ? eq(businesses.cityId, city.id) : undefined;
   const fuzzy = await selectBusinessRecords(db)
     .where(and(sql`${businesses.name} % ${params.query}`, inCity, servableCondition()))
     .orderBy(desc(similarity), asc(businesses.planTier), asc(businesses.name))
     .limit(params.limit);
   return { city, unknownCity: false, hits: fuzzy.map((record) => ({ ...record, matchedBy: "fuzzy_name" as const })) };
 }
+

@@ -12,7 +12,6 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { categories } from "./categories";
-import { tsvector } from "./tsvector";
 import { cities } from "./cities";
 import { businessStatus, ownership, planTier } from "./enums";
 
@@ -71,10 +70,6 @@ export const businesses = pgTable(
     visibilityScore: integer("visibility_score").notNull().default(0),
     /** True for records of the generated demo world. */
     isDemo: boolean("is_demo").notNull().default(false),
-    /** Full-text document over the descriptive fields; generated, so it can never drift. */
-    searchDocument: tsvector("search_document").generatedAlwaysAs(
-      sql`to_tsvector('simple', coalesce(name, '') || ' ' || coalesce(description, '') || ' ' || coalesce(usp, '') || ' ' || coalesce(tagline, '') || ' ' || immutable_join(services) || ' ' || immutable_join(keywords))`,
-    ),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -83,7 +78,6 @@ export const businesses = pgTable(
     index("businesses_search_idx")
       .on(t.categorySlug, t.cityId, t.planTier, t.visibilityScore.desc().nullsFirst(), t.name, t.id)
       .where(sql`${t.status} = 'active'`),
-    index("businesses_search_document_idx").using("gin", t.searchDocument),
     index("businesses_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`),
     // Finds a city's businesses: mention dictionaries and category co-occurrence (src/graph/).
     index("businesses_city_idx").on(t.cityId, t.categorySlug),
@@ -94,12 +88,8 @@ export const businesses = pgTable(
   ],
 );
 
-/**
- * Every column a business row is read with: all but search_document, a derived full-text vector
- * that is large, only ever matched in SQL, and would otherwise ride along on every read.
- */
-const { searchDocument: _searchDocument, ...businessColumns } = getTableColumns(businesses);
-export { businessColumns };
+/** Every column a business row is read with (full text lives in business_search, see there). */
+export const businessColumns = getTableColumns(businesses);
 
-export type Business = Omit<typeof businesses.$inferSelect, "searchDocument">;
+export type Business = typeof businesses.$inferSelect;
 export type NewBusiness = typeof businesses.$inferInsert;

@@ -2,6 +2,7 @@ export * from "./enums";
 export * from "./categories";
 export * from "./cities";
 export * from "./businesses";
+export * from "./business-search";
 export * from "./slug-history";
 export * from "./claims";
 export * from "./buyer-questions";

@@ -24,7 +24,7 @@ async function indexDefinitions(db: Db): Promise<string[]> {
 describe("seed: load first, then the full-text and trigram indexes", () => {
   it("leaves exactly the indexes the migrations create, GIN ones included", async () => {
     const expected = await indexDefinitions(migratedOnly.db);
-    expect(expected.some((definition) => /businesses_search_document_idx .* USING gin/.test(definition))).toBe(true);
+    expect(expected.some((definition) => /business_search_document_idx .* USING gin/.test(definition))).toBe(true);
     expect(expected.some((definition) => /businesses_name_trgm_idx .* USING gin/.test(definition))).toBe(true);
     expect(await indexDefinitions(seeded.db)).toEqual(expected);
   });

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../client";
 
 /** The bulk-loaded tables whose GIN/GiST indexes (full text, trigram) are built after the load. */
-const BULK_TABLES = ["businesses", "buyer_questions", "claims", "offers", "slug_history"];
+const BULK_TABLES = ["businesses", "business_search", "buyer_questions", "claims", "offers", "slug_history"];
 
 export interface DeferredIndex {
   name: string;
