@@ -20,22 +20,42 @@ export interface RunningServer {
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/**
+ * Migrates, seeds an empty database and provisions the admin key, then returns the service's
+ * connection. On PostgreSQL that work runs on its own connection without the statement timeout:
+ * a migration's backfill of a large table outlasts what a request's query may take.
+ */
+async function openPreparedDatabase(config: ServerConfig, logger: Logger, startedAt: number): Promise<Database> {
+  const prepare = async (chores: Database) => {
+    await migrate(chores);
+    if (config.demoSeed && (await isDatabaseEmpty(chores.db))) {
+      logger.info("empty database: seeding the demo world");
+      const seeded = await seedDemoWorld(chores.db);
+      logger.info({ ...seeded, ms: Math.round(performance.now() - startedAt) }, "demo world seeded");
+    }
+    await ensureAdminKey(chores.db, { dataDir: config.dataDir, adminApiKey: config.adminApiKey, log: logger });
+  };
+  if (!config.databaseUrl) {
+    const embedded = await createDatabase({ dataDir: `${config.dataDir}/pglite` });
+    await prepare(embedded).catch(async (error: unknown) => {
+      await embedded.close();
+      throw error;
+    });
+    return embedded;
+  }
+  const chores = await createDatabase({ url: config.databaseUrl, timeouts: { ...config.databaseTimeouts, statementMs: 0 } });
+  try {
+    await prepare(chores);
+  } finally {
+    await chores.close();
+  }
+  return createDatabase({ url: config.databaseUrl, timeouts: config.databaseTimeouts });
+}
+
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   const startedAt = performance.now();
-  const database = await createDatabase(config.databaseUrl ? { url: config.databaseUrl, timeouts: config.databaseTimeouts } : { dataDir: `${config.dataDir}/pglite` });
-  try {
-    await migrate(database);
-    if (config.demoSeed && (await isDatabaseEmpty(database.db))) {
-      logger.info("empty database: seeding the demo world");
-      const seeded = await seedDemoWorld(database.db);
-      logger.info({ ...seeded, ms: Math.round(performance.now() - startedAt) }, "demo world seeded");
-    }
-    await ensureAdminKey(database.db, { dataDir: config.dataDir, adminApiKey: config.adminApiKey, log: logger });
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
+  const database = await openPreparedDatabase(config, logger, startedAt);
 
   const webhookConfig = { secretBox: loadWebhookSecretBox({ dataDir: config.dataDir, secretKey: config.webhooks.secretKey, log: logger }), outbound: config.webhooks.outbound };
   const app = createApp({

@@ -175,6 +175,31 @@ describe("knowledge graph (GET /api/v2/knowledge-graph)", () => {
     }
   });
 
+  it("derives each named business's visibility score from the answers of its city and category and those naming it", async () => {
+    const text = await graphFromText(database.db);
+    const answers = await database.db
+      .select({ id: documents.id, cityId: documents.cityId, categorySlug: documents.categorySlug })
+      .from(documents)
+      .where(eq(documents.kind, "ai_answer"));
+    const namedIds = [...new Set([...text.named.values()].flat())].slice(0, 60);
+    const rows = await database.db
+      .select({ id: businesses.id, cityId: businesses.cityId, categorySlug: businesses.categorySlug, score: businesses.visibilityScore })
+      .from(businesses)
+      .where(sql`${businesses.id} = any(${`{${namedIds.join(",")}}`}::uuid[])`);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const business of rows) {
+      const concerning = answers.filter(
+        (answer) => (answer.cityId === business.cityId && answer.categorySlug === business.categorySlug) || text.named.get(answer.id)!.includes(business.id),
+      );
+      const credit = concerning.map((answer) => {
+        const position = text.named.get(answer.id)!.indexOf(business.id) + 1;
+        return position === 0 ? 0 : 1 / Math.sqrt(position);
+      });
+      const expected = concerning.length === 0 ? 0 : Math.round((100 * credit.reduce((sum, x) => sum + x, 0)) / concerning.length);
+      expect(business.score, business.id).toBe(expected);
+    }
+  });
+
   it("leaves a decommissioned business out of every answer", async () => {
     const top = await caller.graph.getKnowledgeGraph({ type: "top_pairs" });
     if (top.type !== "top_pairs") throw new Error("wrong shape");

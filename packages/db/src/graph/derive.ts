@@ -27,17 +27,20 @@ export async function addCoMentionEdges(db: Db, documentIds: readonly string[] |
 /**
  * A citation check per AI answer and owner-verified business it concerns: the businesses of the
  * answer's city and category (mentioned or not) and any business it names. The id is derived from
- * the pair, so deriving twice writes nothing new.
+ * the pair, so deriving twice writes nothing new. Owners are filtered before the pairs are formed:
+ * at a million businesses the unfiltered pairs are millions more rows to de-duplicate.
  */
 export async function addCitationChecks(db: Db, documentIds: readonly string[] | null): Promise<void> {
   await db.execute(sql`
     with concerned as (
       select d.id as document_id, b.id as business_id
-      from documents d join businesses b on b.city_id = d.city_id and b.category_slug = d.category_slug
+      from documents d join businesses b on b.city_id = d.city_id and b.category_slug = d.category_slug and b.ownership = 'owner_verified'
       where d.kind = 'ai_answer' and ${documentFilter("d", documentIds)}
       union
       select d.id, m.business_id
-      from documents d join document_mentions m on m.document_id = d.id
+      from documents d
+      join document_mentions m on m.document_id = d.id
+      join businesses b on b.id = m.business_id and b.ownership = 'owner_verified'
       where d.kind = 'ai_answer' and ${documentFilter("d", documentIds)}
     )
     insert into citation_checks (id, business_id, engine, query, mentioned, checked_at, document_id, position)
@@ -45,16 +48,18 @@ export async function addCitationChecks(db: Db, documentIds: readonly string[] |
            m.business_id is not null, d.fetched_at, d.id, m.position
     from concerned c
     join documents d on d.id = c.document_id
-    join businesses b on b.id = c.business_id and b.ownership = 'owner_verified'
     left join document_mentions m on m.document_id = c.document_id and m.business_id = c.business_id
     on conflict (document_id, business_id) do nothing`);
 }
 
 /**
  * The internal visibility score (0..100; orders ties within a plan tier): over the AI answers that
- * concern a business (as for citation checks), the mean of 1/sqrt(position) where it is named and
- * 0 where it is not. `businesses` selects whose score to recompute: those of the new documents'
- * cities and categories and those they name; null recomputes every business that is named.
+ * concern a business (those of its city and category, and any that name it), the mean of
+ * 1/sqrt(position) where it is named and 0 where it is not. Computed from counts, not pairs: the
+ * credit sums over the business's mentions, the denominator is its context's answers plus the
+ * answers that name it from outside that context (one mention per document and business).
+ * `documentIds` selects whose score to recompute: the businesses of the new documents' cities and
+ * categories and those they name; null recomputes every business that is named.
  */
 export async function refreshVisibilityScores(db: Db, documentIds: readonly string[] | null): Promise<void> {
   const affected =
@@ -66,23 +71,27 @@ export async function refreshVisibilityScores(db: Db, documentIds: readonly stri
             select m.business_id from documents d join document_mentions m on m.document_id = d.id where ${documentFilter("d", documentIds)}`;
   await db.execute(sql`
     with affected as (${affected}),
-    concerned as (
-      select d.id as document_id, b.id as business_id
-      from affected a
-      join businesses b on b.id = a.id
-      join documents d on d.kind = 'ai_answer' and d.city_id = b.city_id and d.category_slug = b.category_slug
-      union
-      select m.document_id, m.business_id
+    context_answers as (
+      select city_id, category_slug, count(*) as answers from documents where kind = 'ai_answer' group by city_id, category_slug
+    ),
+    named as (
+      select m.business_id,
+             sum(1 / sqrt(m.position)) as credit,
+             count(*) filter (where d.city_id is distinct from b.city_id or d.category_slug is distinct from b.category_slug) as outside
       from affected a
       join document_mentions m on m.business_id = a.id
       join documents d on d.id = m.document_id and d.kind = 'ai_answer'
+      join businesses b on b.id = m.business_id
+      group by m.business_id
+    ),
+    scored as (
+      select a.id, coalesce(round(100 * n.credit / nullif(coalesce(c.answers, 0) + n.outside, 0))::int, 0) as score
+      from affected a
+      join businesses b on b.id = a.id
+      left join named n on n.business_id = a.id
+      left join context_answers c on c.city_id = b.city_id and c.category_slug = b.category_slug
     )
     update businesses target set visibility_score = scored.score
-    from (
-      select c.business_id as id, round(100 * avg(case when m.position is null then 0 else 1 / sqrt(m.position) end))::int as score
-      from concerned c
-      left join document_mentions m on m.document_id = c.document_id and m.business_id = c.business_id
-      group by c.business_id
-    ) scored
+    from scored
     where target.id = scored.id and target.visibility_score <> scored.score`);
 }
