@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,10 +9,28 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../
 const dataDir = mkdtempSync(path.join(tmpdir(), "directory-signals-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/** pnpm's own CLI, as the test command runs under it (npm_execpath); the start script is pnpm's. */
-const pnpmCli = process.env.npm_execpath?.includes("pnpm") ? process.env.npm_execpath : undefined;
+/**
+ * pnpm's own CLI, to run the package scripts as the README does (`npx -y pnpm@10.34.8 start`, less
+ * npx, which forwards no signal): npm_execpath under `pnpm test`, else the `pnpm` that `npx pnpm
+ * vitest` puts on PATH.
+ */
+function findPnpmCli(): string | undefined {
+  if (process.env.npm_execpath?.includes("pnpm")) return process.env.npm_execpath;
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    const candidate = path.join(dir, "pnpm");
+    if (dir && existsSync(candidate)) return realpathSync(candidate);
+  }
+  return undefined;
+}
+const pnpmCli = findPnpmCli();
 
 describe("the start script and signals", () => {
+  it("runs the built server with node, building it first when needed", () => {
+    const { scripts } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    expect(scripts.start).toMatch(/exec node apps\/server\/dist\/main\.js$/);
+    expect(scripts.start).not.toMatch(/\btsx\b/);
+  });
+
   it.skipIf(!pnpmCli).each(["SIGTERM", "SIGINT"] as const)("pnpm start, sent %s, shuts the server down gracefully", async (signal) => {
     const child = spawn(process.execPath, [pnpmCli!, "start"], {
       cwd: repoRoot,
@@ -39,6 +57,7 @@ describe("the start script and signals", () => {
       });
     });
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect(existsSync(path.join(repoRoot, "apps/server/dist/main.js"))).toBe(true);
 
     child.kill(signal);
     // pnpm may report an interrupted script as 130 (128 + SIGINT); the server itself exits 0 either way.
@@ -46,5 +65,5 @@ describe("the start script and signals", () => {
     expect(output).toContain("shutting down");
     expect(output).toContain("directory service stopped");
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
-  }, 120_000);
+  }, 180_000);
 });
