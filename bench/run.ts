@@ -3,6 +3,7 @@
  *   BENCH_DATABASE_URL  PostgreSQL server database to use (default .../directory_bench; created if missing)
  *   BENCH_BUSINESSES    world size to seed into an empty bench database (default 1,000,000)
  *   BENCH_SECONDS       seconds per load run (default 15); BENCH_CONNECTIONS (default 10)
+ *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, feed, webhooks); default all
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -191,14 +192,19 @@ async function benchFirstStart(): Promise<void> {
   }
 }
 
+/** BENCH_ONLY=keyword,graph runs only those parts (start, search, keyword, graph, feed, webhooks); the report says so. */
+const only = process.env.BENCH_ONLY?.split(",").map((part) => part.trim());
+const runs = (part: string) => !only || only.includes(part);
+if (only) note(`> Partial run: BENCH_ONLY=${only.join(",")}`);
+
 // First start goes first: after a million-row seed, PostgreSQL's autovacuum would compete for the CPU.
-await benchFirstStart();
+if (runs("start")) await benchFirstStart();
 const paths = await prepareWorld();
-await benchSearch(paths);
-await benchKeyword();
-await benchGraph(databaseUrl, note);
-await benchFeed();
-await benchWebhooks(databaseUrl, note);
+if (runs("search")) await benchSearch(paths);
+if (runs("keyword")) await benchKeyword();
+if (runs("graph")) await benchGraph(databaseUrl, note);
+if (runs("feed")) await benchFeed();
+if (runs("webhooks")) await benchWebhooks(databaseUrl, note);
 mkdirSync(join(root, "bench/results"), { recursive: true });
 writeFileSync(join(root, "bench/results/latest.md"), `${report.join("\n")}\n`);
 console.log("\nwritten to bench/results/latest.md");

@@ -200,6 +200,23 @@ describe("knowledge graph (GET /api/v2/knowledge-graph)", () => {
     }
   });
 
+  it("keeps each mention's city and category those of its business, also after a move", async () => {
+    const contextOf = async () =>
+      database.db.execute<{ drifted: number }>(sql`select count(*)::int as drifted from document_mentions m join businesses b on b.id = m.business_id
+        where m.city_id is distinct from b.city_id or m.category_slug is distinct from b.category_slug`);
+    const drifted = async () => {
+      const result = await contextOf();
+      return Number((Array.isArray(result) ? result : (result as unknown as { rows: { drifted: number }[] }).rows)[0]!.drifted);
+    };
+    expect(await drifted()).toBe(0);
+    const [mentioned] = await database.db.execute<{ business_id: string }>(sql`select business_id from document_mentions order by business_id limit 1`).then((r) =>
+      Array.isArray(r) ? r : (r as unknown as { rows: { business_id: string }[] }).rows,
+    );
+    const [elsewhere] = await database.db.select({ id: cities.id }).from(cities).where(sql`${cities.id} <> (select city_id from businesses where id = ${mentioned!.business_id})`).limit(1);
+    await database.db.update(businesses).set({ cityId: elsewhere!.id, categorySlug: "plumber" }).where(eq(businesses.id, mentioned!.business_id));
+    expect(await drifted()).toBe(0);
+  });
+
   it("leaves a decommissioned business out of every answer", async () => {
     const top = await caller.graph.getKnowledgeGraph({ type: "top_pairs" });
     if (top.type !== "top_pairs") throw new Error("wrong shape");

@@ -67,6 +67,14 @@ function servable(alias: string): SQL {
   return sql`${b}.status = 'active' and (${b}.subscription_expires_at is null or ${b}.subscription_expires_at > now())`;
 }
 
+/**
+ * The businesses no graph answer may show (inactive or expired), as a CTE body: a few rows read
+ * from businesses_inactive_idx and businesses_expiry_idx, so answers can leave them out without
+ * reading a wide businesses row per mention.
+ */
+const NOT_LIVE = sql`select id from businesses where status <> 'active'
+  union select id from businesses where subscription_expires_at is not null and subscription_expires_at <= now()`;
+
 interface BusinessRefRow {
   id: string;
   slug: string;
@@ -164,37 +172,35 @@ async function complementaryCategories(db: Db, categoryInput: string, cityInput:
   const [category, city] = await Promise.all([resolveCategory(db, categoryInput), cityInput === undefined ? null : resolveCity(db, cityInput)]);
   requireResolved(category, "category", categoryInput);
   if (cityInput !== undefined) requireResolved(city, "city", cityInput);
-  const inCity = city ? sql`b.city_id = ${city.id}` : sql`true`;
-  const [rows, totals] = await Promise.all([
-    db.execute(sql`
-      with anchor as (
-        select distinct m.document_id from document_mentions m join businesses b on b.id = m.business_id
-        where b.category_slug = ${category!.slug} and ${inCity} and ${servable("b")}
-      ),
-      per_category as (
-        select b.category_slug, count(distinct m.document_id)::int as documents
-        from document_mentions m join businesses b on b.id = m.business_id
-        where ${inCity} and ${servable("b")}
-        group by b.category_slug
-      ),
-      co as (
-        select b.category_slug, count(distinct m.document_id)::int as documents
-        from anchor a join document_mentions m on m.document_id = a.document_id join businesses b on b.id = m.business_id
-        where b.category_slug <> ${category!.slug} and ${inCity} and ${servable("b")}
-        group by b.category_slug
-      )
-      select co.category_slug, cat.name, co.documents as co_documents, pc.documents as category_documents
-      from co join per_category pc on pc.category_slug = co.category_slug join categories cat on cat.slug = co.category_slug`),
-    db.execute(sql`
-      select count(distinct m.document_id)::int as all_documents,
-             count(distinct m.document_id) filter (where b.category_slug = ${category!.slug})::int as anchor_documents
-      from document_mentions m join businesses b on b.id = m.business_id
-      where ${inCity} and ${servable("b")}`),
-  ]);
-  const [total] = rowsOf<{ all_documents: number; anchor_documents: number }>(totals);
-  const all = Number(total?.all_documents ?? 0);
-  const anchor = Number(total?.anchor_documents ?? 0);
-  const categories = rowsOf<{ category_slug: string; name: string; co_documents: number; category_documents: number }>(rows)
+  // Mentions carry their business's city and category (migration 0012): no businesses row is read.
+  const inCity = city ? sql`m.city_id = ${city.id}` : sql`true`;
+  const result = await db.execute(sql`
+    with not_live as (${NOT_LIVE}),
+    live_mentions as (
+      select m.document_id, m.category_slug from document_mentions m
+      where ${inCity} and not exists (select 1 from not_live n where n.id = m.business_id)
+    ),
+    anchor as (select distinct document_id from live_mentions where category_slug = ${category!.slug}),
+    per_category as (select category_slug, count(distinct document_id)::int as documents from live_mentions group by category_slug),
+    co as (
+      select lm.category_slug, count(distinct lm.document_id)::int as documents
+      from anchor a join live_mentions lm on lm.document_id = a.document_id
+      where lm.category_slug <> ${category!.slug}
+      group by lm.category_slug
+    ),
+    totals as (
+      select (select count(distinct document_id) from live_mentions)::int as all_documents, (select count(*) from anchor)::int as anchor_documents
+    )
+    select co.category_slug, cat.name, co.documents as co_documents, pc.documents as category_documents, t.all_documents, t.anchor_documents
+    from totals t
+    left join co on true
+    left join per_category pc on pc.category_slug = co.category_slug
+    left join categories cat on cat.slug = co.category_slug`);
+  const rows = rowsOf<{ category_slug: string | null; name: string; co_documents: number; category_documents: number; all_documents: number; anchor_documents: number }>(result);
+  const all = Number(rows[0]?.all_documents ?? 0);
+  const anchor = Number(rows[0]?.anchor_documents ?? 0);
+  const categories = rows
+    .filter((row): row is typeof row & { category_slug: string } => row.category_slug !== null)
     .map((row) => {
       const share = anchor === 0 ? 0 : Number(row.co_documents) / anchor;
       const baseline = all === 0 ? 0 : Number(row.category_documents) / all;
@@ -221,18 +227,24 @@ async function complementaryCategories(db: Db, categoryInput: string, cityInput:
 async function topPairs(db: Db) {
   const rows = rowsOf<{ weight: number } & Record<string, string>>(
     await db.execute(sql`
+      with not_live as (${NOT_LIVE}),
+      top as (
+        -- "nulls last" as in co_mention_edges_weight_idx: the strongest edges are read in index order
+        -- and the walk stops after the limit.
+        select e.business_a, e.business_b, e.weight from co_mention_edges e
+        where not exists (select 1 from not_live n where n.id = e.business_a or n.id = e.business_b)
+        order by e.weight desc nulls last, e.business_a, e.business_b
+        limit ${GRAPH_LIMITS.pairs}
+      )
       select e.weight,
              a.id as a_id, a.slug as a_slug, a.name as a_name, a.category_slug as a_category_slug, ca.name as a_city_name,
              b.id as b_id, b.slug as b_slug, b.name as b_name, b.category_slug as b_category_slug, cb.name as b_city_name
-      from co_mention_edges e
+      from top e
       join businesses a on a.id = e.business_a
       join businesses b on b.id = e.business_b
       join cities ca on ca.id = a.city_id
       join cities cb on cb.id = b.city_id
-      where ${servable("a")} and ${servable("b")}
-      -- "nulls last" as in co_mention_edges_weight_idx, so the strongest edges are read in index order.
-      order by e.weight desc nulls last, e.business_a, e.business_b
-      limit ${GRAPH_LIMITS.pairs}`),
+      order by e.weight desc, e.business_a, e.business_b`),
   );
   const side = (row: Record<string, unknown>, prefix: "a" | "b") =>
     businessRef({ id: row[`${prefix}_id`], slug: row[`${prefix}_slug`], name: row[`${prefix}_name`], category_slug: row[`${prefix}_category_slug`], city_name: row[`${prefix}_city_name`] } as BusinessRefRow);
@@ -240,23 +252,20 @@ async function topPairs(db: Db) {
   return { apiVersion: SCORE_CONTRACT_VERSION, type: "top_pairs" as const, pairs, total: pairs.length };
 }
 
-/** Counts over the mentioned businesses only (a small share of a large world), never all of them. */
+/** Counts over the graph's own tables, less what touches the few businesses not live: no businesses row is read per mention. */
 async function graphStatistics(db: Db) {
   const [row] = rowsOf<{ documents: number; mentions: number; businesses: number; edges: number; last_ingest: Date | string | null }>(
     await db.execute(sql`
-      with per_business as (select business_id, count(*) as mentions from document_mentions group by business_id),
-      listed as (
-        select p.business_id, p.mentions, (${servable("b")}) as live
-        from per_business p join businesses b on b.id = p.business_id
+      with not_live as (${NOT_LIVE}),
+      live_mentions as (
+        select m.business_id from document_mentions m where not exists (select 1 from not_live n where n.id = m.business_id)
       )
       select
         (select count(*)::int from documents) as documents,
-        (select coalesce(sum(mentions), 0)::int from listed where live) as mentions,
-        (select count(*)::int from listed where live) as businesses,
-        (select count(*)::int from co_mention_edges)
-          - (select count(*)::int from co_mention_edges e
-             where e.business_a in (select business_id from listed where not live)
-                or e.business_b in (select business_id from listed where not live)) as edges,
+        (select count(*)::int from live_mentions) as mentions,
+        (select count(distinct business_id)::int from live_mentions) as businesses,
+        (select count(*)::int from co_mention_edges e
+         where not exists (select 1 from not_live n where n.id = e.business_a or n.id = e.business_b)) as edges,
         (select max(ingested_at) from documents) as last_ingest`),
   );
   return {

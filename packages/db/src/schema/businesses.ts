@@ -81,6 +81,9 @@ export const businesses = pgTable(
     index("businesses_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`),
     // Finds a city's businesses: mention dictionaries and category co-occurrence (src/graph/).
     index("businesses_city_idx").on(t.cityId, t.categorySlug),
+    // The few businesses not servable (inactive, or expired), which graph answers leave out.
+    index("businesses_inactive_idx").on(t.id).where(sql`${t.status} <> 'active'`),
+    index("businesses_expiry_idx").on(t.subscriptionExpiresAt).where(sql`${t.subscriptionExpiresAt} is not null`),
     // Serves the partner feed's keyset paging (verified, active, in updated order) at any depth.
     index("businesses_feed_idx")
       .on(t.updatedAt, t.id)

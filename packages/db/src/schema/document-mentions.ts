@@ -22,10 +22,19 @@ export const documentMentions = pgTable(
     confidence: real("confidence").notNull(),
     /** "name" (current name) or "former_name" (from claim or slug history). */
     matchedAs: text("matched_as").notNull(),
+    /**
+     * The business's city and category, copied by the triggers of migration 0012 (on insert here,
+     * on a move or recategorisation there), so graph answers group mentions without reading the
+     * wide businesses rows: at a million businesses those random reads cost a second an answer.
+     */
+    cityId: integer("city_id"),
+    categorySlug: text("category_slug"),
   },
   (t) => [
     primaryKey({ columns: [t.documentId, t.businessId] }),
     index("document_mentions_business_idx").on(t.businessId, t.documentId),
+    index("document_mentions_context_idx").on(t.cityId, t.categorySlug, t.documentId),
+    index("document_mentions_category_idx").on(t.categorySlug, t.documentId),
     check("document_mentions_confidence_range", sql`${t.confidence} >= 0 and ${t.confidence} <= 1`),
   ],
 );

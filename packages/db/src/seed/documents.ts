@@ -135,7 +135,8 @@ export async function seedDocuments(db: Db, seed: number, demoCities: readonly C
       const id = ids.uuid();
       const fetchedAt = doc.fetchedAt.getTime();
       docRows.push({ ...doc, id, fetchedAt, contentHash: contentHash(doc), ingestedAt: fetchedAt });
-      for (const mention of matcher.extract(doc.body, doc)) mentionRows.push({ documentId: id, ...mention });
+      // city_id and category_slug are the business's, filled by the insert trigger (migration 0012).
+      for (const mention of matcher.extract(doc.body, doc)) mentionRows.push({ documentId: id, ...mention, cityId: null, categorySlug: null });
     }
     if (docRows.length >= DOCUMENTS_PER_TRANSACTION) await flush();
   }
