@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { union } from "drizzle-orm/pg-core";
 import { businessSearch, businesses, buyerQuestions, cityLexeme, type Db } from "@directory/db";
 import { servableCondition } from "./active-business";
 import { selectBusinessRecords, type BusinessRecord } from "./business-lookup";
@@ -46,14 +47,19 @@ export async function searchByKeyword(db: Db, params: { query: string; city?: st
     .from(buyerQuestions)
     .where(sql`${buyerQuestions.businessId} is not null and to_tsvector('simple', ${buyerQuestions.question} || ' ' || coalesce(${buyerQuestions.answer}, '')) @@ ${words}`)
     .limit(QUESTION_CANDIDATES);
-  const textMatch = or(sql`${businessSearch.document} @@ ${matching}`, inArray(businessSearch.businessId, questionMatches))!;
+  // Two index lookups joined by union: an OR of the two in one WHERE makes PostgreSQL scan the table.
+  const candidateColumns = { businessId: businessSearch.businessId, document: businessSearch.document, planTier: businessSearch.planTier, name: businessSearch.name };
   const cityMatch = city ? eq(businessSearch.cityId, city.id) : undefined;
-  const candidates = db
-    .select({ businessId: businessSearch.businessId, document: businessSearch.document, planTier: businessSearch.planTier, name: businessSearch.name })
+  const textCandidates = db
+    .select(candidateColumns)
     .from(businessSearch)
-    .where(and(textMatch, cityMatch, servableSearchRow))
-    .limit(KEYWORD_CANDIDATES)
-    .as("candidates");
+    .where(and(sql`${businessSearch.document} @@ ${matching}`, servableSearchRow))
+    .limit(KEYWORD_CANDIDATES);
+  const questionCandidates = db
+    .select(candidateColumns)
+    .from(businessSearch)
+    .where(and(inArray(businessSearch.businessId, questionMatches), cityMatch, servableSearchRow));
+  const candidates = union(textCandidates, questionCandidates).as("candidates");
   const rank = sql<number>`ts_rank(${candidates.document}, ${words})`;
   const ranked = db
     .select({ businessId: candidates.businessId, rank: rank.as("rank") })
