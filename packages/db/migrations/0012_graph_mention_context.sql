@@ -23,7 +23,7 @@ END
 $$;
 --> statement-breakpoint
 CREATE INDEX "businesses_inactive_idx" ON "businesses" USING btree ("id") WHERE "businesses"."status" <> 'active';--> statement-breakpoint
-CREATE INDEX "businesses_expiry_idx" ON "businesses" USING btree ("subscription_expires_at") WHERE "businesses"."subscription_expires_at" is not null;--> statement-breakpoint
+CREATE INDEX "businesses_expiry_idx" ON "businesses" USING btree ("subscription_expires_at","id") WHERE "businesses"."subscription_expires_at" is not null;--> statement-breakpoint
 CREATE INDEX "document_mentions_context_idx" ON "document_mentions" USING btree ("city_id","category_slug","document_id");--> statement-breakpoint
 CREATE INDEX "document_mentions_category_idx" ON "document_mentions" USING btree ("category_slug","document_id");
 --> statement-breakpoint

@@ -83,7 +83,7 @@ export const businesses = pgTable(
     index("businesses_city_idx").on(t.cityId, t.categorySlug),
     // The few businesses not servable (inactive, or expired), which graph answers leave out.
     index("businesses_inactive_idx").on(t.id).where(sql`${t.status} <> 'active'`),
-    index("businesses_expiry_idx").on(t.subscriptionExpiresAt).where(sql`${t.subscriptionExpiresAt} is not null`),
+    index("businesses_expiry_idx").on(t.subscriptionExpiresAt, t.id).where(sql`${t.subscriptionExpiresAt} is not null`),
     // Serves the partner feed's keyset paging (verified, active, in updated order) at any depth.
     index("businesses_feed_idx")
       .on(t.updatedAt, t.id)
