@@ -50,7 +50,7 @@ export async function benchGraph(databaseUrl: string, note: (line: string) => vo
   const port = 3980;
   const app = await startAndWait(
     process.execPath,
-    ["--import", "tsx", join(root, "apps/server/src/main.ts")],
+    [join(root, "apps/server/dist/main.js")],
     { DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", DEMO_SEED: "off", LOG_LEVEL: "warn", ANON_DAILY_LIMIT: "100000000", KEY_MONTHLY_LIMIT: "100000000" },
     `http://127.0.0.1:${port}/healthz`,
     60_000,

@@ -5,6 +5,7 @@
  *   BENCH_SECONDS       seconds per load run (default 15); BENCH_CONNECTIONS (default 10)
  *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, feed, webhooks); default all
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +24,9 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 // `node --import tsx` keeps the server in one process, so its pid is the one whose memory we read.
 const node = process.execPath;
 const withTsx = (script: string) => ["--import", "tsx", join(root, script)];
+/** The service runs as in production: node on the esbuild bundle (built once here when stale). */
+execFileSync(node, [join(root, "apps/server/build.mjs"), "--if-stale"], { stdio: "inherit" });
+const builtServer = [join(root, "apps/server/dist/main.js")];
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/directory_bench";
 const worldSize = Number(process.env.BENCH_BUSINESSES ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -112,7 +116,7 @@ const KEYWORD_QUERIES = [
 
 async function benchKeyword(): Promise<void> {
   const port = 3970;
-  const app = await startAndWait(node, withTsx("apps/server/src/main.ts"), serverEnv(port), `http://127.0.0.1:${port}/healthz`, 60_000);
+  const app = await startAndWait(node, builtServer, serverEnv(port), `http://127.0.0.1:${port}/healthz`, 60_000);
   try {
     const paths = KEYWORD_QUERIES.map((input) => `/trpc/discovery.searchKeyword?input=${encodeURIComponent(JSON.stringify({ json: { ...input, limit: 10 } }))}`);
     await runLoad(`http://127.0.0.1:${port}`, paths, { connections: 4, seconds: 3 });
@@ -128,7 +132,7 @@ async function benchKeyword(): Promise<void> {
 
 async function benchFeed(): Promise<void> {
   const port = 3960;
-  const app = await startAndWait(node, withTsx("apps/server/src/main.ts"), serverEnv(port), `http://127.0.0.1:${port}/healthz`, 60_000);
+  const app = await startAndWait(node, builtServer, serverEnv(port), `http://127.0.0.1:${port}/healthz`, 60_000);
   try {
     const database = await createDatabase({ url: databaseUrl });
     const { key } = await createApiKey(database.db, { kind: "partner", label: "bench" }).finally(() => database.close());
@@ -156,7 +160,7 @@ function row(name: string, r: LoadResult): string {
 
 async function benchSearch(paths: string[]): Promise<void> {
   const port = 3900 + Math.floor(Math.random() * 50);
-  const app = await startAndWait(node, withTsx("apps/server/src/main.ts"), serverEnv(port), `http://127.0.0.1:${port}/healthz`, 60_000);
+  const app = await startAndWait(node, builtServer, serverEnv(port), `http://127.0.0.1:${port}/healthz`, 60_000);
   const barePort = port + 100;
   const bare = await startAndWait(node, withTsx("bench/bare-server.ts"), { DATABASE_URL: databaseUrl, PORT: String(barePort) }, `http://127.0.0.1:${barePort}${paths[0]}`, 60_000);
   try {
@@ -169,7 +173,7 @@ async function benchSearch(paths: string[]): Promise<void> {
     note("");
     note("| server | req/s | p50 ms | p90 ms | p99 ms | requests | failures |");
     note("|---|---|---|---|---|---|---|");
-    note(row("directory service (express + tRPC-OpenAPI + zod + pino)", service));
+    note(row("directory service (node dist/main.js: express + tRPC-OpenAPI + zod + pino)", service));
     note(row("limit: bare node:http + postgres-js, in-memory category/city, one prepared statement, JSON.stringify", baseline));
     note("");
     note(`**Throughput ratio service/limit: ${((service.rps / baseline.rps) * 100).toFixed(1)}%** (target >= 50%); p99 ${service.p99} ms (target < 20 ms).`);
@@ -183,7 +187,7 @@ async function benchFirstStart(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "directory-bench-start-"));
   try {
     const port = 3990;
-    const { child, readyAfterMs } = await startAndWait(node, withTsx("apps/server/src/main.ts"), { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: "", LOG_LEVEL: "warn" }, `http://127.0.0.1:${port}/healthz`, 180_000);
+    const { child, readyAfterMs } = await startAndWait(node, builtServer, { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: "", LOG_LEVEL: "warn" }, `http://127.0.0.1:${port}/healthz`, 180_000);
     await stop(child);
     note("");
     note(`## First start on the embedded database: ${(readyAfterMs / 1000).toFixed(1)} s to a healthy server (migrate + seed 10,000 businesses; target < 30 s)`);

@@ -49,25 +49,53 @@ export function cleanOwnerList(items: readonly string[]): string[] {
   );
 }
 
-/** Characters of text in a JSON value: its strings and keys. */
-function textLength(value: unknown): number {
-  if (typeof value === "string") return value.length;
-  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + textLength(item), 0);
-  if (value !== null && typeof value === "object") return Object.entries(value).reduce((sum, [key, item]) => sum + key.length + textLength(item), 0);
-  return 0;
-}
-
 /**
  * Any JSON that carries owner text (claim values, schema.org JSON-LD): every string and key is
  * cleaned, strings capped at the long limit, arrays bounded like a list (by their text), objects
  * to `listItems` entries.
  */
 export function cleanOwnerJson(value: unknown): unknown {
-  if (typeof value === "string") return cleanOwnerText(value, OWNER_TEXT_LIMITS.long);
-  if (Array.isArray(value)) return boundedList(value.slice(0, OWNER_TEXT_LIMITS.listItems).map(cleanOwnerJson), textLength);
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value).slice(0, OWNER_TEXT_LIMITS.listItems);
-    return Object.fromEntries(entries.map(([key, item]) => [cleanOwnerText(key, OWNER_TEXT_LIMITS.short), cleanOwnerJson(item)]));
+  return cleanJson(value).value;
+}
+
+/**
+ * One pass that also returns the cleaned value's text length (its strings and keys), so bounding
+ * an array never walks its items again, and hands back the input itself when nothing changed: the
+ * partner feed cleans 500 JSON-LD documents a page, nearly all already clean.
+ */
+function cleanJson(value: unknown): { value: unknown; length: number } {
+  if (typeof value === "string") {
+    const cleaned = cleanOwnerText(value, OWNER_TEXT_LIMITS.long);
+    return { value: cleaned, length: cleaned.length };
   }
-  return value;
+  if (Array.isArray(value)) {
+    const kept: unknown[] = [];
+    let length = 0;
+    let changed = value.length > OWNER_TEXT_LIMITS.listItems;
+    for (const item of value.slice(0, OWNER_TEXT_LIMITS.listItems)) {
+      const cleaned = cleanJson(item);
+      if (kept.length > 0 && length + cleaned.length > OWNER_TEXT_LIMITS.long) {
+        changed = true;
+        break;
+      }
+      length += cleaned.length;
+      changed ||= cleaned.value !== item;
+      kept.push(cleaned.value);
+    }
+    return { value: changed ? kept : value, length };
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value);
+    let changed = entries.length > OWNER_TEXT_LIMITS.listItems;
+    let length = 0;
+    const cleanedEntries = entries.slice(0, OWNER_TEXT_LIMITS.listItems).map(([key, item]) => {
+      const cleanKey = cleanOwnerText(key, OWNER_TEXT_LIMITS.short);
+      const cleaned = cleanJson(item);
+      length += cleanKey.length + cleaned.length;
+      changed ||= cleanKey !== key || cleaned.value !== item;
+      return [cleanKey, cleaned.value] as const;
+    });
+    return { value: changed ? Object.fromEntries(cleanedEntries) : value, length };
+  }
+  return { value, length: 0 };
 }
