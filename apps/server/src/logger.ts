@@ -42,8 +42,23 @@ export function serializeError(error: unknown, depth = 0): unknown {
   return fields;
 }
 
-/** Serializers for the logger and for pino-http, which otherwise brings its own for `err`. */
-export const LOG_SERIALIZERS = { err: serializeError };
+interface SerializedRequest {
+  id?: unknown;
+  method?: string;
+  url?: string;
+  remoteAddress?: string;
+}
+
+/**
+ * Serializers for the logger and for pino-http, which otherwise brings its own for `err` and logs
+ * every request and response header on every line: that serialising, redacting and writing was a
+ * tenth of a search request's CPU. A request line names the request; the rest is not needed.
+ */
+export const LOG_SERIALIZERS = {
+  err: serializeError,
+  req: (req: SerializedRequest) => ({ id: req.id, method: req.method, url: req.url, remoteAddress: req.remoteAddress }),
+  res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+};
 
 /**
  * The one logger configuration: JSON lines, keys and personal data redacted. By default lines go

@@ -8,6 +8,7 @@ import { assertSafeInput } from "./input-gate";
 import { ZSubmitLeadInput } from "./routers/leads/leads.types";
 import { authenticateApiKey, type AuthenticatedKey } from "./services/api-keys";
 import { clientBucketOf } from "./services/client-ip";
+import { consumeBufferedRateLimit } from "./services/buffered-rate-limits";
 import { consumeRateLimit, rateLimitHeaders, type RateLimitDecision, type RateLimitPolicy, type RateLimitSettings } from "./services/rate-limits";
 
 /**
@@ -101,7 +102,8 @@ function refuseOverLimit(ctx: Context, decision: RateLimitDecision, what: string
 async function countCall(ctx: Context, subject: string, policy: RateLimitPolicy, what: string, onCounterFailure: "open" | "closed"): Promise<void> {
   let decision: RateLimitDecision;
   try {
-    decision = await consumeRateLimit(ctx.db, subject, policy);
+    // Fail-open limits may count in memory between exact writes (buffered-rate-limits.ts).
+    decision = await (onCounterFailure === "open" ? consumeBufferedRateLimit : consumeRateLimit)(ctx.db, subject, policy);
   } catch (error) {
     ctx.log.warn({ err: error, policy: policy.name }, `rate-limit counter unavailable: ${onCounterFailure === "open" ? "letting the call through (fail open)" : "refusing the call (fail closed)"}`);
     if (onCounterFailure === "open") return;
