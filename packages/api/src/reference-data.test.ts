@@ -37,7 +37,7 @@ function anonymousCaller() {
 }
 
 describe("reference data held in memory (issue 11)", () => {
-  it("a category + city search is one database round trip plus the rate-limit upsert once reference data is warm", async () => {
+  it("a category + city search is one database round trip once reference data is warm (the anonymous count is written at most every 250 ms)", async () => {
     const caller = anonymousCaller();
     await caller.discovery.searchCategory({ category: "dentists", city: "Mumbai", limit: 5 });
     statements.length = 0;
@@ -46,15 +46,18 @@ describe("reference data held in memory (issue 11)", () => {
       { category: "Dentists", city: "Mumbai, IN", limit: 10 },
       { category: "dentists", limit: 10 },
     ];
+    let counterWrites = 0;
     for (const input of inputs) {
       const before = statements.length;
       const result = await caller.discovery.searchCategory(input);
       expect(result.businesses.length).toBeGreaterThan(0);
       const sent = statements.slice(before);
-      expect(sent).toHaveLength(2);
-      expect(sent.filter((text) => /rate_limit_counters/.test(text))).toHaveLength(1);
+      const writes = sent.filter((text) => /rate_limit_counters/.test(text)).length;
+      counterWrites += writes;
       expect(sent.filter((text) => /from "businesses"/.test(text))).toHaveLength(1);
+      expect(sent).toHaveLength(1 + writes);
     }
+    expect(counterWrites).toBeLessThanOrEqual(2);
   });
 
   it("sees a category or city change made in SQL once the recheck interval has passed", async () => {
