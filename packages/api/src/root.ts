@@ -16,6 +16,7 @@ import { apiKeysRouter } from "./routers/keys/api-keys";
 import { lookupBusinesses } from "./routers/search/lookup-businesses";
 import { searchBusinesses } from "./routers/search/search-businesses";
 import { webhooksRouter } from "./routers/webhooks/webhooks";
+import { pagesRouter } from "./routers/pages/pages";
 import { createCallerFactory, router } from "./trpc";
 
 export const appRouter = router({
@@ -30,6 +31,7 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   lifecycle: lifecycleRouter,
   webhooks: webhooksRouter,
+  pages: pagesRouter,
 });
 
 export type AppRouter = typeof appRouter;
