@@ -1,0 +1,156 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { createDirectoryClient } from "@directory/sdk";
+import { getJson, startTestServer, type TestServer } from "./testing";
+
+/**
+ * The pages in a real browser (Debian's chromium driven by playwright-core): search, profile,
+ * paging, the 410 page, JSON-LD against the API, screenshots at desktop and phone widths, and
+ * axe-core with no serious or critical violation. Skips, saying so, only when no chromium exists.
+ */
+const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path): path is string => !!path && existsSync(path));
+const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
+const AXE_SOURCE = CHROMIUM ? readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8") : "";
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+if (!CHROMIUM) console.warn("pages.browser.test.ts SKIPPED: no chromium binary (install it: apt-get install -y chromium, or set CHROMIUM_PATH)");
+
+describe.skipIf(!CHROMIUM)("pages in a browser (chromium)", () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  /** With bypassCSP only so axe can be injected; the pages themselves run under their CSP in `context`. */
+  let axeContext: BrowserContext;
+  const cspViolations: string[] = [];
+  const axeSummary: Record<string, Record<string, number>> = {};
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    server = await startTestServer({ rateLimits: { anonymousPerDay: 1_000_000, openPerMinute: 1_000_000 } });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    axeContext = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  });
+  afterAll(async () => {
+    writeFileSync(`${ARTIFACTS}axe-summary.json`, `${JSON.stringify(axeSummary, null, 2)}\n`);
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function screenshots(page: Page, name: string): Promise<void> {
+    for (const [label, width] of [["desktop", 1280], ["phone", 412]] as const) {
+      await page.setViewportSize({ width, height: label === "phone" ? 915 : 900 });
+      const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
+      expect(overflow, `${name} at ${width}px is cut off horizontally`).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `${ARTIFACTS}${name}-${label}.png`, fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+
+  async function expectAccessible(path: string, name: string, status: number): Promise<void> {
+    const page = await axeContext.newPage();
+    try {
+      const response = await page.goto(`${server.url}${path}`);
+      expect(response?.status(), path).toBe(status);
+      await page.evaluate(AXE_SOURCE);
+      const results = await page.evaluate<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }>(
+        'axe.run(document, { resultTypes: ["violations"] })',
+      );
+      const counts: Record<string, number> = { minor: 0, moderate: 0, serious: 0, critical: 0 };
+      for (const violation of results.violations) counts[violation.impact ?? "minor"] = (counts[violation.impact ?? "minor"] ?? 0) + 1;
+      axeSummary[name] = counts;
+      const severe = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(severe.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `${name} (${path})`).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }
+
+  const slugsOn = (page: Page) => page.$$eval("ol.results a[href^='/business/']", (links) => links.map((a) => a.getAttribute("href")!.slice("/business/".length)));
+
+  it("searches from the home page, opens a profile, pages through browse and reads the JSON-LD", { timeout: 180_000 }, async () => {
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    await screenshots(page, "home");
+    await page.getByLabel("Category", { exact: true }).fill("dentist");
+    await page.getByLabel("City", { exact: true }).fill("Mumbai");
+    await Promise.all([page.waitForURL(/\/browse\?/), page.getByRole("button", { name: "Search", exact: true }).click()]);
+    expect(new URL(page.url()).searchParams.get("category")).toBe("dentist");
+    await expect(page.locator("h1").textContent()).resolves.toMatch(/Dentists? in Mumbai/i);
+    await expect(page.locator("#ranking").count()).resolves.toBe(1);
+    await expect(page.locator(".tier").first().textContent()).resolves.toMatch(/\(paid placement\)|Free listing/);
+    await screenshots(page, "browse");
+
+    const first = await slugsOn(page);
+    expect(first).toHaveLength(10);
+    await Promise.all([page.waitForURL(/page=2/), page.locator("a[rel=next]").click()]);
+    const second = await slugsOn(page);
+    expect(second.length).toBeGreaterThan(0);
+    expect(second.filter((slug) => first.includes(slug))).toEqual([]);
+    expect(new Set(second).size).toBe(second.length);
+    await Promise.all([page.waitForURL(/\/browse\?(?!.*page=)/), page.locator("a[rel=prev]").click()]);
+    expect(await slugsOn(page)).toEqual(first);
+
+    const slug = first[0]!;
+    await Promise.all([page.waitForURL(`**/business/${slug}`), page.locator(`ol.results a[href="/business/${slug}"]`).click()]);
+    const tel = await page.locator("a[href^='tel:']").first().getAttribute("href");
+    expect(tel).toMatch(/^tel:\+[1-9]\d{5,14}$/);
+    const api = await getJson(server.url, `/api/v2/entity-profile?slug=${encodeURIComponent(slug)}`);
+    expect(api.status).toBe(200);
+    expect(tel).toBe(`tel:${api.body.contact.phone.replace(/[^\d+]/g, "")}`);
+    const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "null");
+    expect(jsonLd).toEqual(api.body.structuredData);
+    await expect(page.locator("link[rel=canonical]").getAttribute("href")).resolves.toBe(`http://directory.test/business/${slug}`);
+    const website = page.locator("#contact ~ ul.actions a[rel~=nofollow]");
+    if ((await website.count()) > 0) await expect(website.first().getAttribute("rel")).resolves.toBe("nofollow noopener");
+    await screenshots(page, "profile");
+    // The claims table stacks into labelled rows on a phone.
+    await page.setViewportSize({ width: 412, height: 915 });
+    await expect(page.evaluate("getComputedStyle(document.querySelector('table.claims td')).display")).resolves.toBe("block");
+    await page.close();
+    expect(cspViolations).toEqual([]);
+  });
+
+  it("shows the 410 page with alternatives in the same category and city", { timeout: 120_000 }, async () => {
+    const search = await getJson(server.url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=5");
+    const target = search.body.businesses[4];
+    const admin = createDirectoryClient({ baseUrl: server.url, apiKey: server.adminKey });
+    await admin.lifecycle.decommission.mutate({ slug: target.slug });
+    const page = await context.newPage();
+    const response = await page.goto(`${server.url}/business/${target.slug}`);
+    expect(response?.status()).toBe(410);
+    await expect(page.locator("h1").textContent()).resolves.toBe("This business is no longer listed");
+    const alternatives = await page.$$eval("#alternatives + ul.results a", (links) => links.map((a) => a.getAttribute("href")));
+    expect(alternatives.length).toBeGreaterThan(0);
+    expect(alternatives).not.toContain(`/business/${target.slug}`);
+    await screenshots(page, "gone-410");
+    await Promise.all([page.waitForURL(/\/business\//), page.locator("#alternatives + ul.results a").first().click()]);
+    await expect(page.locator("h1").count()).resolves.toBe(1);
+    await page.close();
+    await expectAccessible(`/business/${target.slug}`, "410", 410);
+  });
+
+  it("has no serious or critical axe-core violations on the home, profile, browse, search and 404 pages", { timeout: 180_000 }, async () => {
+    const search = await getJson(server.url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=1");
+    await expectAccessible("/", "home", 200);
+    await expectAccessible(`/business/${search.body.businesses[0].slug}`, "profile", 200);
+    await expectAccessible("/browse?category=dentist&city=Mumbai", "browse", 200);
+    await expectAccessible("/search?q=dentist", "search", 200);
+    await expectAccessible("/business/no-such-business-anywhere", "404", 404);
+    await expectAccessible("/browse?category=dentist", "browse-400", 400);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/business/no-such-business-anywhere`);
+    await screenshots(page, "not-found-404");
+    // Keyboard: the skip link comes first and is visible when focused.
+    await page.keyboard.press("Tab");
+    await expect(page.evaluate("document.activeElement.textContent")).resolves.toBe("Skip to content");
+    await expect(page.evaluate("getComputedStyle(document.activeElement).outlineStyle")).resolves.not.toBe("none");
+    await page.close();
+  });
+});

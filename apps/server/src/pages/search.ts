@@ -1,0 +1,33 @@
+import type { Request, Response } from "express";
+import { escapeHtml } from "../html";
+import type { Caller } from "./errors";
+import { sendErrorPage } from "./errors";
+import { layout, listingItem, searchForms } from "./layout";
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value.trim() : "";
+}
+
+/** Keyword results (discovery.searchKeyword); not indexed: the query space is endless. */
+export async function searchPage(req: Request, res: Response, caller: Caller): Promise<void> {
+  const q = text(req.query.q);
+  const city = text(req.query.city);
+  if (q.length < 2) {
+    const main = `<h1>Search by keywords</h1>${req.query.q === undefined ? "" : "<p>Type at least two characters.</p>"}${searchForms({ q, city }, 2)}`;
+    res.status(req.query.q === undefined ? 200 : 400).type("html").send(layout({ title: "Search by keywords", noindex: true }, main));
+    return;
+  }
+  try {
+    const result = await caller.discovery.searchKeyword({ query: q, city: city || undefined, limit: 10 });
+    const where = result.city ? ` in ${result.city.name}` : "";
+    const items = result.businesses.map(listingItem).join("");
+    const main = `<h1>Results for “${escapeHtml(q)}”${escapeHtml(where)}</h1>
+<section aria-labelledby="ranking"><h2 id="ranking">How these are ordered</h2><p>${escapeHtml(result.rankingModel)}</p></section>
+<h2 id="results">Businesses</h2>
+${items ? `<ol class="results">${items}</ol>` : "<p>Nothing matched. Try fewer or other words, or browse by category and city.</p>"}
+${searchForms({ q, city })}`;
+    res.type("html").send(layout({ title: `Results for ${q}${where}`, noindex: true }, main));
+  } catch (error) {
+    await sendErrorPage(res, caller, error, { q, city });
+  }
+}
