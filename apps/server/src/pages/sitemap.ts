@@ -20,15 +20,15 @@ export function robotsTxt(baseUrl: string): string {
   ].join("\n");
 }
 
-export function profileSitemapHref(from: string): string {
-  return `/sitemaps/profiles.xml${queryString({ from })}`;
+export function profileSitemapHref(range: { from: string; to: string | null }): string {
+  return `/sitemaps/profiles.xml${queryString({ from: range.from, to: range.to ?? undefined })}`;
 }
 
 /** The sitemap index: one static sitemap, then one bounded page per SITEMAP_PAGE_SIZE public profiles. */
 export async function sitemapIndex(res: Response, caller: Caller, baseUrl: string): Promise<void> {
   try {
     const index = await caller.pages.sitemapIndex();
-    const entries = [`${baseUrl}/sitemaps/site.xml`, ...index.pages.map((page) => `${baseUrl}${profileSitemapHref(page.from)}`)]
+    const entries = [`${baseUrl}/sitemaps/site.xml`, ...index.pages.map((page) => `${baseUrl}${profileSitemapHref(page)}`)]
       .map((loc) => `<sitemap><loc>${escapeHtml(loc)}</loc></sitemap>`)
       .join("\n");
     res.type(XML_TYPE).setHeader("Cache-Control", "public, max-age=3600");
@@ -43,11 +43,12 @@ export function siteSitemap(res: Response, baseUrl: string): void {
   res.send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>${escapeHtml(`${baseUrl}/`)}</loc></url>\n</urlset>\n`);
 }
 
-/** One page of public profile URLs, from a slug on (as the index names it). */
+/** One page of public profile URLs: the slug range the index names. */
 export async function profileSitemap(req: Request, res: Response, caller: Caller): Promise<void> {
   const from = typeof req.query.from === "string" ? req.query.from : "";
+  const to = typeof req.query.to === "string" ? req.query.to : undefined;
   try {
-    const page = await caller.pages.sitemapPage({ from });
+    const page = await caller.pages.sitemapPage({ from, to });
     const urls = page.profiles.map((p) => `<url><loc>${escapeHtml(p.url)}</loc><lastmod>${escapeHtml(p.updatedAt)}</lastmod></url>`).join("\n");
     res.type(XML_TYPE).setHeader("Cache-Control", "public, max-age=3600");
     res.send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);

@@ -1,4 +1,4 @@
-import { and, eq, gte, ne, sql } from "drizzle-orm";
+import { and, eq, gte, lt, ne, sql } from "drizzle-orm";
 import { businesses, cities, categories, type City, type Db } from "@directory/db";
 import { servableCondition } from "../../services/active-business";
 import { isDecommissioned, requireBusinessBySlug, selectBusinessRecords } from "../../services/business-lookup";
@@ -25,14 +25,15 @@ export async function directoryOverview(db: Db, limit: number) {
 }
 
 /**
- * The first slug of every sitemap page: servable businesses numbered in slug order, every
- * pageSize-th kept. One pass over the slug index; bounded by the protocol's 50,000 sitemaps.
+ * The first slug of every sitemap page: all businesses (servable or not) numbered in slug order,
+ * every pageSize-th kept, so a page [start, next start) holds at most pageSize slugs and, with
+ * only servable ones shown, at most pageSize URLs. Reads the slug index only (no sort, no heap
+ * filter); bounded by the protocol's 50,000 sitemaps.
  */
 export async function sitemapPageStarts(db: Db, pageSize: number): Promise<string[]> {
   const numbered = db
     .select({ slug: businesses.slug, position: sql<number>`row_number() over (order by ${businesses.slug})`.as("position") })
     .from(businesses)
-    .where(servableCondition())
     .as("numbered");
   const rows = await db
     .select({ slug: numbered.slug })
@@ -43,12 +44,39 @@ export async function sitemapPageStarts(db: Db, pageSize: number): Promise<strin
   return rows.map((row) => row.slug);
 }
 
-/** One sitemap page: servable profiles from a slug on, in slug order (keyset, any depth). */
-export async function sitemapPage(db: Db, baseUrl: string, from: string, limit: number) {
+/**
+ * How long computed page starts are reused. Numbering every slug takes seconds at a million
+ * businesses, and a sitemap may lag: servability is checked when a page is read, and a slug added
+ * since lands in the page whose range holds it (a page stays capped at its size meanwhile).
+ */
+export const SITEMAP_STARTS_TTL_MS = 60 * 60 * 1000;
+
+const cachedStarts = new WeakMap<Db, Map<number, { at: number; starts: Promise<string[]> }>>();
+
+/** sitemapPageStarts, computed at most once per SITEMAP_STARTS_TTL_MS per database and page size. */
+export function cachedSitemapPageStarts(db: Db, pageSize: number): Promise<string[]> {
+  let bySize = cachedStarts.get(db);
+  if (!bySize) {
+    bySize = new Map();
+    cachedStarts.set(db, bySize);
+  }
+  const cached = bySize.get(pageSize);
+  if (cached && Date.now() - cached.at < SITEMAP_STARTS_TTL_MS) return cached.starts;
+  const starts = sitemapPageStarts(db, pageSize);
+  const entry = { at: Date.now(), starts };
+  bySize.set(pageSize, entry);
+  starts.catch(() => {
+    if (bySize.get(pageSize) === entry) bySize.delete(pageSize);
+  });
+  return starts;
+}
+
+/** One sitemap page: servable profiles in [from, to) in slug order (keyset, any depth). */
+export async function sitemapPage(db: Db, baseUrl: string, range: { from: string; to?: string }, limit: number) {
   const rows = await db
     .select({ slug: businesses.slug, updatedAt: businesses.updatedAt })
     .from(businesses)
-    .where(and(gte(businesses.slug, from), servableCondition()))
+    .where(and(gte(businesses.slug, range.from), range.to === undefined ? undefined : lt(businesses.slug, range.to), servableCondition()))
     .orderBy(businesses.slug)
     .limit(limit);
   return rows.map((row) => ({ slug: row.slug, url: publicUrls.profile(baseUrl, row.slug), updatedAt: row.updatedAt.toISOString() }));

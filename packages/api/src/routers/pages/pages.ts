@@ -1,5 +1,5 @@
 import { openProcedure, router, v2Procedure } from "../../trpc";
-import { alternativesTo, directoryOverview, sitemapPage, sitemapPageStarts } from "./page-data";
+import { alternativesTo, cachedSitemapPageStarts, directoryOverview, sitemapPage } from "./page-data";
 import {
   SITEMAP_PAGE_SIZE,
   ZAlternativesInput,
@@ -20,14 +20,14 @@ export const pagesRouter = router({
     .query(({ ctx, input }) => directoryOverview(ctx.db, input.limit)),
   /** The sitemap index: where each bounded page of public profiles starts. */
   sitemapIndex: openProcedure.output(ZSitemapIndexOutput).query(async ({ ctx }) => {
-    const starts = await sitemapPageStarts(ctx.db, SITEMAP_PAGE_SIZE);
-    return { pageSize: SITEMAP_PAGE_SIZE, pages: starts.map((from) => ({ from })) };
+    const starts = await cachedSitemapPageStarts(ctx.db, SITEMAP_PAGE_SIZE);
+    return { pageSize: SITEMAP_PAGE_SIZE, pages: starts.map((from, i) => ({ from, to: starts[i + 1] ?? null })) };
   }),
-  /** One sitemap page of servable profile URLs, keyset-paged by slug. */
+  /** One sitemap page of servable profile URLs: a slug range, at most SITEMAP_PAGE_SIZE. */
   sitemapPage: openProcedure
     .input(ZSitemapPageInput)
     .output(ZSitemapPageOutput)
-    .query(async ({ ctx, input }) => ({ profiles: await sitemapPage(ctx.db, ctx.publicBaseUrl, input.from, input.limit) })),
+    .query(async ({ ctx, input }) => ({ profiles: await sitemapPage(ctx.db, ctx.publicBaseUrl, { from: input.from, to: input.to }, input.limit) })),
   /** Same category, same city: what a 404 or 410 profile page offers instead. 404 for an unknown slug. */
   alternatives: v2Procedure
     .input(ZAlternativesInput)

@@ -18,11 +18,17 @@ export const ZOverviewOutput = z.object({
 
 export const ZSitemapIndexOutput = z.object({
   pageSize: z.number().int(),
-  pages: z.array(z.object({ from: z.string().describe("The first slug of the page, in slug order") })),
+  pages: z.array(
+    z.object({
+      from: z.string().describe("The first slug of the page's range, in slug order"),
+      to: z.string().nullable().describe("The first slug of the next page's range; null on the last page"),
+    }),
+  ),
 });
 
 export const ZSitemapPageInput = z.object({
-  from: z.string().trim().min(1).max(200).describe("The first slug of the page, as the index gives it"),
+  from: z.string().trim().min(1).max(200).describe("The start of the page's range, as the index gives it"),
+  to: z.string().trim().min(1).max(200).optional().describe("The end of the range (excluded), as the index gives it; omitted on the last page"),
   limit: z.number().int().min(1).max(SITEMAP_PAGE_SIZE).default(SITEMAP_PAGE_SIZE),
 });
 
