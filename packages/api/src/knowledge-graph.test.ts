@@ -1,10 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businesses, citationChecks, cities, documents, ingestDocuments, loadDictionary, MentionMatcher, type Db, type DocumentContext } from "@directory/db";
+import { businesses, cities, documents, ingestDocuments, loadDictionary, MentionMatcher, type Db, type DocumentContext } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { createContext } from "./context";
 import { createCaller } from "./root";
 import { decommissionBusiness } from "./services/lifecycle";
+import { ownCitations } from "./services/owner-insights";
 
 let database: TestDatabase;
 let caller: ReturnType<typeof createCaller>;
@@ -162,17 +163,18 @@ describe("knowledge graph (GET /api/v2/knowledge-graph)", () => {
   });
 
   it("derives citation checks from the AI answers, with the position in the answer", async () => {
-    const checks = await database.db
-      .select({ mentioned: citationChecks.mentioned, position: citationChecks.position, documentId: citationChecks.documentId, businessId: citationChecks.businessId })
-      .from(citationChecks)
-      .limit(200);
-    expect(checks.length).toBeGreaterThan(0);
     const text = await graphFromText(database.db);
-    for (const check of checks) {
-      const named = text.named.get(check.documentId!)!;
-      expect(check.mentioned).toBe(named.includes(check.businessId));
-      expect(check.position).toBe(check.mentioned ? named.indexOf(check.businessId) + 1 : null);
-    }
+    const answers = await database.db.select({ id: documents.id }).from(documents).where(eq(documents.kind, "ai_answer"));
+    const verified = new Set(
+      (await database.db.select({ id: businesses.id }).from(businesses).where(eq(businesses.ownership, "owner_verified"))).map((row) => row.id),
+    );
+    const named = answers.flatMap((answer) => text.named.get(answer.id)!.map((id, index) => ({ id, position: index + 1 })));
+    const owner = named.find((mention) => verified.has(mention.id))!.id;
+    const positionsFromText = named.filter((mention) => mention.id === owner).map((mention) => mention.position).sort();
+    const { checks } = await ownCitations(database.db, owner, 100);
+    expect(checks.length).toBeGreaterThan(0);
+    expect(checks.filter((check) => check.mentioned).map((check) => check.position).sort()).toEqual(positionsFromText);
+    for (const check of checks.filter((c) => !c.mentioned)) expect(check.position).toBeNull();
   });
 
   it("derives each named business's visibility score from the answers of its city and category and those naming it", async () => {

@@ -5,7 +5,7 @@ import { categories } from "../schema/categories";
 import { cities } from "../schema/cities";
 import { documentMentions } from "../schema/document-mentions";
 import { documents } from "../schema/documents";
-import { addCitationChecks, addCoMentionEdges, refreshVisibilityScores } from "./derive";
+import { addCoMentionEdges, refreshVisibilityScores } from "./derive";
 import { loadDictionary } from "./dictionary";
 import { MentionMatcher, type DocumentContext } from "./extract";
 
@@ -52,8 +52,8 @@ export class MatcherCache {
 
 /**
  * Stores new documents with their mentions and brings the graph up to date in the same
- * transaction: the edges of the new documents' business pairs are incremented, their citation
- * checks added and the visibility scores they touch recomputed. Documents already stored are
+ * transaction: the edges of the new documents' business pairs are incremented and the visibility
+ * scores they touch recomputed (citation checks are read from the documents when asked for). Documents already stored are
  * skipped, so ingesting a file twice changes nothing.
  */
 export async function ingestDocuments(db: Db, batch: readonly IncomingDocument[], matchers = new MatcherCache()): Promise<IngestResult> {
@@ -78,7 +78,6 @@ export async function ingestDocuments(db: Db, batch: readonly IncomingDocument[]
     if (mentionRows.length > 0) await tx.insert(documentMentions).values(mentionRows);
     const ids = inserted.map((row) => row.id);
     await addCoMentionEdges(tx, ids);
-    await addCitationChecks(tx, ids);
     await refreshVisibilityScores(tx, ids);
     return { stored: inserted.length, duplicates: batch.length - inserted.length, mentions: mentionRows.length };
   });

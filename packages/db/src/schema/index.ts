@@ -15,5 +15,4 @@ export * from "./leads";
 export * from "./documents";
 export * from "./document-mentions";
 export * from "./co-mention-edges";
-export * from "./citation-checks";
 export * from "./webhooks";

@@ -1,6 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { addCitationChecks, addCoMentionEdges, refreshVisibilityScores } from "../graph/derive";
+import { addCoMentionEdges, refreshVisibilityScores } from "../graph/derive";
 import { loadDictionary } from "../graph/dictionary";
 import { MentionMatcher } from "../graph/extract";
 import { contentHash, type IncomingDocument } from "../graph/ingest";
@@ -19,7 +19,7 @@ import { DAY_SECONDS, DEMO_EPOCH_MS } from "./time";
 const DOCUMENTS_PER_TRANSACTION = 5_000;
 const ENGINES = ["chatgpt", "perplexity", "gemini", "claude", "copilot"] as const;
 /**
- * AI answers per city and category: each is a citation check for that pair's owners. A category
+ * AI answers per city and category: each is a citation check for that pair's businesses. A category
  * with one business in the city gets one (there is nothing to co-cite in it).
  */
 const ANSWERS_PER_PAIR = 3;
@@ -144,7 +144,6 @@ export async function seedDocuments(db: Db, seed: number, demoCities: readonly C
   await db.transaction(async (tx) => {
     await tx.execute(sql`set local statement_timeout = 0`);
     await addCoMentionEdges(tx, null);
-    await addCitationChecks(tx, null);
     await refreshVisibilityScores(tx, null);
   });
 }
