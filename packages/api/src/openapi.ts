@@ -1,4 +1,5 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import OPENAPI_EXAMPLES from "./openapi-examples.json";
 import { appRouter } from "./root";
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/rate-limits";
 import type { AccessClass, DirectoryMeta } from "./trpc";
@@ -24,11 +25,23 @@ type Header = Exclude<NonNullable<Components["headers"]>[string], { $ref: string
 interface Response {
   description: string;
   headers?: Record<string, Header | { $ref: string }>;
-  content?: Record<string, { schema?: unknown }>;
+  content?: Record<string, { schema?: unknown; examples?: Record<string, Example> }>;
+}
+interface Parameter {
+  name: string;
+  in: string;
+  schema?: { type?: string };
+  examples?: Record<string, Example>;
+}
+interface Example {
+  summary: string;
+  description?: string;
+  value: unknown;
 }
 interface Operation {
   operationId?: string;
-  requestBody?: unknown;
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { examples?: Record<string, Example> }> };
   tags?: string[];
   responses?: Record<string, Response>;
   security?: Record<string, string[]>[];
@@ -94,6 +107,44 @@ const KEY_KIND_NEEDED: Partial<Record<AccessClass, string>> = {
   business: "a business-scoped key bound to a business",
   admin: "an admin key",
 };
+
+/** A call recorded from the demo world (apps/server/src/openapi-examples.generate.ts; replayed by api-reference.test.ts). */
+interface RecordedExample {
+  summary: string;
+  request: { method: string; path: string; pathParams?: Record<string, string>; query?: Record<string, string>; headers?: Record<string, string>; body?: unknown };
+  status: number;
+  response: unknown;
+}
+const RECORDED_EXAMPLES: Record<string, RecordedExample> = OPENAPI_EXAMPLES.operations;
+
+function requestLine({ request }: RecordedExample): string {
+  const path = request.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(request.pathParams?.[name] ?? `{${name}}`));
+  const query = new URLSearchParams(request.query ?? {}).toString();
+  const authorization = request.headers?.Authorization;
+  const headers = [authorization ? `Authorization: ${authorization}` : "", request.method !== "GET" && request.body === undefined ? "Content-Type: application/json and the body {}" : ""].filter(Boolean);
+  return `${request.method} ${path}${query ? `?${query}` : ""}${headers.length > 0 ? ` with ${headers.join(", ")}` : ""}`;
+}
+
+/** A query or path value as its parameter's type: "2" is 2 for an integer. */
+function typedValue(parameter: Parameter, value: string): unknown {
+  const type = parameter.schema?.type;
+  if (type === "integer" || type === "number") return Number(value);
+  if (type === "boolean") return value === "true";
+  return value;
+}
+
+/** The recorded call as examples on the operation's parameters, request body and success response. */
+function addExample(operation: Operation, example: RecordedExample): void {
+  const description = `Recorded from the demo world: ${requestLine(example)}`;
+  for (const parameter of operation.parameters ?? []) {
+    const value = parameter.in === "path" ? example.request.pathParams?.[parameter.name] : parameter.in === "query" ? example.request.query?.[parameter.name] : undefined;
+    if (value !== undefined) parameter.examples = { demo: { summary: example.summary, value: typedValue(parameter, value) } };
+  }
+  const body = operation.requestBody?.content?.["application/json"];
+  if (body && example.request.body !== undefined) body.examples = { demo: { summary: example.summary, description, value: example.request.body } };
+  const success = operation.responses?.[String(example.status)]?.content?.["application/json"];
+  if (success) success.examples = { demo: { summary: example.summary, description, value: example.response } };
+}
 
 const count = (n: number) => n.toLocaleString("en-US");
 
@@ -216,6 +267,8 @@ export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateL
         }
       }
       operation.security = KEY_REQUIRED.has(meta.access) ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }];
+      const example = RECORDED_EXAMPLES[operationId];
+      if (example) addExample(operation, example);
     }
   }
 
