@@ -19,6 +19,7 @@ import {
 } from "@directory/api";
 import type { Database } from "@directory/db";
 import { mountMcp } from "@directory/mcp";
+import { mountDocs } from "./docs";
 import { errorHandler, publicErrorBodies, sendError } from "./errors";
 import { mountGraphql } from "./graphql";
 import { LOG_SERIALIZERS, type Logger } from "./logger";
@@ -144,6 +145,7 @@ export function createApp(deps: AppDeps): Express {
     res.json(openApiDocument);
   });
 
+  mountDocs(app);
   mountPages(app, contextFor);
   mountWellKnown(app, publicBaseUrl);
 

@@ -1,0 +1,146 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  compareToExample,
+  createExampleKeys,
+  exampleUrl,
+  prepareExample,
+  renameRequest,
+  sendExample,
+  type ExamplesFile,
+  type KeyKind,
+} from "./openapi-examples";
+import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+
+/**
+ * The API reference: /docs renders /api/openapi.json from this origin alone, and every operation
+ * of the document carries an example recorded from the demo world that the live server still
+ * gives (regenerate with `pnpm --filter @directory/server examples:generate`).
+ */
+
+const examples = JSON.parse(readFileSync(new URL("../../../packages/api/src/openapi-examples.json", import.meta.url), "utf8")) as ExamplesFile;
+
+let server: TestServer;
+let document: JsonBody;
+let keys: Record<KeyKind, string>;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  document = (await getJson(server.url, "/api/openapi.json")).body;
+  keys = await createExampleKeys(server.database);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+interface DocumentedOperation {
+  method: string;
+  path: string;
+  operation: JsonBody;
+}
+
+function documentedOperations(): Map<string, DocumentedOperation> {
+  const found = new Map<string, DocumentedOperation>();
+  for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, JsonBody>>)) {
+    for (const [method, operation] of Object.entries(methods)) found.set(operation.operationId, { method: method.toUpperCase(), path, operation });
+  }
+  return found;
+}
+
+describe("OpenAPI examples", () => {
+  it("every operation in the document has an example request and response, and every example names an operation", () => {
+    const operations = documentedOperations();
+    expect(operations.size).toBeGreaterThan(0);
+    const missing: string[] = [];
+    for (const [operationId, { method, path, operation }] of operations) {
+      const example = examples.operations[operationId];
+      if (!example) {
+        missing.push(`${operationId}: no example in packages/api/src/openapi-examples.json`);
+        continue;
+      }
+      expect(`${example.request.method} ${example.request.path}`, operationId).toBe(`${method} ${path}`);
+      const success = operation.responses[String(example.status)]?.content?.["application/json"];
+      if (!success?.examples?.demo) missing.push(`${operationId}: no example on its ${example.status} response`);
+      else expect(success.examples.demo.value, operationId).toEqual(example.response);
+      if (operation.requestBody && !operation.requestBody.content["application/json"].examples?.demo) missing.push(`${operationId}: no request body example`);
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.required && !parameter.examples?.demo) missing.push(`${operationId}: no example for its required ${parameter.in} parameter ${parameter.name}`);
+      }
+      const keyed = !(operation.security as object[]).some((requirement) => Object.keys(requirement).length === 0);
+      if (keyed) expect(example.request.headers?.Authorization, `${operationId} needs a key`).toMatch(/^Bearer <your-\w+-key>$/);
+    }
+    expect(missing).toEqual([]);
+    expect(Object.keys(examples.operations).filter((operationId) => !operations.has(operationId))).toEqual([]);
+  });
+
+  it("each example request, replayed on the demo world, gets the same status, shape and stable values", async () => {
+    // Ids the replay creates (a webhook, a delivery) stand in for the recorded ones in later requests.
+    const renamed = new Map<string, string>();
+    const problems: string[] = [];
+    for (const [operationId, example] of Object.entries(examples.operations)) {
+      const request = renameRequest(example.request, renamed);
+      await prepareExample(operationId, request, server.database);
+      const live = await sendExample(server.url, request, keys);
+      if (live.status !== example.status) {
+        problems.push(`${operationId} (${exampleUrl(request)}): ${live.status} where the example has ${example.status}: ${JSON.stringify(live.body).slice(0, 300)}`);
+        continue;
+      }
+      problems.push(...compareToExample(example.response, live.body, new Set(example.volatile), renamed).map((problem) => `${operationId}: ${problem}`));
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+const ASSET_TYPES: Record<string, RegExp> = { ".js": /^text\/javascript; charset=utf-8$/, ".css": /^text\/css; charset=utf-8$/ };
+
+describe("/docs", () => {
+  it("answers HTML under a CSP that allows only this origin's scripts and styles", async () => {
+    const response = await fetch(`${server.url}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    const csp = Object.fromEntries(
+      (response.headers.get("content-security-policy") ?? "").split(";").map((directive) => {
+        const [name, ...values] = directive.trim().split(/\s+/);
+        return [name, values];
+      }),
+    );
+    expect(csp["default-src"]).toEqual(["'none'"]);
+    expect(csp["script-src"]).toEqual(["'self'"]);
+    expect(csp["style-src"]).toEqual(["'self'"]);
+    expect(csp["connect-src"]).toEqual(["'self'"]);
+    expect(csp["frame-ancestors"]).toEqual(["'none'"]);
+    const html = await response.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/<style|\sstyle=|\son\w+=/i);
+  });
+
+  it("loads its scripts and stylesheets from /docs/assets, cached for a year, and points to no other origin", async () => {
+    const html = await (await fetch(`${server.url}/docs`)).text();
+    const urls = [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((match) => match[1]!);
+    for (const url of urls) expect(new URL(url, server.url).origin, url).toBe(server.url);
+    expect(html).not.toMatch(/https?:\/\/|\/\/[a-z]/i);
+    const assets = urls.filter((url) => url.startsWith("/docs/assets/"));
+    expect(assets.filter((url) => url.includes(".js?")).length).toBe(2);
+    expect(assets.filter((url) => url.includes(".css?")).length).toBe(2);
+    for (const url of assets) {
+      const asset = await fetch(`${server.url}${url}`);
+      expect(asset.status, url).toBe(200);
+      const extension = new URL(url, server.url).pathname.match(/\.\w+$/)![0];
+      expect(asset.headers.get("content-type"), url).toMatch(ASSET_TYPES[extension]!);
+      expect(asset.headers.get("cache-control"), url).toBe("public, max-age=31536000, immutable");
+      expect((await asset.arrayBuffer()).byteLength, url).toBeGreaterThan(0);
+      expect(asset.headers.get("etag"), url).toMatch(/^"\w+"$/);
+    }
+  });
+
+  it("initialises the renderer from a served script that reads /api/openapi.json from this origin", async () => {
+    const html = await (await fetch(`${server.url}/docs`)).text();
+    const init = html.match(/src="(\/docs\/assets\/docs\.js\?v=\w+)"/)![1]!;
+    const script = await (await fetch(`${server.url}${init}`)).text();
+    expect(script).toContain('url: "/api/openapi.json"');
+    expect(script).toContain("validatorUrl: null");
+    expect(script).not.toMatch(/https?:\/\//);
+    expect((await getJson(server.url, "/api/openapi.json")).status).toBe(200);
+  });
+});
