@@ -1,10 +1,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findPnpmCli } from "./find-pnpm-cli";
 
 /**
  * The service as production runs it: `pnpm build` bundles apps/server into dist/, then plain
@@ -14,19 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const distDir = path.join(repoRoot, "apps/server/dist");
 const scratch = mkdtempSync(path.join(tmpdir(), "directory-built-"));
-/**
- * pnpm's own CLI, to run the package scripts as the README does (`npx -y pnpm@10.34.8 start`, less
- * npx, which forwards no signal): npm_execpath under `pnpm test`, else the `pnpm` that `npx pnpm
- * vitest` puts on PATH.
- */
-function findPnpmCli(): string | undefined {
-  if (process.env.npm_execpath?.includes("pnpm")) return process.env.npm_execpath;
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    const candidate = path.join(dir, "pnpm");
-    if (dir && existsSync(candidate)) return realpathSync(candidate);
-  }
-  return undefined;
-}
 const pnpmCli = findPnpmCli();
 
 let postgresDatabase: TestDatabase | undefined;

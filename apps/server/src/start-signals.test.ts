@@ -1,27 +1,15 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { findPnpmCli } from "./find-pnpm-cli";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const dataDir = mkdtempSync(path.join(tmpdir(), "directory-signals-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/**
- * pnpm's own CLI, to run the package scripts as the README does (`npx -y pnpm@10.34.8 start`, less
- * npx, which forwards no signal): npm_execpath under `pnpm test`, else the `pnpm` that `npx pnpm
- * vitest` puts on PATH.
- */
-function findPnpmCli(): string | undefined {
-  if (process.env.npm_execpath?.includes("pnpm")) return process.env.npm_execpath;
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    const candidate = path.join(dir, "pnpm");
-    if (dir && existsSync(candidate)) return realpathSync(candidate);
-  }
-  return undefined;
-}
 const pnpmCli = findPnpmCli();
 
 describe("the start script and signals", () => {
