@@ -25,21 +25,38 @@ export function filtersFingerprint(filters: { category?: string; updatedSince?: 
     .slice(0, 16);
 }
 
-export function encodeFeedCursor(cursor: FeedCursor): string {
-  const { updatedAtMicros, id, offset, total, filters } = cursor;
-  return Buffer.from(JSON.stringify([updatedAtMicros, id, offset, total, filters])).toString("base64url");
+/**
+ * Every keyset cursor of the API is opaque the same way: a JSON array of the last row's sort keys
+ * (and whatever the listing needs), base64url. A cursor that does not decode is one 400.
+ */
+export function encodeOpaqueCursor(parts: readonly unknown[]): string {
+  return Buffer.from(JSON.stringify(parts)).toString("base64url");
 }
 
-export function decodeFeedCursor(raw: string, expectedFilters: string): FeedCursor {
-  const invalid = () => new DomainError("INVALID_INPUT", "Invalid parameter cursor: pass back a nextCursor value unchanged");
+export function invalidCursorError(): DomainError {
+  return new DomainError("INVALID_INPUT", "Invalid parameter cursor: pass back a nextCursor value unchanged");
+}
+
+/** The parts of a cursor made by encodeOpaqueCursor with `length` parts; a 400 for anything else. */
+export function decodeOpaqueCursor(raw: string, length: number): unknown[] {
   let parts: unknown;
   try {
     parts = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
   } catch {
-    throw invalid();
+    throw invalidCursorError();
   }
-  if (!Array.isArray(parts) || parts.length !== 5) throw invalid();
-  const [updatedAtMicros, id, offset, total, filters] = parts as unknown[];
+  if (!Array.isArray(parts) || parts.length !== length) throw invalidCursorError();
+  return parts as unknown[];
+}
+
+export function encodeFeedCursor(cursor: FeedCursor): string {
+  const { updatedAtMicros, id, offset, total, filters } = cursor;
+  return encodeOpaqueCursor([updatedAtMicros, id, offset, total, filters]);
+}
+
+export function decodeFeedCursor(raw: string, expectedFilters: string): FeedCursor {
+  const invalid = invalidCursorError;
+  const [updatedAtMicros, id, offset, total, filters] = decodeOpaqueCursor(raw, 5);
   if (typeof updatedAtMicros !== "string" || !/^\d{1,18}$/.test(updatedAtMicros) || BigInt(updatedAtMicros) > MAX_TIMESTAMP_MICROS) throw invalid();
   // Cursors carry ids exactly as the database prints them: lower case.
   if (typeof id !== "string" || !isUuid(id) || id !== id.toLowerCase()) throw invalid();

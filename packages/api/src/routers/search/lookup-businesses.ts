@@ -2,8 +2,8 @@ import { DomainError } from "../../errors";
 import { SCORE_CONTRACT_VERSION } from "../../services/completeness";
 import { noteLegacyScoreRequest } from "../../services/legacy-scores";
 import { toListing } from "../../services/listing";
-import { searchCategory } from "../../services/category-search";
-import { RANKING_DISCLOSURE } from "../../services/search";
+import { rankedCityPage } from "../../services/ranked-page";
+import { RANKING_DISCLOSURE, resolveCategory, resolveCity } from "../../services/search";
 import { v2Procedure } from "../../trpc";
 import { lookupBusinessesMeta, ZLookupBusinessesInput, ZLookupBusinessesOutput } from "./lookup-businesses.types";
 
@@ -13,15 +13,18 @@ export const lookupBusinesses = v2Procedure
   .output(ZLookupBusinessesOutput)
   .query(async ({ ctx, input }) => {
     await noteLegacyScoreRequest(ctx.db, ctx.log, { route: "lookupBusinesses", fieldsParam: input.fields, apiKeyId: ctx.apiKey?.id ?? null });
-    const { category, city, businesses } = await searchCategory(ctx.db, input);
+    const [category, city] = await Promise.all([resolveCategory(ctx.db, input.category), resolveCity(ctx.db, input.city)]);
     if (!category) throw new DomainError("NOT_FOUND", `Unknown category "${input.category}"`);
     if (!city) throw new DomainError("NOT_FOUND", `Unknown city "${input.city}"`);
-    const listings = businesses.map((business) => toListing(business, ctx.publicBaseUrl));
+    const page = await rankedCityPage(ctx.db, { categorySlug: category.slug, cityId: city.id, limit: input.limit, cursor: input.cursor });
+    const listings = page.records.map((business) => toListing(business, ctx.publicBaseUrl));
     return {
       category: { slug: category.slug, name: category.name },
       city: { slug: city.slug, name: city.name, region: city.adminRegion, country: city.countryCode },
       businesses: listings,
       total: listings.length,
+      totalMatches: page.total,
+      nextCursor: page.nextCursor,
       limit: input.limit,
       apiVersion: SCORE_CONTRACT_VERSION,
       rankingDisclosure: RANKING_DISCLOSURE,

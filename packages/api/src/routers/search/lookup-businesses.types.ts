@@ -9,6 +9,13 @@ export const ZLookupBusinessesInput = z.object({
   city: z.string().trim().min(1).max(100).describe('City name or alias, optionally with ", CC" country code'),
   limit: z.number().int().min(1).max(LOOKUP_MAX_LIMIT).default(10).describe(`1 to ${LOOKUP_MAX_LIMIT}, default 10`),
   fields: ZFieldsParam,
+  cursor: z
+    .string()
+    .trim()
+    .min(1)
+    .max(1_000)
+    .optional()
+    .describe("nextCursor of the previous page, unchanged: continues the listing in ranking order"),
 });
 
 export const ZLookupBusinessesOutput = z.object({
@@ -18,6 +25,8 @@ export const ZLookupBusinessesOutput = z.object({
     .describe("The city the query resolved to (aliases and accents are accepted)"),
   businesses: z.array(ZListing),
   total: z.number().int().describe("Number of results returned"),
+  totalMatches: z.number().int().describe("Number of all matches for the category and city, over every page (counted when the listing began)"),
+  nextCursor: z.string().nullable().describe("Pass as cursor for the next page; null on the last page"),
   limit: z.number().int(),
   apiVersion: z.string(),
   rankingDisclosure: z.string(),
@@ -32,9 +41,10 @@ export const lookupBusinessesMeta: OpenApiMeta = {
     summary: "Anonymous single category + city lookup",
     description:
       "Resolves the category (plurals, synonyms) and the city (aliases, accents) and says what it matched; " +
-      "an unknown category or city is a 404 that names it. Same listing shape and order as searchBusinesses.",
+      "an unknown category or city is a 404 that names it. Same listing shape and order as searchBusinesses. " +
+      "Pages with a cursor: pass nextCursor back as cursor until it is null; totalMatches counts every page.",
     errorResponses: {
-      400: "Invalid parameter: category or city missing or longer than 100 characters, or limit outside 1 to 50",
+      400: "Invalid parameter: category or city missing or longer than 100 characters, limit outside 1 to 50, or a cursor that is not an unchanged nextCursor of the same category and city",
       404: "Unknown category or city: the body names which one did not resolve",
     },
   },
