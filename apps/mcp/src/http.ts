@@ -4,7 +4,7 @@ import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { clientBucketOf } from "@directory/api";
 import type { DirectoryClient } from "@directory/sdk";
-import { createMcpServer } from "./server";
+import { createMcpServer, type ToolCallRecord } from "./server";
 
 export interface MountMcpOptions {
   /** The directory client that serves one request: the caller's own credentials and address, nothing more. */
@@ -21,6 +21,8 @@ export interface MountMcpOptions {
    * gets 403, so a web page whose domain was rebound to this server cannot reach the tools.
    */
   allowedHosts?: readonly string[];
+  /** Told of every finished tool call (metrics); the call is also logged on the request's logger. */
+  onToolCall?(call: ToolCallRecord, req: Request, res: Response): void;
 }
 
 export const MCP_PATH = "/api/mcp";
@@ -97,6 +99,56 @@ function hostAndOriginValidation(allowedHosts: readonly string[]): RequestHandle
   };
 }
 
+/** Request headers a browser MCP client sends, allowed in a CORS preflight from an allowed origin. */
+const CORS_ALLOWED_HEADERS = "Content-Type, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID";
+const CORS_EXPOSED_HEADERS = "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id";
+
+/**
+ * CORS for browser MCP clients, after the Host and Origin check: only an origin that check admitted
+ * is ever named in Access-Control-Allow-Origin, and a preflight from it is answered here.
+ */
+const mcpCors: RequestHandler = (req, res, next) => {
+  const origin = req.headers.origin;
+  if (origin === undefined) return next();
+  res.setHeader("Access-Control-Allow-Origin", origin);
+  res.vary("Origin");
+  res.setHeader("Access-Control-Expose-Headers", CORS_EXPOSED_HEADERS);
+  if (req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined) {
+    res.setHeader("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS");
+    res.setHeader("Access-Control-Allow-Headers", CORS_ALLOWED_HEADERS);
+    res.setHeader("Access-Control-Max-Age", "600");
+    res.status(204).end();
+    return;
+  }
+  next();
+};
+
+type RequestLog = { info(data: object, message: string): void };
+
+/** JSON-RPC methods of a posted body (one message or a batch), for the log. */
+function jsonRpcMethods(body: unknown): string[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((message) => (message && typeof message === "object" && typeof (message as { method?: unknown }).method === "string" ? [(message as { method: string }).method] : []));
+}
+
+/**
+ * Logs each tool call (JSON-RPC method, tool, isError) on the request's logger and reports it; a
+ * presented key that the directory refused (401) turns the HTTP answer into a 401, as MCP
+ * authorization asks, so a client knows its token is bad.
+ */
+function toolCallReporter(req: Request, res: Response, options: MountMcpOptions) {
+  let unauthorized = false;
+  const onToolCall = (call: ToolCallRecord) => {
+    (req as Request & { log?: RequestLog }).log?.info(
+      { mcp: { method: "tools/call", tool: call.tool, isError: call.isError, errorStatus: call.errorStatus, ms: Math.round(call.durationMs) } },
+      "mcp tool call",
+    );
+    if (call.errorStatus === 401 && req.headers.authorization !== undefined) unauthorized = true;
+    options.onToolCall?.(call, req, res);
+  };
+  return { onToolCall, isUnauthorized: () => unauthorized };
+}
+
 /**
  * Stateless Streamable HTTP at POST /api/mcp (a new server and transport per request), plus the
  * legacy HTTP+SSE transport at GET /api/mcp/sse and POST /api/mcp/messages?sessionId=...
@@ -107,7 +159,7 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
   const sseIdleTimeoutMs = options.sseIdleTimeoutMs ?? 5 * 60_000;
 
   const hostAndOrigin = hostAndOriginValidation(options.allowedHosts ?? []);
-  app.use(MCP_PATH, hostAndOrigin);
+  app.use(MCP_PATH, hostAndOrigin, mcpCors);
 
   app.post(MCP_PATH, async (req, res) => {
     // JSON-RPC 2.0: an empty batch is one Invalid Request error (the SDK would answer an empty 202).
@@ -115,8 +167,13 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
       res.status(400).json({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request: an empty batch" }, id: null });
       return;
     }
-    const server = createMcpServer(options.clientFor(req, res));
+    const reporter = toolCallReporter(req, res, options);
+    const server = createMcpServer(options.clientFor(req, res), reporter.onToolCall);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => Response;
+    res.writeHead = ((status: number, ...rest: unknown[]) => writeHead(reporter.isUnauthorized() && status === 200 ? 401 : status, ...rest)) as typeof res.writeHead;
+    const methods = jsonRpcMethods(req.body).filter((method) => method !== "tools/call");
+    if (methods.length > 0) (req as Request & { log?: RequestLog }).log?.info({ mcp: { methods } }, "mcp request");
     res.on("close", () => {
       void transport.close();
       void server.close();
@@ -149,7 +206,7 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
       return;
     }
     const transport = new SSEServerTransport(`${MCP_PATH}/messages`, res);
-    const server = createMcpServer(options.clientFor(req, res));
+    const server = createMcpServer(options.clientFor(req, res), toolCallReporter(req, res, options).onToolCall);
     const { sessionId } = transport;
     let idleTimer: NodeJS.Timeout | undefined;
     const touch = () => {

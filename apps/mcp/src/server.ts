@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { DirectoryClient } from "@directory/sdk";
+import { directoryErrorOf, type DirectoryClient } from "@directory/sdk";
 import { registerPrompts } from "./prompts";
 import { registerBusinessProfileResource } from "./resources";
 import { registerCompareBusinesses } from "./tools/compare_businesses";
@@ -41,9 +42,69 @@ Use search_businesses, search_by_keyword, get_category_leaders or get_listicle t
 submit_lead sends the user's contact details to a business: call it only after the user explicitly agreed in this conversation to be contacted by that business, never speculatively. get_lead_status follows a lead up.
 get_my_visibility_score and get_my_citations are for business owners and need a business-scoped API key.`;
 
-/** One MCP server over a directory client: every tool is one tRPC procedure call, nothing more. */
-export function createMcpServer(client: DirectoryClient): McpServer {
+/** One finished tool call: a result with isError is an error even though the HTTP answer is 200. */
+export interface ToolCallRecord {
+  tool: string;
+  isError: boolean;
+  /** The HTTP status of the procedure error behind an isError result (401, 429, ...), when there was one. */
+  errorStatus: number | null;
+  durationMs: number;
+}
+
+export type ToolCallObserver = (call: ToolCallRecord) => void;
+
+/** The procedure error status of the tool call in progress, read by observeClient. */
+const toolCallState = new AsyncLocalStorage<{ errorStatus: number | null }>();
+
+/** The client as the tools see it: a procedure that fails notes its HTTP status for the tool call's record. */
+function observeClient<T extends object>(target: T): T {
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      const value: unknown = Reflect.get(object, property, receiver);
+      if ((property === "query" || property === "mutate") && typeof value === "function") {
+        return async (...args: unknown[]) => {
+          try {
+            return await (value as (...callArgs: unknown[]) => Promise<unknown>)(...args);
+          } catch (error) {
+            const state = toolCallState.getStore();
+            if (state) state.errorStatus = directoryErrorOf(error)?.status ?? 500;
+            throw error;
+          }
+        };
+      }
+      return typeof value === "function" || (typeof value === "object" && value !== null) ? observeClient(value as object) : value;
+    },
+  });
+}
+
+/** Wraps registerTool so every tool call is reported once it finished, whatever the tool. */
+function observeTools(server: McpServer, onToolCall: ToolCallObserver): void {
+  const registerTool = server.registerTool.bind(server) as (...args: unknown[]) => unknown;
+  (server as unknown as { registerTool: (...args: unknown[]) => unknown }).registerTool = (name: unknown, config: unknown, handler: unknown) =>
+    registerTool(name, config, async (...args: unknown[]) => {
+      const state = { errorStatus: null as number | null };
+      const startedAt = performance.now();
+      let isError = true;
+      try {
+        const result = (await toolCallState.run(state, () => (handler as (...handlerArgs: unknown[]) => Promise<{ isError?: boolean }>)(...args))) ?? {};
+        isError = result.isError === true;
+        return result;
+      } finally {
+        onToolCall({ tool: String(name), isError, errorStatus: isError ? (state.errorStatus ?? null) : null, durationMs: performance.now() - startedAt });
+      }
+    });
+}
+
+/**
+ * One MCP server over a directory client: every tool is one tRPC procedure call, nothing more.
+ * With onToolCall, each finished tool call is reported (for logs and metrics).
+ */
+export function createMcpServer(client: DirectoryClient, onToolCall?: ToolCallObserver): McpServer {
   const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { instructions: INSTRUCTIONS });
+  if (onToolCall) {
+    observeTools(server, onToolCall);
+    client = observeClient(client);
+  }
   for (const register of TOOL_REGISTRATIONS) register(server, client);
   registerBusinessProfileResource(server, client);
   registerPrompts(server);

@@ -22,7 +22,9 @@ import { mountMcp } from "@directory/mcp";
 import { mountDocs } from "./docs";
 import { errorHandler, publicErrorBodies, sendError } from "./errors";
 import { mountGraphql } from "./graphql";
+import { compressionMiddleware, createRouteClassifier, graphqlAuthChallenge, responseConventions, restHeadAsGet } from "./http-conventions";
 import { LOG_SERIALIZERS, type Logger } from "./logger";
+import { createMetrics, metricsEndpoint, policyOf, type ServerMetrics } from "./metrics";
 import { mountPages } from "./pages";
 import { bodyParsers, decodeUnreservedPathEscapes, trpcJsonContentType } from "./request-hygiene";
 import { mountWellKnown } from "./well-known";
@@ -39,14 +41,26 @@ export interface AppDeps {
   rateLimits?: Partial<RateLimitSettings>;
   /** Sealing key and outbound policy for webhook registration; without it the webhook routes answer 503. */
   webhookConfig?: WebhookConfig;
+  /** GET /metrics answers only requests bearing this token (METRICS_TOKEN); without it there is no /metrics. */
+  metricsToken?: string;
+  /** This instance's metrics (shared with an in-process webhook worker); default: a fresh registry. */
+  metrics?: ServerMetrics;
 }
 
 /** Request ids: keep a caller's if it is short and plain, so traces join up across services. */
 const REQUEST_ID_PATTERN = /^[\w.-]{1,64}$/;
 
+const PROCEDURES = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: DirectoryMeta } } | undefined>;
+
 function procedureMeta(path: string): DirectoryMeta | undefined {
-  return (appRouter._def.procedures as unknown as Record<string, { _def: { meta?: DirectoryMeta } } | undefined>)[path]?._def.meta;
+  return PROCEDURES[path]?._def.meta;
 }
+
+/** Route templates and procedure access classes, for Cache-Control and metrics labels. */
+const classifyRoute = createRouteClassifier(PROCEDURES);
+
+/** Response headers a browser on another origin may read from the public routes. */
+const PUBLIC_EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "Retry-After", "X-Request-Id", "ETag"];
 
 /** Calls one tRPC batch may carry; each counts against the caller's limits, and more is a 400. */
 export const MAX_TRPC_BATCH_CALLS = 10;
@@ -57,6 +71,7 @@ const PUBLIC_READ_PATHS = ["/api/assistant-plugin", "/api/v2", "/api/openapi.jso
 export function createApp(deps: AppDeps): Express {
   const { database, logger, publicBaseUrl } = deps;
   const bodyLimit = deps.bodyLimitBytes ?? 100_000;
+  const metrics = deps.metrics ?? createMetrics({ database });
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
@@ -76,7 +91,12 @@ export function createApp(deps: AppDeps): Express {
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
     }),
   );
-  app.use(PUBLIC_READ_PATHS, cors({ origin: "*", methods: ["GET", "HEAD", "OPTIONS"], allowedHeaders: ["Authorization", "Content-Type"] }));
+  app.use(metrics.observeRequests(classifyRoute));
+  // Compression first, so the conventions below see (and ETag) the identity body.
+  app.use(compressionMiddleware());
+  app.use(responseConventions(classifyRoute));
+  app.use(PUBLIC_READ_PATHS, cors({ origin: "*", methods: ["GET", "HEAD", "OPTIONS"], allowedHeaders: ["Authorization", "Content-Type"], exposedHeaders: PUBLIC_EXPOSED_HEADERS }));
+  app.get("/metrics", metricsEndpoint(metrics, deps.metricsToken));
   app.use(bodyParsers(bodyLimit));
 
   app.get("/healthz", async (req, res) => {
@@ -131,6 +151,10 @@ export function createApp(deps: AppDeps): Express {
   // its key, its address (so rate limits count the real client) and its response headers.
   mountMcp(app, {
     allowedHosts: [new URL(publicBaseUrl).hostname, ...(deps.allowedHosts ?? [])],
+    onToolCall: (call, _req, res) => {
+      metrics.mcpToolCall(call.tool, call.isError);
+      if (call.errorStatus === 429) metrics.rateLimited(policyOf(res.getHeader("RateLimit-Policy")) ?? "other");
+    },
     clientFor: (req, res) =>
       createTRPCClient<AppRouter>({
         links: [localLink({ router: appRouter, transformer: superjson, createContext: async () => contextFor(req, res) })],
@@ -138,6 +162,7 @@ export function createApp(deps: AppDeps): Express {
   });
 
   // The GraphQL door (query-only): resolvers call procedures with the request's own context too.
+  app.use("/api/graphql", graphqlAuthChallenge);
   mountGraphql(app, contextFor, logger);
 
   const openApiDocument = createOpenApiDocument(publicBaseUrl, deps.rateLimits);
@@ -154,6 +179,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     decodeUnreservedPathEscapes,
     publicErrorBodies,
+    restHeadAsGet,
     createOpenApiExpressMiddleware({ router: appRouter, createContext: ({ req, res }) => contextFor(req as express.Request, res as express.Response), responseMeta, onError: onError as never, maxBodySize: bodyLimit }),
   );
   return app;

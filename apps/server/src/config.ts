@@ -22,6 +22,8 @@ export interface ServerConfig {
   allowedHosts: string[];
   rateLimits: RateLimitSettings;
   webhooks: WebhookSettings;
+  /** GET /metrics is served only to requests bearing this token (METRICS_TOKEN); unset: no /metrics. */
+  metricsToken?: string;
 }
 
 export interface WebhookSettings {
@@ -82,6 +84,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     bodyLimitBytes: nonNegativeInteger(env, "BODY_LIMIT_BYTES", 100_000),
     trustProxyHops: nonNegativeInteger(env, "TRUST_PROXY", 0),
     webhooks: readWebhookSettings(env),
+    metricsToken: env.METRICS_TOKEN || undefined,
     allowedHosts: (env.ALLOWED_HOSTS ?? "")
       .split(",")
       .map((host) => host.trim())

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import { createDatabase, isDatabaseEmpty, migrate, seedDemoWorld, type Database } from "@directory/db";
 import { ensureAdminKey } from "./admin-key";
 import { createApp } from "./app";
+import { createMetrics } from "./metrics";
 import { startHousekeeping } from "./housekeeping";
 import { loadWebhookSecretBox } from "./webhooks/secret-key";
 import { startWebhookWorker } from "./webhooks/worker";
@@ -58,8 +59,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const database = await openPreparedDatabase(config, logger, startedAt);
 
   const webhookConfig = { secretBox: loadWebhookSecretBox({ dataDir: config.dataDir, secretKey: config.webhooks.secretKey, log: logger }), outbound: config.webhooks.outbound };
+  const metrics = createMetrics({ database });
   const app = createApp({
     database,
+    metrics,
+    metricsToken: config.metricsToken,
     publicBaseUrl: config.publicBaseUrl,
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -79,7 +83,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
 
   const stopHousekeeping = startHousekeeping(database.db, logger);
   const worker = config.webhooks.workerInServer
-    ? startWebhookWorker({ database, publicBaseUrl: config.publicBaseUrl, ...webhookConfig, settings: config.webhooks.delivery, logger })
+    ? startWebhookWorker({ database, publicBaseUrl: config.publicBaseUrl, ...webhookConfig, settings: config.webhooks.delivery, logger, onAttempt: metrics.webhookAttempt })
     : null;
   let closing: Promise<void> | undefined;
   const close = () =>

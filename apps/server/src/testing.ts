@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { createApiKey, createSecretBox, DEFAULT_DELIVERY_SETTINGS, type DeliverySettings, type RateLimitSettings, type WebhookConfig } from "@directory/api";
 import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from "@directory/db/testing";
 import { createApp } from "./app";
+import { createMetrics } from "./metrics";
 import { answerClientErrorsWithJson } from "./request-hygiene";
 import { createLogger } from "./logger";
 import { startWebhookWorker, type WebhookWorker } from "./webhooks/worker";
@@ -33,6 +34,8 @@ export interface TestServerOptions extends TestDatabaseOptions {
   adminKey?: false;
   /** Run a webhook worker in this server, with these delivery settings over the defaults. */
   webhookWorker?: { settings?: Partial<DeliverySettings>; pollIntervalMs?: number };
+  /** Serve GET /metrics to requests bearing this token. */
+  metricsToken?: string;
   /** The 32-byte key sealing webhook secrets (default: random), to share with a worker in another process. */
   webhookSecretKey?: Buffer;
 }
@@ -44,8 +47,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const logger = options.logDestination ? createLogger("info", options.logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
   let url = "";
   const webhookConfig: WebhookConfig = { secretBox: createSecretBox(options.webhookSecretKey ?? randomBytes(32)), outbound: { allowLoopback: true } };
+  const metrics = createMetrics({ database, defaultMetrics: false });
   const app = createApp({
     webhookConfig,
+    metrics,
+    metricsToken: options.metricsToken,
     database,
     publicBaseUrl: "http://directory.test",
     logger,
@@ -67,6 +73,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         settings: { ...DEFAULT_DELIVERY_SETTINGS, ...options.webhookWorker.settings },
         pollIntervalMs: options.webhookWorker.pollIntervalMs,
         logger,
+        onAttempt: metrics.webhookAttempt,
       })
     : null;
   return {

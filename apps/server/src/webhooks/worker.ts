@@ -14,6 +14,8 @@ export interface WebhookWorkerOptions {
   pollIntervalMs?: number;
   /** Deliveries sent at once. */
   concurrency?: number;
+  /** Told of every recorded attempt (metrics): delivered, or failed (to be retried or given up). */
+  onAttempt?(delivered: boolean): void;
 }
 
 export interface WebhookWorker {
@@ -74,6 +76,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       claimed.map(async (delivery) => {
         const outcome = await sendDelivery(delivery, { outbound: options.outbound, timeoutMs: settings.attemptTimeoutMs, userAgent: USER_AGENT });
         await recordAttempt(db, delivery, outcome, settings);
+        options.onAttempt?.(outcome.error === null);
         logger.info(
           { webhookId: delivery.webhookId, eventId: delivery.eventId, attempt: delivery.attempt, statusCode: outcome.statusCode, durationMs: outcome.durationMs, delivered: outcome.error === null },
           "webhook delivery attempt",

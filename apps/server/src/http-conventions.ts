@@ -1,0 +1,279 @@
+import { createHash } from "node:crypto";
+import type { ServerResponse } from "node:http";
+import compression from "compression";
+import type { Request, RequestHandler, Response } from "express";
+import type { AccessClass, DirectoryMeta } from "@directory/api";
+
+/**
+ * The HTTP conventions every door shares, decided in one place from the request and the access
+ * class of the procedure it reaches: compression, Cache-Control, ETag and 304, HEAD on REST
+ * routes, and WWW-Authenticate on every 401.
+ */
+
+/** Access classes whose anonymous GETs are the same for everyone and may be cached by anyone. */
+const PUBLIC_ACCESS: readonly AccessClass[] = ["open", "anonymous-daily"];
+
+export const PUBLIC_CACHE_CONTROL = "public, max-age=60";
+export const PRIVATE_CACHE_CONTROL = "private, no-store";
+export const NO_STORE = "no-store";
+
+/** Responses smaller than this are sent as they are: compressing them costs more than it saves. */
+export const COMPRESSION_THRESHOLD_BYTES = 1024;
+
+export const WWW_AUTHENTICATE_REALM = 'Bearer realm="directory"';
+
+/** What a request reaches: the route label for metrics and the procedures (with their access) it calls. */
+export interface RouteInfo {
+  /** A bounded label: a route template or a procedure path, never the raw URL. */
+  route: string;
+  /** tRPC or REST procedures the request calls; empty for the other routes. */
+  procedures: { path: string; access: AccessClass | undefined }[];
+}
+
+interface OpenApiRoute {
+  method: string;
+  pattern: RegExp;
+  template: string;
+  procedure: string;
+  access: AccessClass | undefined;
+}
+
+/** Maps a request to its route and procedures, from the router's own metadata. */
+export function createRouteClassifier(procedures: Record<string, { _def: { meta?: DirectoryMeta } } | undefined>) {
+  const openApiRoutes: OpenApiRoute[] = [];
+  for (const [path, procedure] of Object.entries(procedures)) {
+    const meta = procedure?._def.meta;
+    if (!meta?.openapi) continue;
+    const template = meta.openapi.path;
+    const source = template
+      .split("/")
+      .map((segment) => (/^\{[^}]+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("/");
+    openApiRoutes.push({ method: meta.openapi.method, pattern: new RegExp(`^${source}/?$`), template, procedure: path, access: meta.access });
+  }
+  const accessOf = (path: string) => procedures[path]?._def.meta?.access;
+
+  return (req: Request): RouteInfo => {
+    const path = req.baseUrl + req.path;
+    if (path.startsWith("/trpc/")) {
+      const names = path.slice("/trpc/".length).split(",").filter(Boolean);
+      const known = names.filter((name) => procedures[name]);
+      return {
+        route: names.length === 1 && known.length === 1 ? `/trpc/${names[0]}` : names.length > 1 ? "/trpc/(batch)" : "/trpc/(unknown)",
+        procedures: known.map((name) => ({ path: name, access: accessOf(name) })),
+      };
+    }
+    const method = req.method === "HEAD" ? "GET" : req.method;
+    const match = openApiRoutes.find((route) => route.method === method && route.pattern.test(path));
+    if (match) return { route: match.template, procedures: [{ path: match.procedure, access: match.access }] };
+    const expressRoute = (req as Request & { route?: { path?: unknown } }).route?.path;
+    if (typeof expressRoute === "string") return { route: expressRoute, procedures: [] };
+    if (path.startsWith("/api/mcp")) return { route: path.startsWith("/api/mcp/sse") ? "/api/mcp/sse" : path.startsWith("/api/mcp/messages") ? "/api/mcp/messages" : "/api/mcp", procedures: [] };
+    if (path.startsWith("/api/graphql")) return { route: "/api/graphql", procedures: [] };
+    return { route: "(other)", procedures: [] };
+  };
+}
+
+export type RouteClassifier = ReturnType<typeof createRouteClassifier>;
+
+/** Paths outside the procedures that are never cached: health, metrics, the MCP and GraphQL doors. */
+const UNCACHED_PREFIXES = ["/api/mcp", "/api/graphql", "/healthz", "/metrics", "/trpc"];
+
+/**
+ * The Cache-Control rule, in one place. Anything personal or changing is no-store: a request with
+ * Authorization, history mode, a non-GET, an error, a keyed procedure. Anonymous reads of public
+ * procedures, the OpenAPI document, discovery files and pages are public for a minute.
+ */
+export function cacheControlFor(req: Request, res: Response, route: RouteInfo): { value: string; isPublic: boolean } {
+  const method = req.method;
+  if (method !== "GET" && method !== "HEAD") return { value: NO_STORE, isPublic: false };
+  if (res.statusCode >= 400 || res.statusCode < 200) return { value: NO_STORE, isPublic: false };
+  if (req.headers.authorization !== undefined) return { value: PRIVATE_CACHE_CONTROL, isPublic: false };
+  const history = typeof req.query?.history === "string" ? req.query.history.toLowerCase() : "";
+  if (history !== "" && history !== "false" && history !== "0") return { value: PRIVATE_CACHE_CONTROL, isPublic: false };
+  if (route.procedures.length > 0) {
+    const isPublic = route.procedures.every(({ access }) => access !== undefined && PUBLIC_ACCESS.includes(access));
+    return isPublic ? { value: PUBLIC_CACHE_CONTROL, isPublic } : { value: PRIVATE_CACHE_CONTROL, isPublic };
+  }
+  const path = req.baseUrl + req.path;
+  if (UNCACHED_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return { value: NO_STORE, isPublic: false };
+  // Pages, /.well-known, llms.txt, the OpenAPI document: the same for every anonymous reader.
+  if (path.startsWith("/api/") && path !== "/api/openapi.json") return { value: NO_STORE, isPublic: false };
+  return { value: PUBLIC_CACHE_CONTROL, isPublic: true };
+}
+
+/** Runs `listener` once, just before the status line and headers are written, whoever writes them. */
+export function beforeHeaders(res: ServerResponse, listener: () => void): void {
+  const writeHead = res.writeHead as (...args: unknown[]) => ServerResponse;
+  let fired = false;
+  res.writeHead = function patchedWriteHead(this: ServerResponse, ...args: unknown[]) {
+    if (!fired) {
+      fired = true;
+      if (typeof args[0] === "number") this.statusCode = args[0];
+      // Headers given to writeHead as an object join the response's own, so the listener sees them.
+      const headersIndex = args.findIndex((arg, index) => index > 0 && arg !== null && typeof arg === "object" && !Array.isArray(arg));
+      if (headersIndex > 0) {
+        for (const [name, value] of Object.entries(args[headersIndex] as Record<string, string | number | string[]>)) this.setHeader(name, value);
+        args.splice(headersIndex, 1);
+      }
+      listener();
+      args[0] = this.statusCode;
+    }
+    return writeHead.apply(this, args);
+  } as typeof res.writeHead;
+}
+
+/** A weak validator over the body's bytes (the same body compressed or not is one representation). */
+export function weakEtag(body: Buffer): string {
+  return `W/"${body.length.toString(16)}-${createHash("sha1").update(body).digest("base64url").slice(0, 27)}"`;
+}
+
+const HEAD_AS_GET = Symbol("headAsGet");
+
+/** REST routes answer HEAD as GET without a body: the OpenAPI middleware sees a GET, the client gets headers only. */
+export const restHeadAsGet: RequestHandler = (req, _res, next) => {
+  if (req.method === "HEAD") {
+    req.method = "GET";
+    (req as Request & { [HEAD_AS_GET]?: boolean })[HEAD_AS_GET] = true;
+  }
+  next();
+};
+
+function isHeadAsGet(req: Request): boolean {
+  return (req as Request & { [HEAD_AS_GET]?: boolean })[HEAD_AS_GET] === true;
+}
+
+function isEventStream(res: Response): boolean {
+  return String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream");
+}
+
+/** gzip or brotli by Accept-Encoding, for bodies of 1 KB and more; never an event stream (MCP SSE). */
+export function compressionMiddleware(): RequestHandler {
+  return compression({
+    threshold: COMPRESSION_THRESHOLD_BYTES,
+    filter: (req, res) => {
+      const path = (req as Request).path ?? "";
+      if (path.startsWith("/api/mcp/sse") || isEventStream(res as Response)) return false;
+      return compression.filter(req, res);
+    },
+  });
+}
+
+/**
+ * Cache-Control, WWW-Authenticate, ETag with 304, and the body-less answer of HEAD, for every
+ * response. Public reads are buffered to the end (they are small JSON or HTML written in one go)
+ * so their ETag covers the whole body, whichever adapter wrote it (res.json, tRPC's res.write, or
+ * trpc-to-openapi's res.end).
+ */
+export function responseConventions(classify: RouteClassifier): RequestHandler {
+  return (req, res, next) => {
+    let decided: { value: string; isPublic: boolean } | undefined;
+    const decide = () => (decided ??= cacheControlFor(req, res, classify(req)));
+    beforeHeaders(res, () => {
+      const decision = cacheControlFor(req, res, classify(req));
+      const existing = res.getHeader("Cache-Control");
+      // A handler may choose a longer public lifetime (assets); nothing may make a private answer public.
+      if (!decision.isPublic || existing === undefined) res.setHeader("Cache-Control", decision.value);
+      if (decision.isPublic) res.vary("Authorization");
+      if (res.statusCode === 401 && !res.getHeader("WWW-Authenticate")) res.setHeader("WWW-Authenticate", bearerChallenge(req));
+    });
+
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    let mode: "pass" | "buffer" | undefined;
+    const chunks: Buffer[] = [];
+    const choose = () => {
+      if (mode) return mode;
+      const head = isHeadAsGet(req);
+      const cacheable = req.method === "GET" && res.statusCode === 200 && !res.headersSent && !isEventStream(res) && res.getHeader("ETag") === undefined && decide().isPublic;
+      mode = head || cacheable ? "buffer" : "pass";
+      return mode;
+    };
+    const toBuffer = (chunk: unknown, encoding?: unknown) =>
+      Buffer.isBuffer(chunk) ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : Buffer.from(String(chunk), typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (choose() === "pass") return write(chunk, ...rest);
+      if (chunk !== undefined && chunk !== null) chunks.push(toBuffer(chunk, rest[0]));
+      const callback = rest.find((arg) => typeof arg === "function") as (() => void) | undefined;
+      callback?.();
+      return true;
+    }) as typeof res.write;
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      if (typeof chunk === "function") {
+        rest.unshift(chunk);
+        chunk = undefined;
+      }
+      if (choose() === "pass") return end(chunk, ...rest);
+      if (chunk !== undefined && chunk !== null) chunks.push(toBuffer(chunk, rest[0]));
+      const callback = rest.find((arg) => typeof arg === "function");
+      const body = Buffer.concat(chunks);
+      const head = isHeadAsGet(req);
+      if (head) req.method = "HEAD";
+      if (res.statusCode === 200 && decide().isPublic && res.getHeader("ETag") === undefined) {
+        res.setHeader("ETag", weakEtag(body));
+        if (req.fresh) {
+          res.statusCode = 304;
+          for (const name of ["Content-Type", "Content-Length", "Transfer-Encoding"]) res.removeHeader(name);
+          return end(callback);
+        }
+      }
+      if (head) {
+        res.setHeader("Content-Length", body.length);
+        return end(callback);
+      }
+      return callback ? end(body, callback) : end(body);
+    }) as typeof res.end;
+    next();
+  };
+}
+
+/** The challenge of a refused key: invalid_token when one was presented. */
+export function bearerChallenge(req: Request): string {
+  return req.headers.authorization !== undefined ? `${WWW_AUTHENTICATE_REALM}, error="invalid_token"` : WWW_AUTHENTICATE_REALM;
+}
+
+function graphqlUnauthorized(body: string): boolean {
+  if (!body.includes('"status":401')) return false;
+  try {
+    const parsed = JSON.parse(body) as { errors?: { extensions?: { status?: unknown } }[] };
+    return parsed.errors?.some((error) => error.extensions?.status === 401) === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * GraphQL answers a refused call with 200 and an error whose extensions.status is 401 (GraphQL over
+ * HTTP); the challenge still goes with it, so a client learns how to authenticate. The head is
+ * held back until the body is known.
+ */
+export const graphqlAuthChallenge: RequestHandler = (req, res, next) => {
+  const writeHead = res.writeHead;
+  const write = res.write;
+  const end = res.end;
+  let pendingHead: unknown[] | null = null;
+  const restore = () => {
+    res.writeHead = writeHead;
+    res.write = write;
+    res.end = end;
+    if (pendingHead) (writeHead as (...args: unknown[]) => unknown).apply(res, pendingHead);
+    pendingHead = null;
+  };
+  res.writeHead = function deferredWriteHead(this: Response, ...args: unknown[]) {
+    pendingHead = args;
+    return this;
+  } as typeof res.writeHead;
+  res.write = function flushingWrite(this: Response, ...args: unknown[]) {
+    restore();
+    return (write as (...writeArgs: unknown[]) => boolean).apply(this, args);
+  } as typeof res.write;
+  res.end = function challengingEnd(this: Response, ...args: unknown[]) {
+    const [chunk] = args;
+    const text = typeof chunk === "string" ? chunk : Buffer.isBuffer(chunk) ? chunk.toString("utf8") : "";
+    if (!res.headersSent && graphqlUnauthorized(text)) res.setHeader("WWW-Authenticate", bearerChallenge(req));
+    restore();
+    return (end as (...endArgs: unknown[]) => Response).apply(this, args);
+  } as typeof res.end;
+  next();
+};

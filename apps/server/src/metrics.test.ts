@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createMetrics, policyOf } from "./metrics";
+import { getJson, startTestServer, type TestServer } from "./testing";
+
+const TOKEN = "metrics-test-token-0123456789";
+const LIMITS = { anonymousPerDay: 3 };
+
+let server: TestServer;
+let unconfigured: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ metricsToken: TOKEN, rateLimits: LIMITS });
+  unconfigured = await startTestServer({ database: server.database });
+});
+afterAll(async () => {
+  await unconfigured?.close();
+  await server?.close();
+});
+
+/** Samples of the Prometheus text format: `name{labels} value` lines, labels parsed. */
+function parseSamples(text: string): { name: string; labels: Record<string, string>; value: number }[] {
+  const samples: { name: string; labels: Record<string, string>; value: number }[] = [];
+  for (const line of text.split("\n")) {
+    if (line === "" || line.startsWith("#")) continue;
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)$/.exec(line);
+    if (!match) throw new Error(`not a sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const [, key, value] of (match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[key!] = value!;
+    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
+  }
+  return samples;
+}
+
+async function scrape() {
+  const response = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+  expect(response.headers.get("cache-control")).toBe("private, no-store");
+  return parseSamples(await response.text());
+}
+
+function valueOf(samples: ReturnType<typeof parseSamples>, name: string, labels: Record<string, string>): number {
+  return samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value)).reduce((sum, sample) => sum + sample.value, 0);
+}
+
+describe("/metrics", () => {
+  it("is refused without the token, with a wrong one, and absent when no token is configured", async () => {
+    const missing = await getJson(server.url, "/metrics");
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="directory"');
+    expect(missing.body).toMatchObject({ code: "UNAUTHORIZED" });
+    expect((await getJson(server.url, "/metrics", { authorization: "Bearer wrong" })).status).toBe(401);
+    expect((await getJson(server.url, "/metrics", { authorization: `Bearer ${TOKEN}x` })).status).toBe(401);
+    expect((await getJson(unconfigured.url, "/metrics", { authorization: `Bearer ${TOKEN}` })).status).toBe(404);
+  });
+
+  it("counts requests per route and procedure, tool calls by tool and outcome, and 429s by policy", async () => {
+    const before = await scrape();
+    const route = { name: "directory_http_requests_total", labels: { method: "GET", route: "/api/v2/entity-profile", status: "404" } };
+    expect((await getJson(server.url, "/api/v2/entity-profile?slug=no-such-business")).status).toBe(404);
+    const client = new Client({ name: "metrics-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`)));
+    const ok = await client.callTool({ name: "get_available_cities", arguments: { category: "dentist" } });
+    expect(ok.isError).toBeFalsy();
+    const refused = await client.callTool({ name: "get_my_visibility_score", arguments: {} });
+    expect(refused.isError).toBe(true);
+    await client.close();
+    // The anonymous daily limit: lookups pass until it is used up, then one 429 of policy anonymous-daily.
+    let last = 0;
+    for (let i = 0; i <= LIMITS.anonymousPerDay && last !== 429; i++) last = (await getJson(server.url, "/api/v2/entity-profile?slug=no-such-business")).status;
+    expect(last).toBe(429);
+
+    const after = await scrape();
+    expect(valueOf(after, route.name, route.labels) - valueOf(before, route.name, route.labels)).toBeGreaterThanOrEqual(1);
+    expect(valueOf(after, "directory_procedure_requests_total", { procedure: "entities.getEntityProfile", status: "404" })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(after, "directory_http_request_duration_seconds_count", { method: "GET", route: "/api/v2/entity-profile" })).toBeGreaterThanOrEqual(2);
+    expect(valueOf(after, "directory_mcp_tool_calls_total", { tool: "get_available_cities", outcome: "ok" })).toBe(1);
+    expect(valueOf(after, "directory_mcp_tool_calls_total", { tool: "get_my_visibility_score", outcome: "error" })).toBe(1);
+    expect(valueOf(after, "directory_rate_limit_refusals_total", { policy: "anonymous-daily" }) - valueOf(before, "directory_rate_limit_refusals_total", { policy: "anonymous-daily" })).toBe(1);
+    expect(valueOf(after, "directory_database_up", {})).toBe(1);
+    expect(valueOf(after, "directory_database_info", { driver: server.database.driver })).toBe(1);
+    expect(after.some((sample) => sample.name === "directory_database_ping_seconds" && sample.value >= 0)).toBe(true);
+  });
+
+  it("keeps one registry per app instance and counts webhook attempts by outcome", async () => {
+    const first = createMetrics({ defaultMetrics: false });
+    const second = createMetrics({ defaultMetrics: false });
+    first.webhookAttempt(true);
+    first.webhookAttempt(false);
+    first.webhookAttempt(false);
+    const samples = parseSamples(await first.registry.metrics());
+    expect(valueOf(samples, "directory_webhook_delivery_attempts_total", { outcome: "delivered" })).toBe(1);
+    expect(valueOf(samples, "directory_webhook_delivery_attempts_total", { outcome: "failed" })).toBe(2);
+    expect(valueOf(parseSamples(await second.registry.metrics()), "directory_webhook_delivery_attempts_total", {})).toBe(0);
+    expect(policyOf('"anonymous-daily";q=500;w=86400')).toBe("anonymous-daily");
+    expect(policyOf(undefined)).toBeNull();
+  });
+});
