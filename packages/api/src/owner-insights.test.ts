@@ -1,4 +1,4 @@
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, documentMentions, documents } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
