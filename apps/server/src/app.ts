@@ -26,7 +26,7 @@ import { compressionMiddleware, createRouteClassifier, graphqlAuthChallenge, res
 import { LOG_SERIALIZERS, type Logger } from "./logger";
 import { createMetrics, metricsEndpoint, policyOf, type ServerMetrics } from "./metrics";
 import { mountPages } from "./pages";
-import { bodyParsers, decodeUnreservedPathEscapes, trpcJsonContentType } from "./request-hygiene";
+import { bodyParsers, decodeUnreservedPathEscapes, emptyBodyIsEmptyObject, trpcJsonContentType } from "./request-hygiene";
 import { mountWellKnown } from "./well-known";
 
 export interface AppDeps {
@@ -178,6 +178,7 @@ export function createApp(deps: AppDeps): Express {
   // Last: trpc-to-openapi answers every path it does not know with a JSON 404 and never calls next().
   app.use(
     decodeUnreservedPathEscapes,
+    emptyBodyIsEmptyObject,
     publicErrorBodies,
     restHeadAsGet,
     createOpenApiExpressMiddleware({ router: appRouter, createContext: ({ req, res }) => contextFor(req as express.Request, res as express.Response), responseMeta, onError: onError as never, maxBodySize: bodyLimit }),

@@ -70,6 +70,21 @@ export const decodeUnreservedPathEscapes: RequestHandler = (req, _res, next) => 
 };
 
 /**
+ * A POST, PUT, PATCH or DELETE that sends no body at all (no Content-Length above 0, no chunked
+ * transfer), as curl and Swagger UI do for `POST /api/v2/webhooks/{id}/enable`, carries an empty
+ * JSON object: trpc-to-openapi would refuse it with 415 for a missing Content-Type although there
+ * is nothing to type. A body that is sent must still say it is JSON.
+ */
+export const emptyBodyIsEmptyObject: RequestHandler = (req, _res, next) => {
+  const sendsBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+  if (["POST", "PUT", "PATCH", "DELETE"].includes(req.method) && !sendsBody && req.headers["content-type"] === undefined) {
+    req.headers["content-type"] = "application/json";
+    req.body = {};
+  }
+  next();
+};
+
+/**
  * tRPC sends some refusals it makes itself (an unsupported content type, an oversized batch) with
  * the fetch default `text/plain` although the body is its JSON error envelope: say what it is.
  */

@@ -216,6 +216,20 @@ describe("webhook delivery", () => {
     await rest("DELETE", `/api/developers/webhooks/${hook.id}`, developerKey);
   });
 
+  it("takes a POST without a body as an empty one (curl -X POST), and still refuses a body that is not JSON", async () => {
+    const hook = await register();
+    const bare = await fetch(`${server.url}/api/developers/webhooks/${hook.id}/rotate-secret`, { method: "POST", headers: { authorization: `Bearer ${developerKey}` } });
+    expect(bare.status).toBe(200);
+    expect(((await bare.json()) as { secret: string }).secret).toMatch(/^whsec_/);
+    const typed = await fetch(`${server.url}/api/developers/webhooks/${hook.id}/rotate-secret`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${developerKey}`, "content-type": "text/plain" },
+      body: "rotate",
+    });
+    expect(typed.status).toBe(415);
+    await rest("DELETE", `/api/developers/webhooks/${hook.id}`, developerKey);
+  });
+
   it("signs with both secrets during a rotation", async () => {
     const hook = await register();
     answer = () => 200;
