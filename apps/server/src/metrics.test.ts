@@ -9,9 +9,10 @@ const LIMITS = { anonymousPerDay: 3 };
 
 let server: TestServer;
 let unconfigured: TestServer;
+const logLines: string[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ metricsToken: TOKEN, rateLimits: LIMITS });
+  server = await startTestServer({ metricsToken: TOKEN, rateLimits: LIMITS, logDestination: { write: (line: string) => void logLines.push(line) } });
   unconfigured = await startTestServer({ database: server.database });
 });
 afterAll(async () => {
@@ -82,6 +83,12 @@ describe("/metrics", () => {
     expect(valueOf(after, "directory_database_up", {})).toBe(1);
     expect(valueOf(after, "directory_database_info", { driver: server.database.driver })).toBe(1);
     expect(after.some((sample) => sample.name === "directory_database_ping_seconds" && sample.value >= 0)).toBe(true);
+
+    // The log says which JSON-RPC method and tool ran, and that an isError result is an error.
+    const mcpLines = logLines.map((line) => JSON.parse(line) as { msg: string; mcp?: { method?: string; methods?: string[]; tool?: string; isError?: boolean } }).filter((line) => line.mcp);
+    expect(mcpLines).toContainEqual(expect.objectContaining({ msg: "mcp tool call", mcp: expect.objectContaining({ method: "tools/call", tool: "get_available_cities", isError: false }) }));
+    expect(mcpLines).toContainEqual(expect.objectContaining({ msg: "mcp tool call", mcp: expect.objectContaining({ method: "tools/call", tool: "get_my_visibility_score", isError: true, errorStatus: 401 }) }));
+    expect(mcpLines).toContainEqual(expect.objectContaining({ msg: "mcp request", mcp: { methods: ["initialize"] } }));
   });
 
   it("keeps one registry per app instance and counts webhook attempts by outcome", async () => {
