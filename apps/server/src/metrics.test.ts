@@ -1,4 +1,6 @@
+import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "@directory/api";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createMetrics, policyOf } from "./metrics";
@@ -10,14 +12,31 @@ const LIMITS = { anonymousPerDay: 3 };
 let server: TestServer;
 let unconfigured: TestServer;
 const logLines: string[] = [];
+/** A webhook receiver on loopback answering with receiverStatus. */
+let receiver: Server;
+let receiverUrl: string;
+let receiverStatus = 200;
 
 beforeAll(async () => {
-  server = await startTestServer({ metricsToken: TOKEN, rateLimits: LIMITS, logDestination: { write: (line: string) => void logLines.push(line) } });
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.writeHead(receiverStatus).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const address = receiver.address();
+  receiverUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/hooks`;
+  server = await startTestServer({
+    metricsToken: TOKEN,
+    rateLimits: LIMITS,
+    logDestination: { write: (line: string) => void logLines.push(line) },
+    webhookWorker: { settings: { retryDelaysMs: [60_000, 60_000, 60_000, 60_000], attemptTimeoutMs: 2_000 }, pollIntervalMs: 100 },
+  });
   unconfigured = await startTestServer({ database: server.database });
 });
 afterAll(async () => {
   await unconfigured?.close();
   await server?.close();
+  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
 });
 
 /** Samples of the Prometheus text format: `name{labels} value` lines, labels parsed. */
@@ -89,6 +108,26 @@ describe("/metrics", () => {
     expect(mcpLines).toContainEqual(expect.objectContaining({ msg: "mcp tool call", mcp: expect.objectContaining({ method: "tools/call", tool: "get_available_cities", isError: false }) }));
     expect(mcpLines).toContainEqual(expect.objectContaining({ msg: "mcp tool call", mcp: expect.objectContaining({ method: "tools/call", tool: "get_my_visibility_score", isError: true, errorStatus: 401 }) }));
     expect(mcpLines).toContainEqual(expect.objectContaining({ msg: "mcp request", mcp: { methods: ["initialize"] } }));
+  });
+
+  it("counts the in-server worker's webhook delivery attempts by outcome", async () => {
+    const key = (await createApiKey(server.database.db, { kind: "developer", label: "metrics hooks" })).key;
+    const post = (path: string, body: unknown = {}) =>
+      fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const created = await post("/api/developers/webhooks", { url: receiverUrl, events: ["entity.updated"] });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const attempts = async (outcome: string) => valueOf(await scrape(), "directory_webhook_delivery_attempts_total", { outcome });
+    const waitFor = async (outcome: string, atLeast: number) => {
+      for (let i = 0; i < 100 && (await attempts(outcome)) < atLeast; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await attempts(outcome)).toBeGreaterThanOrEqual(atLeast);
+    };
+    receiverStatus = 200;
+    expect((await post(`/api/developers/webhooks/${id}/test`)).status).toBeLessThan(300);
+    await waitFor("delivered", 1);
+    receiverStatus = 500;
+    expect((await post(`/api/developers/webhooks/${id}/test`)).status).toBeLessThan(300);
+    await waitFor("failed", 1);
   });
 
   it("keeps one registry per app instance and counts webhook attempts by outcome", async () => {
