@@ -168,15 +168,31 @@ describe("pages", () => {
     expect(dentists.status).toBe(200);
     expect(dentists.text).toMatch(/id="ranking"/);
     expect(dentists.text).toMatch(/Premium \(paid placement\)|Pro \(paid placement\)|Basic \(paid placement\)|Free listing/);
-    const next = dentists.text.match(/<a rel="next" href="([^"]+)">/)?.[1]?.replace(/&amp;/g, "&");
-    expect(next).toMatch(/page=2/);
-    const second = await get(next!);
     const slugsOf = (html: string) => [...html.matchAll(/<li><a href="\/business\/([^"]+)">/g)].map((m) => m[1]!);
-    const first = slugsOf(dentists.text);
-    const then = slugsOf(second.text);
-    expect(first).toHaveLength(10);
-    expect(then.length).toBeGreaterThan(0);
-    expect(then.filter((slug) => first.includes(slug))).toEqual([]);
+    const nextOf = (html: string) => html.match(/<a rel="next" href="([^"]+)">/)?.[1]?.replace(/&amp;/g, "&");
+    const totalMatches = Number(dentists.text.match(/ · (\d+) businesses, showing/)?.[1]);
+    expect(totalMatches).toBeGreaterThan(10);
+    expect(slugsOf(dentists.text)).toHaveLength(10);
+    // Every page by its next link, to the end: each business once, as many as the total says.
+    const walked = [...slugsOf(dentists.text)];
+    let next = nextOf(dentists.text);
+    let pageNo = 1;
+    while (next) {
+      pageNo += 1;
+      expect(next).toMatch(new RegExp(`cursor=[^&]+&page=${pageNo}$`));
+      const page = await get(next);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('<meta name="robots" content="noindex">');
+      expect(page.text).toContain(`<span aria-current="page">Page ${pageNo} of ${Math.ceil(totalMatches / 10)}</span>`);
+      walked.push(...slugsOf(page.text));
+      next = nextOf(page.text);
+    }
+    expect(new Set(walked).size).toBe(walked.length);
+    expect(walked).toHaveLength(totalMatches);
+    expect((await get("/browse?category=dentist&city=Mumbai&page=2")).status).toBe(400);
+    const forged = await get("/browse?category=dentist&city=Mumbai&page=2&cursor=not-a-cursor");
+    expect(forged.status).toBe(400);
+    expect(forged.text).toMatch(/<form[^>]+action="\/browse"/);
 
     const missing = await get("/browse?category=dentist");
     expect(missing.status).toBe(400);

@@ -103,8 +103,8 @@ export function searchForms(values: { category?: string; city?: string; q?: stri
 <button type="submit">Search keywords</button></form></section>`;
 }
 
-export function browseHref(category: string, city: string, page?: number): string {
-  return `/browse${queryString({ category, city, page: page && page > 1 ? page : undefined })}`;
+export function browseHref(category: string, city: string): string {
+  return `/browse${queryString({ category, city })}`;
 }
 
 /** Popular categories and cities as links; each category links to its listings in the first city. */
