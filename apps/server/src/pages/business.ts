@@ -91,7 +91,7 @@ ${aiSignals.tagline ? `<p><em>${escapeHtml(aiSignals.tagline)}</em></p>` : ""}<p
 <h2 id="questions">Questions and answers</h2>${questionsSection(questions)}
 <h2 id="claims">Where these facts come from</h2>${claimsTable(profile.claims)}
 <p class="muted">Directory completeness ${aiSignals.directoryCompletenessScore}/100: ${escapeHtml(aiSignals.directoryCompletenessScoreLabel)}</p>
-<h2 id="more">More like this</h2><p><a href="${escapeHtml(browseHref(identity.categorySlug, cityParam))}">All ${escapeHtml(identity.category.toLowerCase())} in ${escapeHtml(identity.city)}</a></p>
+<h2 id="more">More like this</h2><p><a href="${escapeHtml(browseHref(identity.categorySlug, cityParam))}">All ${escapeHtml(identity.category.toLowerCase())} listings in ${escapeHtml(identity.city)}</a></p>
 <p class="muted">For agents: <a href="${escapeHtml(profile.links.agentProfileUrl)}">agent.json</a> · <a href="${escapeHtml(profile.links.canonicalUrl)}">canonical record</a></p>
 </article>`;
   return layout(
@@ -124,9 +124,9 @@ async function sendGonePage(res: Response, caller: Caller, slug: string, status:
   if (alternatives) {
     const { category, city } = alternatives;
     const cityParam = `${city.name}, ${city.country}`;
-    offer = `<h2 id="alternatives">Other ${escapeHtml(category.name.toLowerCase())} in ${escapeHtml(city.name)}</h2>
+    offer = `<h2 id="alternatives">Other ${escapeHtml(category.name.toLowerCase())} listings in ${escapeHtml(city.name)}</h2>
 ${alternatives.alternatives.length ? `<ul class="results">${alternatives.alternatives.map(listingItem).join("")}</ul>` : "<p>None listed right now.</p>"}
-<p><a href="${escapeHtml(browseHref(category.slug, cityParam))}">All ${escapeHtml(category.name.toLowerCase())} in ${escapeHtml(city.name)}</a></p>${searchForms({ category: category.name, city: cityParam })}`;
+<p><a href="${escapeHtml(browseHref(category.slug, cityParam))}">All ${escapeHtml(category.name.toLowerCase())} listings in ${escapeHtml(city.name)}</a></p>${searchForms({ category: category.name, city: cityParam })}`;
   } else {
     offer = `${searchForms()}${await popularOrNothing(caller)}`;
   }
