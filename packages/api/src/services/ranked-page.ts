@@ -8,17 +8,23 @@ import { isUuid } from "./ids";
 import { RANKING_ORDER } from "./search";
 
 /**
- * A keyset cursor over RANKING_ORDER (tier, internal score descending, name, id): the last row's
- * keys, the match count when the listing began (kept for a page that comes back empty), and a
- * fingerprint of the category and city so a cursor cannot continue another listing.
+ * A keyset cursor over RANKING_ORDER (tier, internal score descending, name, id). It carries the
+ * last row's id only, never its keys: the internal score must not leave the service, and an
+ * opaque cursor is only base64. The keys are read again by id when the cursor comes back. It also
+ * carries the match count when the listing began (kept for a page that comes back empty) and a
+ * fingerprint of the category and city, so a cursor cannot continue another listing.
  */
 interface RankedCursor {
+  id: string;
+  total: number;
+  filters: string;
+}
+
+interface RankingKeys {
   planTier: PlanTier;
   visibilityScore: number;
   name: string;
   id: string;
-  total: number;
-  filters: string;
 }
 
 function fingerprint(categorySlug: string, cityId: number): string {
@@ -26,22 +32,30 @@ function fingerprint(categorySlug: string, cityId: number): string {
 }
 
 function decodeRankedCursor(raw: string, expectedFilters: string): RankedCursor {
-  const [planTier, visibilityScore, name, id, total, filters] = decodeOpaqueCursor(raw, 6);
-  if (typeof planTier !== "string" || !(PLAN_TIERS as readonly string[]).includes(planTier)) throw invalidCursorError();
-  if (!Number.isSafeInteger(visibilityScore) || typeof name !== "string" || name.length > 1_000) throw invalidCursorError();
+  const [id, total, filters] = decodeOpaqueCursor(raw, 3);
   if (typeof id !== "string" || !isUuid(id) || id !== id.toLowerCase()) throw invalidCursorError();
   if (!Number.isInteger(total) || (total as number) < 0) throw invalidCursorError();
   if (filters !== expectedFilters) throw invalidCursorError();
-  return { planTier: planTier as PlanTier, visibilityScore: visibilityScore as number, name, id, total: total as number, filters };
+  return { id, total: total as number, filters };
 }
 
-/** Rows strictly after the cursor in RANKING_ORDER (tier asc, score desc, name asc, id asc). */
-function afterCursor(cursor: RankedCursor): SQL {
+/** The ranking keys of the cursor's row as they are now (businesses are never deleted). */
+async function keysOf(db: Db, id: string): Promise<RankingKeys> {
+  const [row] = await db
+    .select({ planTier: businesses.planTier, visibilityScore: businesses.visibilityScore, name: businesses.name, id: businesses.id })
+    .from(businesses)
+    .where(eq(businesses.id, id));
+  if (!row) throw invalidCursorError();
+  return row;
+}
+
+/** Rows strictly after the given keys in RANKING_ORDER (tier asc, score desc, name asc, id asc). */
+function after(keys: RankingKeys): SQL {
   return or(
-    gt(businesses.planTier, cursor.planTier),
-    and(eq(businesses.planTier, cursor.planTier), lt(businesses.visibilityScore, cursor.visibilityScore)),
-    and(eq(businesses.planTier, cursor.planTier), eq(businesses.visibilityScore, cursor.visibilityScore), gt(businesses.name, cursor.name)),
-    and(eq(businesses.planTier, cursor.planTier), eq(businesses.visibilityScore, cursor.visibilityScore), eq(businesses.name, cursor.name), gt(businesses.id, cursor.id)),
+    gt(businesses.planTier, keys.planTier),
+    and(eq(businesses.planTier, keys.planTier), lt(businesses.visibilityScore, keys.visibilityScore)),
+    and(eq(businesses.planTier, keys.planTier), eq(businesses.visibilityScore, keys.visibilityScore), gt(businesses.name, keys.name)),
+    and(eq(businesses.planTier, keys.planTier), eq(businesses.visibilityScore, keys.visibilityScore), eq(businesses.name, keys.name), gt(businesses.id, keys.id)),
   )!;
 }
 
@@ -57,9 +71,10 @@ export async function rankedCityPage(
   const filters = fingerprint(params.categorySlug, params.cityId);
   const cursor = params.cursor ? decodeRankedCursor(params.cursor, filters) : null;
   const matches = and(eq(businesses.categorySlug, params.categorySlug), eq(businesses.cityId, params.cityId), servableCondition())!;
+  const resumeAfter = cursor ? await keysOf(db, cursor.id) : null;
   const [rows, total] = await Promise.all([
     selectBusinessRecords(db)
-      .where(cursor ? and(matches, afterCursor(cursor)) : matches)
+      .where(resumeAfter ? and(matches, after(resumeAfter)) : matches)
       .orderBy(...RANKING_ORDER)
       .limit(params.limit + 1),
     cursor ? cursor.total : countMatches(db, matches),
@@ -68,7 +83,7 @@ export async function rankedCityPage(
   const last = records.at(-1);
   const nextCursor =
     rows.length > params.limit && last
-      ? encodeOpaqueCursor([last.planTier, last.visibilityScore, last.name, last.id, total, filters])
+      ? encodeOpaqueCursor([last.id, total, filters])
       : null;
   return { records, nextCursor, total };
 }
