@@ -4,7 +4,7 @@ import { businesses } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { createContext } from "../../context";
 import { createCaller } from "../../root";
-import { sitemapPage, sitemapPageStarts } from "./page-data";
+import { sitemapPage, sitemapPageStarts } from "../../services/pages";
 
 let database: TestDatabase;
 let caller: ReturnType<typeof createCaller>;

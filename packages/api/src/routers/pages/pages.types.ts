@@ -4,8 +4,6 @@ import { ZResolvedCategory, ZResolvedCity } from "../discovery/discovery.types";
 
 /** URLs per sitemap page: well under the protocol's 50,000 URLs and 50 MB. */
 export const SITEMAP_PAGE_SIZE = 10_000;
-/** The protocol's bound on sitemaps in one index. */
-export const SITEMAP_INDEX_MAX_PAGES = 50_000;
 
 export const ZOverviewInput = z
   .object({ limit: z.number().int().min(1).max(50).default(12).describe("How many categories and cities: 1 to 50, default 12") })
