@@ -132,21 +132,19 @@ function jsonRpcMethods(body: unknown): string[] {
 }
 
 /**
- * Logs each tool call (JSON-RPC method, tool, isError) on the request's logger and reports it; a
- * presented key that the directory refused (401) turns the HTTP answer into a 401, as MCP
- * authorization asks, so a client knows its token is bad.
+ * Logs each tool call (JSON-RPC method, tool, isError) on the request's logger and reports it
+ * (metrics; the app adds the WWW-Authenticate challenge when a call was refused with 401). A tool
+ * error stays a result the agent can read, with HTTP 200.
  */
 function toolCallReporter(req: Request, res: Response, options: MountMcpOptions) {
-  let unauthorized = false;
   const onToolCall = (call: ToolCallRecord) => {
     (req as Request & { log?: RequestLog }).log?.info(
       { mcp: { method: "tools/call", tool: call.tool, isError: call.isError, errorStatus: call.errorStatus, ms: Math.round(call.durationMs) } },
       "mcp tool call",
     );
-    if (call.errorStatus === 401 && req.headers.authorization !== undefined) unauthorized = true;
     options.onToolCall?.(call, req, res);
   };
-  return { onToolCall, isUnauthorized: () => unauthorized };
+  return { onToolCall };
 }
 
 /**
@@ -170,8 +168,6 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
     const reporter = toolCallReporter(req, res, options);
     const server = createMcpServer(options.clientFor(req, res), reporter.onToolCall);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => Response;
-    res.writeHead = ((status: number, ...rest: unknown[]) => writeHead(reporter.isUnauthorized() && status === 200 ? 401 : status, ...rest)) as typeof res.writeHead;
     const methods = jsonRpcMethods(req.body).filter((method) => method !== "tools/call");
     if (methods.length > 0) (req as Request & { log?: RequestLog }).log?.info({ mcp: { methods } }, "mcp request");
     res.on("close", () => {

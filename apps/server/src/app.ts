@@ -22,7 +22,7 @@ import { mountMcp } from "@directory/mcp";
 import { mountDocs } from "./docs";
 import { errorHandler, publicErrorBodies, sendError } from "./errors";
 import { mountGraphql } from "./graphql";
-import { compressionMiddleware, createRouteClassifier, graphqlAuthChallenge, responseConventions, restHeadAsGet } from "./http-conventions";
+import { bearerChallenge, compressionMiddleware, createRouteClassifier, graphqlAuthChallenge, responseConventions, restHeadAsGet } from "./http-conventions";
 import { LOG_SERIALIZERS, type Logger } from "./logger";
 import { createMetrics, metricsEndpoint, policyOf, type ServerMetrics } from "./metrics";
 import { mountPages } from "./pages";
@@ -151,8 +151,10 @@ export function createApp(deps: AppDeps): Express {
   // its key, its address (so rate limits count the real client) and its response headers.
   mountMcp(app, {
     allowedHosts: [new URL(publicBaseUrl).hostname, ...(deps.allowedHosts ?? [])],
-    onToolCall: (call, _req, res) => {
+    onToolCall: (call, req, res) => {
       metrics.mcpToolCall(call.tool, call.isError);
+      // A tool refused for want of a valid key stays a readable result (HTTP 200), with the challenge beside it.
+      if (call.errorStatus === 401 && !res.headersSent) res.setHeader("WWW-Authenticate", bearerChallenge(req));
       if (call.errorStatus === 429) metrics.rateLimited(policyOf(res.getHeader("RateLimit-Policy")) ?? "other");
     },
     clientFor: (req, res) =>
