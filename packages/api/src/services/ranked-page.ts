@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
-import { businesses, PLAN_TIERS, type Db, type PlanTier } from "@directory/db";
+import { businesses, type Db, type PlanTier } from "@directory/db";
 import { servableCondition } from "./active-business";
 import { selectBusinessRecords, type BusinessRecord } from "./business-lookup";
 import { decodeOpaqueCursor, encodeOpaqueCursor, invalidCursorError } from "./feed-cursor";
