@@ -8,6 +8,7 @@ import superjson from "superjson";
 import { createOpenApiExpressMiddleware } from "trpc-to-openapi";
 import {
   appRouter,
+  createCaller,
   createContext,
   createOpenApiDocument,
   toPublicError,
@@ -96,7 +97,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(compressionMiddleware());
   app.use(responseConventions(classifyRoute));
   app.use(PUBLIC_READ_PATHS, cors({ origin: "*", methods: ["GET", "HEAD", "OPTIONS"], allowedHeaders: ["Authorization", "Content-Type"], exposedHeaders: PUBLIC_EXPOSED_HEADERS }));
-  app.get("/metrics", metricsEndpoint(metrics, deps.metricsToken));
+  app.get("/metrics", metricsEndpoint(metrics, deps.metricsToken, (req, res) => createCaller(contextFor(req, res)).admin.confirmAccess()));
   app.use(bodyParsers(bodyLimit));
 
   app.get("/healthz", async (req, res) => {

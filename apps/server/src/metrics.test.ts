@@ -66,14 +66,21 @@ function valueOf(samples: ReturnType<typeof parseSamples>, name: string, labels:
 }
 
 describe("/metrics", () => {
-  it("is refused without the token, with a wrong one, and absent when no token is configured", async () => {
+  it("is refused without the token or an admin key, and open to an admin key where no token is configured", async () => {
     const missing = await getJson(server.url, "/metrics");
     expect(missing.status).toBe(401);
     expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="directory"');
     expect(missing.body).toMatchObject({ code: "UNAUTHORIZED" });
     expect((await getJson(server.url, "/metrics", { authorization: "Bearer wrong" })).status).toBe(401);
     expect((await getJson(server.url, "/metrics", { authorization: `Bearer ${TOKEN}x` })).status).toBe(401);
-    expect((await getJson(unconfigured.url, "/metrics", { authorization: `Bearer ${TOKEN}` })).status).toBe(404);
+    expect((await getJson(unconfigured.url, "/metrics", { authorization: `Bearer ${TOKEN}` })).status).toBe(401);
+    const { key: developer } = await createApiKey(server.database.db, { kind: "developer" });
+    const refused = await getJson(unconfigured.url, "/metrics", { authorization: `Bearer ${developer}` });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: "FORBIDDEN" });
+    const scraped = await fetch(`${unconfigured.url}/metrics`, { headers: { authorization: `Bearer ${unconfigured.adminKey}` } });
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toMatch(/^# HELP directory_http_requests_total/m);
   });
 
   it("counts requests per route and procedure, tool calls by tool and outcome, and 429s by policy", async () => {

@@ -1,7 +1,10 @@
 import { timingSafeEqual } from "node:crypto";
-import type { Request, RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
+import { TRPCError } from "@trpc/server";
+import { toPublicError } from "@directory/api";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Database } from "@directory/db";
+import { sendError } from "./errors";
 import type { RouteClassifier } from "./http-conventions";
 
 /**
@@ -109,14 +112,24 @@ function sameToken(given: string, expected: string): boolean {
  * GET /metrics in the Prometheus text format, for a request bearing METRICS_TOKEN. Without a
  * configured token the route does not exist (404 from the router after it).
  */
-export function metricsEndpoint(metrics: AppMetrics, token: string | undefined): RequestHandler {
+export function metricsEndpoint(metrics: AppMetrics, token: string | undefined, confirmAdmin: (req: Request, res: Response) => Promise<unknown>): RequestHandler {
   return async (req: Request, res, next) => {
-    if (!token) return next();
     const header = req.headers.authorization ?? "";
     const given = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? "";
-    if (!sameToken(given, token)) {
-      res.status(401).type("application/json").send(JSON.stringify({ error: "Metrics need Authorization: Bearer <METRICS_TOKEN>", code: "UNAUTHORIZED" }));
+    if (!given) {
+      res.status(401).type("application/json").send(JSON.stringify({ error: "Metrics need Authorization: Bearer <an admin key or METRICS_TOKEN>", code: "UNAUTHORIZED" }));
       return;
+    }
+    if (!(token && sameToken(given, token))) {
+      // Not the metrics token: an admin key, checked by the admin procedure builder like any other.
+      try {
+        await confirmAdmin(req, res);
+      } catch (error) {
+        if (!(error instanceof TRPCError)) return next(error);
+        const { status, body } = toPublicError(error);
+        sendError(res, status, body);
+        return;
+      }
     }
     res.setHeader("Content-Type", metrics.registry.contentType);
     res.send(await metrics.registry.metrics());

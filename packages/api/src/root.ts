@@ -11,6 +11,7 @@ import { ownerRouter } from "./routers/owner/owner";
 import { getAgentDiscovery, getAgenticGateway } from "./routers/agents/agents";
 import { getPartnerFeed } from "./routers/feed/get-partner-feed";
 import { getKnowledgeGraph } from "./routers/graph/get-knowledge-graph";
+import { adminAccessRouter } from "./routers/admin/access";
 import { lifecycleRouter } from "./routers/admin/lifecycle";
 import { apiKeysRouter } from "./routers/keys/api-keys";
 import { lookupBusinesses } from "./routers/search/lookup-businesses";
@@ -30,6 +31,7 @@ export const appRouter = router({
   owner: ownerRouter,
   apiKeys: apiKeysRouter,
   lifecycle: lifecycleRouter,
+  admin: adminAccessRouter,
   webhooks: webhooksRouter,
   pages: pagesRouter,
 });
