@@ -17,7 +17,7 @@ export function isUniqueViolation(error: unknown): boolean {
  * wrong: the postgres driver's connection errors, the liveness guard's (packages/db/src/
  * postgres-liveness.ts, which also wraps every socket error as CONNECTION_FAILED), and SQLSTATEs
  * 57014 (statement timeout) and 57P01-57P03 (shutdown, crash, starting up). Bare socket codes
- * (ECONNREFUSED, ...) are not here: they may come from an outbound HTTP call instead.
+ * (ECONNREFUSED, ...) are not here: alone they may come from an outbound HTTP call (SOCKET_CODES).
  */
 const UNAVAILABLE_CODES = new Set([
   "CONNECT_TIMEOUT",
@@ -33,19 +33,29 @@ const UNAVAILABLE_CODES = new Set([
   "57P03",
 ]);
 
+/**
+ * Socket codes count only beneath a failed database query (drizzle's "Failed query: ..."): a
+ * write to a connection the server or a proxy dropped fails with EPIPE before the driver notices.
+ */
+const SOCKET_CODES = new Set(["EPIPE", "ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH"]);
+const FAILED_QUERY = /^Failed query: /;
+
 /** PGlite's own refusals once it is closed or closing (no code, only a message). */
 const PGLITE_UNAVAILABLE = /^PGlite is (closed|closing)$/;
 
 /**
  * True when the error (or anything it wraps) says the database is unreachable or failing, so the
  * request may succeed later: connection refused or reset, connect or answer timeout, statement
- * timeout, server shutdown, SQLSTATE class 08 (connection exception) or 53 (insufficient
+ * timeout, server shutdown, a socket error under a failed query, SQLSTATE class 08 (connection exception) or 53 (insufficient
  * resources, e.g. too many connections), a closed PGlite.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  let beneathQuery = false;
   for (const { code, message } of causeChain(error)) {
     if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || /^(08|53)[0-9A-Z]{3}$/.test(code))) return true;
+    if (typeof code === "string" && beneathQuery && SOCKET_CODES.has(code)) return true;
     if (typeof message === "string" && PGLITE_UNAVAILABLE.test(message)) return true;
+    if (typeof message === "string" && FAILED_QUERY.test(message)) beneathQuery = true;
   }
   return false;
 }
