@@ -8,16 +8,13 @@ import { pathToFileURL } from "node:url";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { createDatabase, documents, migrate, seedDemoDocuments } from "@directory/db";
+import { createDatabase, documents, migrate, rowsOf, seedDemoDocuments } from "@directory/db";
 import { runLoad } from "./load";
 import { startAndWait, stop } from "./processes";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
 
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
 
 export async function benchGraph(databaseUrl: string, note: (line: string) => void): Promise<void> {
   const database = await createDatabase({ url: databaseUrl, timeouts: { statementMs: 0 } });

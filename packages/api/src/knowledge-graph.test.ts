@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businesses, cities, documents, ingestDocuments, loadDictionary, MentionMatcher, type Db, type DocumentContext } from "@directory/db";
+import { businesses, cities, documents, rowsOf, ingestDocuments, loadDictionary, MentionMatcher, type Db, type DocumentContext } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { createContext } from "./context";
 import { createCaller } from "./root";
@@ -203,17 +203,13 @@ describe("knowledge graph (GET /api/v2/knowledge-graph)", () => {
   });
 
   it("keeps each mention's city and category those of its business, also after a move", async () => {
-    const contextOf = async () =>
-      database.db.execute<{ drifted: number }>(sql`select count(*)::int as drifted from document_mentions m join businesses b on b.id = m.business_id
-        where m.city_id is distinct from b.city_id or m.category_slug is distinct from b.category_slug`);
     const drifted = async () => {
-      const result = await contextOf();
-      return Number((Array.isArray(result) ? result : (result as unknown as { rows: { drifted: number }[] }).rows)[0]!.drifted);
+      const result = await database.db.execute(sql`select count(*)::int as drifted from document_mentions m join businesses b on b.id = m.business_id
+        where m.city_id is distinct from b.city_id or m.category_slug is distinct from b.category_slug`);
+      return Number(rowsOf<{ drifted: number }>(result)[0]!.drifted);
     };
     expect(await drifted()).toBe(0);
-    const [mentioned] = await database.db.execute<{ business_id: string }>(sql`select business_id from document_mentions order by business_id limit 1`).then((r) =>
-      Array.isArray(r) ? r : (r as unknown as { rows: { business_id: string }[] }).rows,
-    );
+    const [mentioned] = rowsOf<{ business_id: string }>(await database.db.execute(sql`select business_id from document_mentions order by business_id limit 1`));
     const [elsewhere] = await database.db.select({ id: cities.id }).from(cities).where(sql`${cities.id} <> (select city_id from businesses where id = ${mentioned!.business_id})`).limit(1);
     await database.db.update(businesses).set({ cityId: elsewhere!.id, categorySlug: "plumber" }).where(eq(businesses.id, mentioned!.business_id));
     expect(await drifted()).toBe(0);

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Db } from "@directory/db";
+import { rowsOf, type Db } from "@directory/db";
 import { DomainError } from "../errors";
 import { findBusinessById, findBusinessBySlugOrHistory, requireServable } from "./business-lookup";
 import { SCORE_CONTRACT_VERSION } from "./completeness";
@@ -57,9 +57,6 @@ export async function getKnowledgeGraph(db: Db, params: KnowledgeGraphParams) {
   }
 }
 
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
 
 /** SQL twin of isDecommissioned for a businesses alias: only servable businesses enter an answer. */
 function servable(alias: string): SQL {

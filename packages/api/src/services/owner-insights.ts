@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { businesses, type Db } from "@directory/db";
+import { businesses, rowsOf, type Db } from "@directory/db";
 import { DomainError } from "../errors";
 
 export const CITATION_PERIOD_DAYS = 90;
@@ -31,9 +31,6 @@ async function ownBusiness(db: Db, businessId: string): Promise<OwnBusiness> {
   return row;
 }
 
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
 
 /**
  * The business's citation checks, read from the documents rather than stored: each AI answer of

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { categories, cities, type Category, type City, type Db } from "@directory/db";
+import { categories, cities, rowsOf, type Category, type City, type Db } from "@directory/db";
 import { normalizeTerm, singularForms } from "./text-match";
 
 /**
@@ -38,8 +38,7 @@ const fingerprintQuery = sql<{ fingerprint: string }>`select
 
 async function readFingerprint(db: Db): Promise<string> {
   const result = await db.execute<{ fingerprint: string }>(fingerprintQuery);
-  const rows = (Array.isArray(result) ? result : (result as { rows: { fingerprint: string }[] }).rows) as { fingerprint: string }[];
-  return rows[0]?.fingerprint ?? "";
+  return rowsOf<{ fingerprint: string }>(result)[0]?.fingerprint ?? "";
 }
 
 async function load(db: Db, fingerprint: string): Promise<ReferenceData> {

@@ -1,11 +1,13 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { rowsOf } from "../rows";
 import type { DictionaryEntry, DocumentContext } from "./extract";
 
 interface NameRow extends Record<string, unknown> {
   business_id: string;
   name: string;
-  kind: DictionaryEntry["kind"];
+  /** What the SQL below yields: a current name, a former name from claims, or a retired slug. */
+  kind: "name" | "former_name" | "slug";
   city_id: number;
   city_name: string;
   city_slug: string;
@@ -35,8 +37,7 @@ export async function loadDictionary(db: Db, context: DocumentContext): Promise<
     select s.id, h.slug, 'slug', s.city_id, s.city_name, s.city_slug, s.category_slug
     from scoped s join slug_history h on h.business_id = s.id
     order by business_id, kind, name`);
-  const list = Array.isArray(rows) ? rows : (rows as { rows: NameRow[] }).rows;
-  return list.map((row) => ({
+  return rowsOf<NameRow>(rows).map((row) => ({
     businessId: row.business_id,
     name: row.kind === "slug" ? (nameFromSlug(row.name as string, row.city_slug) ?? "") : row.name,
     kind: row.kind === "name" ? "name" : "former_name",

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../client";
+import { rowsOf } from "../rows";
 import { createTestDatabase, type TestDatabase } from "../testing";
 
 let seeded: TestDatabase;
@@ -17,8 +18,7 @@ afterAll(async () => {
 
 async function indexDefinitions(db: Db): Promise<string[]> {
   const result = await db.execute(sql`select indexdef from pg_indexes where schemaname = 'public' order by indexname`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { indexdef: string }[];
-  return rows.map((row) => row.indexdef);
+  return rowsOf<{ indexdef: string }>(result).map((row) => row.indexdef);
 }
 
 describe("seed: load first, then the full-text and trigram indexes", () => {

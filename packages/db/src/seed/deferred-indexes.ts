@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { rowsOf } from "../rows";
 
 /** The bulk-loaded tables whose GIN/GiST indexes (full text, trigram) are built after the load. */
 const BULK_TABLES = ["businesses", "business_search", "buyer_questions", "claims", "offers", "slug_history"];
@@ -9,9 +10,6 @@ export interface DeferredIndex {
   definition: string;
 }
 
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
 
 /**
  * Drops the GIN and GiST indexes of the bulk tables and returns their definitions, exactly as
