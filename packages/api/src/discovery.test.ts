@@ -2,17 +2,15 @@ import { and, count, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, buyerQuestions, cities } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
-import { createContext } from "./context";
-import { createCaller } from "./root";
+import { anonymousCaller, SERVABLE } from "./test-callers";
 
 let database: TestDatabase;
-let caller: ReturnType<typeof createCaller>;
+let caller: ReturnType<typeof anonymousCaller>;
 const TIERS = ["premium", "pro", "basic", "free"];
-const servable = sql`${businesses.status} = 'active' and (${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now())`;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  caller = createCaller(createContext({ db: database.db, publicBaseUrl: "http://directory.test" }));
+  caller = anonymousCaller(database.db);
 });
 afterAll(async () => {
   await database?.destroy();
@@ -40,14 +38,14 @@ describe("discovery procedures (what the MCP tools call)", () => {
     const expected = await database.db
       .select({ id: businesses.id })
       .from(businesses)
-      .where(and(eq(businesses.categorySlug, "dentist"), servable))
+      .where(and(eq(businesses.categorySlug, "dentist"), SERVABLE))
       .orderBy(businesses.planTier, desc(businesses.visibilityScore), businesses.name, businesses.id)
       .limit(3);
     expect(leaders.businesses.map((b) => b.id)).toEqual(expected.map((e) => e.id));
   });
 
   it("finds businesses by free text, by owner buyer-question text, and by a misspelt name", async () => {
-    const [sample] = await database.db.select({ name: businesses.name, id: businesses.id }).from(businesses).where(servable).limit(1);
+    const [sample] = await database.db.select({ name: businesses.name, id: businesses.id }).from(businesses).where(SERVABLE).limit(1);
     const byName = await caller.discovery.searchKeyword({ query: sample!.name, limit: 10 });
     expect(byName.businesses.map((b) => b.id)).toContain(sample!.id);
     expect(byName.businesses[0]?.matchedBy).toBe("full_text");
@@ -56,7 +54,7 @@ describe("discovery procedures (what the MCP tools call)", () => {
       .select({ businessId: buyerQuestions.businessId, question: buyerQuestions.question })
       .from(buyerQuestions)
       .innerJoin(businesses, eq(businesses.id, buyerQuestions.businessId))
-      .where(servable)
+      .where(SERVABLE)
       .limit(1);
     const words = question!.question.replace(/[^\p{L}\s]/gu, " ").split(/\s+/).filter((w) => w.length > 5).slice(0, 2).join(" ");
     const byQuestion = await caller.discovery.searchKeyword({ query: words, limit: 10 });
@@ -84,7 +82,7 @@ describe("discovery procedures (what the MCP tools call)", () => {
       .select({ name: cities.name, n: count() })
       .from(businesses)
       .innerJoin(cities, eq(cities.id, businesses.cityId))
-      .where(and(eq(businesses.categorySlug, "dentist"), servable))
+      .where(and(eq(businesses.categorySlug, "dentist"), SERVABLE))
       .groupBy(cities.name);
     expect(result.total).toBe(expected.length);
     for (const row of expected) expect(result.cities.find((c) => c.name === row.name)?.listings).toBe(row.n);
@@ -97,7 +95,7 @@ describe("entity extras (what the MCP tools call)", () => {
       .select({ slug: businesses.slug, id: businesses.id, category: businesses.categorySlug })
       .from(buyerQuestions)
       .innerJoin(businesses, eq(businesses.id, buyerQuestions.businessId))
-      .where(servable)
+      .where(SERVABLE)
       .limit(1);
     return row!;
   }
@@ -114,7 +112,7 @@ describe("entity extras (what the MCP tools call)", () => {
   });
 
   it("returns a business's offers with exact decimal prices, cheapest first", async () => {
-    const [paid] = await database.db.select({ slug: businesses.slug }).from(businesses).where(and(servable, sql`${businesses.planTier} in ('pro', 'premium')`)).limit(1);
+    const [paid] = await database.db.select({ slug: businesses.slug }).from(businesses).where(and(SERVABLE, sql`${businesses.planTier} in ('pro', 'premium')`)).limit(1);
     const result = await caller.entities.getOffers({ slug: paid!.slug });
     expect(result.total).toBeGreaterThan(0);
     for (const offer of result.offers) expect(offer.price).toMatch(/^\d+\.\d{2}$/);

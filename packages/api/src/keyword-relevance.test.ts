@@ -2,20 +2,18 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
-import { createContext } from "./context";
-import { createCaller } from "./root";
+import { anonymousCaller, SERVABLE } from "./test-callers";
 
 /*
  * Relevance cases for keyword search (issue 11): whatever the search reads and however it bounds
  * its candidates, these known queries must keep their best answers first.
  */
 let database: TestDatabase;
-let caller: ReturnType<typeof createCaller>;
-const servable = sql`${businesses.status} = 'active' and (${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now())`;
+let caller: ReturnType<typeof anonymousCaller>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  caller = createCaller(createContext({ db: database.db, publicBaseUrl: "http://directory.test" }));
+  caller = anonymousCaller(database.db);
 });
 afterAll(async () => {
   await database?.destroy();
@@ -23,7 +21,7 @@ afterAll(async () => {
 
 describe("keyword search relevance (known queries)", () => {
   it("puts a business first when its full name is the query", async () => {
-    const samples = await database.db.select({ id: businesses.id, name: businesses.name }).from(businesses).where(servable).orderBy(businesses.id).limit(5);
+    const samples = await database.db.select({ id: businesses.id, name: businesses.name }).from(businesses).where(SERVABLE).orderBy(businesses.id).limit(5);
     for (const sample of samples) {
       const result = await caller.discovery.searchKeyword({ query: sample.name, limit: 5 });
       expect(result.businesses[0]?.name, sample.name).toBe(sample.name);
@@ -47,7 +45,7 @@ describe("keyword search relevance (known queries)", () => {
     const [sample] = await database.db
       .select({ name: businesses.name })
       .from(businesses)
-      .where(and(servable, eq(businesses.categorySlug, "dentist")))
+      .where(and(SERVABLE, eq(businesses.categorySlug, "dentist")))
       .orderBy(businesses.id)
       .limit(1);
     const misspelt = sample!.name.replace(/([a-z])([a-z])/, "$2$1");
@@ -60,7 +58,7 @@ describe("keyword search relevance (known queries)", () => {
     const [named, described] = await database.db
       .select({ id: businesses.id, cityId: businesses.cityId })
       .from(businesses)
-      .where(and(servable, eq(businesses.categorySlug, "dentist")))
+      .where(and(SERVABLE, eq(businesses.categorySlug, "dentist")))
       .orderBy(businesses.id)
       .limit(2);
     await database.db.update(businesses).set({ name: "Zyxwvut Dental" }).where(eq(businesses.id, named!.id));
@@ -75,7 +73,7 @@ describe("the narrow search table follows every write to businesses", () => {
     const [sample] = await database.db
       .select({ id: businesses.id, city: businesses.cityId })
       .from(businesses)
-      .where(servable)
+      .where(SERVABLE)
       .orderBy(businesses.slug)
       .limit(1);
     const [elsewhere] = await database.db

@@ -2,23 +2,21 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, cities, documents, rowsOf, ingestDocuments, loadDictionary, MentionMatcher, type Db, type DocumentContext } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
-import { createContext } from "./context";
-import { createCaller } from "./root";
 import { decommissionBusiness } from "./services/lifecycle";
 import { ownCitations } from "./services/owner-insights";
+import { anonymousCaller, SERVABLE } from "./test-callers";
 
 let database: TestDatabase;
-let caller: ReturnType<typeof createCaller>;
+let caller: ReturnType<typeof anonymousCaller>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  caller = createCaller(createContext({ db: database.db, publicBaseUrl: "http://directory.test" }));
+  caller = anonymousCaller(database.db);
 });
 afterAll(async () => {
   await database?.destroy();
 });
 
-const servable = sql`${businesses.status} = 'active' and (${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now())`;
 
 /** The graph as the test derives it itself: the extractor run over every stored document's text. */
 async function graphFromText(db: Db) {
@@ -32,7 +30,7 @@ async function graphFromText(db: Db) {
     named.set(doc.id, matchers.get(key)!.extract(doc.body, context).map((mention) => mention.businessId));
   }
   const live = new Set(
-    (await db.select({ id: businesses.id }).from(businesses).where(servable)).map((row) => row.id),
+    (await db.select({ id: businesses.id }).from(businesses).where(SERVABLE)).map((row) => row.id),
   );
   const weights = new Map<string, number>();
   for (const ids of named.values()) {
@@ -130,7 +128,7 @@ describe("knowledge graph (GET /api/v2/knowledge-graph)", () => {
     const pair = await database.db
       .select({ id: businesses.id, name: businesses.name, cityId: businesses.cityId, category: businesses.categorySlug })
       .from(businesses)
-      .where(sql`${servable} and ${businesses.cityId} = (select city_id from businesses group by city_id order by count(*) desc limit 1)`)
+      .where(sql`${SERVABLE} and ${businesses.cityId} = (select city_id from businesses group by city_id order by count(*) desc limit 1)`)
       .orderBy(businesses.id);
     const names = new Map<string, number>();
     for (const row of pair) names.set(row.name, (names.get(row.name) ?? 0) + 1);

@@ -5,11 +5,12 @@ import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { createContext } from "./context";
 import { createCaller } from "./root";
 import { createApiKey } from "./services/api-keys";
+import { anonymousCaller, TEST_BASE_URL } from "./test-callers";
 
 let database: TestDatabase;
 let slugs: string[];
-const anonymous = () => createCaller(createContext({ db: database.db, publicBaseUrl: "http://directory.test" }));
-const withKey = (key: string) => createCaller(createContext({ db: database.db, publicBaseUrl: "http://directory.test", authorizationHeader: `Bearer ${key}` }));
+const anonymous = () => anonymousCaller(database.db);
+const withKey = (key: string) => createCaller(createContext({ db: database.db, publicBaseUrl: TEST_BASE_URL, authorizationHeader: `Bearer ${key}` }));
 const consent = { userAgreedToBeContacted: true as const, statementShownToUser: "I agree that this dentist may contact me about my enquiry." };
 
 beforeAll(async () => {

@@ -2,17 +2,15 @@ import { asc, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
-import { createContext } from "../../context";
-import { createCaller } from "../../root";
 import { sitemapPage, sitemapPageStarts } from "../../services/pages";
+import { anonymousCaller, SERVABLE } from "../../test-callers";
 
 let database: TestDatabase;
-let caller: ReturnType<typeof createCaller>;
-const servable = sql`${businesses.status} = 'active' and (${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now())`;
+let caller: ReturnType<typeof anonymousCaller>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  caller = createCaller(createContext({ db: database.db, publicBaseUrl: "http://directory.test" }));
+  caller = anonymousCaller(database.db);
 });
 afterAll(async () => {
   await database?.destroy();
@@ -27,9 +25,9 @@ describe("pages procedures", () => {
     expect((await caller.pages.overview()).categories.length).toBeLessThanOrEqual(12);
   });
 
-  it("sitemap pages: slug ranges of at most the page size that together hold every servable slug once, in order", async () => {
+  it("sitemap pages: slug ranges of at most the page size that together hold every SERVABLE slug once, in order", async () => {
     const all = (await database.db.select({ slug: businesses.slug }).from(businesses).orderBy(asc(businesses.slug))).map((r) => r.slug);
-    const expected = (await database.db.select({ slug: businesses.slug }).from(businesses).where(servable).orderBy(asc(businesses.slug))).map((r) => r.slug);
+    const expected = (await database.db.select({ slug: businesses.slug }).from(businesses).where(SERVABLE).orderBy(asc(businesses.slug))).map((r) => r.slug);
     expect(expected.length).toBeLessThan(all.length);
     const pageSize = 97;
     const starts = await sitemapPageStarts(database.db, pageSize);
@@ -48,7 +46,7 @@ describe("pages procedures", () => {
   });
 
   it("sitemap pages leave out decommissioned businesses", async () => {
-    const [gone] = await database.db.select({ slug: businesses.slug }).from(businesses).where(servable).orderBy(asc(businesses.slug)).limit(1);
+    const [gone] = await database.db.select({ slug: businesses.slug }).from(businesses).where(SERVABLE).orderBy(asc(businesses.slug)).limit(1);
     await database.db.update(businesses).set({ status: "inactive" }).where(sql`${businesses.slug} = ${gone!.slug}`);
     try {
       const page = await caller.pages.sitemapPage({ from: gone!.slug, limit: 5 });

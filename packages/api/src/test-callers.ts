@@ -1,0 +1,19 @@
+import { sql } from "drizzle-orm";
+import { businesses, type Db } from "@directory/db";
+import { createContext } from "./context";
+import { createCaller } from "./root";
+
+/*
+ * For the tests of this package: the in-process caller they call procedures with, and the
+ * servability rule written out again in SQL as an oracle, independent of services/active-business.
+ */
+
+export const TEST_BASE_URL = "http://directory.test";
+
+/** A caller with no key and no client address (so no address-based limit applies). */
+export function anonymousCaller(db: Db) {
+  return createCaller(createContext({ db, publicBaseUrl: TEST_BASE_URL }));
+}
+
+/** Active, and unexpired or without expiry: what a public answer may show. */
+export const SERVABLE = sql`${businesses.status} = 'active' and (${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now())`;
