@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { createDatabase, documents, migrate, rowsOf, seedDemoDocuments } from "@directory/db";
+import { createDatabase, documents, forChores, migrate, rowsOf, seedDemoDocuments } from "@directory/db";
 import { runLoad } from "./load";
 import { startAndWait, stop } from "./processes";
 
@@ -17,7 +17,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 15);
 
 
 export async function benchGraph(databaseUrl: string, note: (line: string) => void): Promise<void> {
-  const database = await createDatabase({ url: databaseUrl, timeouts: { statementMs: 0 } });
+  const database = await createDatabase(forChores({ url: databaseUrl }));
   let networkIds: string[];
   let complementary: { category: string; city: string }[];
   try {

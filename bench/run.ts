@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { asc, count, desc } from "drizzle-orm";
 import postgres from "postgres";
-import { businesses, categories, cities, createDatabase, isDatabaseEmpty, migrate, seedDemoWorld } from "@directory/db";
+import { businesses, categories, cities, createDatabase, forChores, isDatabaseEmpty, migrate, seedDemoWorld } from "@directory/db";
 import { createApiKey, generateApiKey } from "@directory/api";
 import { copyFeedRate, timeOffsetPage, walkFeed } from "./feed";
 import { benchGraph } from "./graph";
@@ -54,7 +54,7 @@ async function ensureDatabaseExists(): Promise<void> {
 async function prepareWorld(): Promise<string[]> {
   await ensureDatabaseExists();
   // Seeding and indexing a million rows outlast the 3 s statement timeout the service uses.
-  const database = await createDatabase({ url: databaseUrl, timeouts: { statementMs: 0 } });
+  const database = await createDatabase(forChores({ url: databaseUrl }));
   try {
     await migrate(database);
     if (await isDatabaseEmpty(database.db)) {

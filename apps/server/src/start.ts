@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { createDatabase, isDatabaseEmpty, migrate, seedDemoWorld, type Database } from "@directory/db";
+import { createDatabase, forChores, isDatabaseEmpty, migrate, seedDemoWorld, type Database } from "@directory/db";
 import { ensureAdminKey } from "./admin-key";
 import { createApp } from "./app";
 import { createMetrics } from "./metrics";
@@ -44,7 +44,7 @@ async function openPreparedDatabase(config: ServerConfig, logger: Logger, starte
     });
     return embedded;
   }
-  const chores = await createDatabase({ url: config.databaseUrl, timeouts: { ...config.databaseTimeouts, statementMs: 0 } });
+  const chores = await createDatabase(forChores({ url: config.databaseUrl, timeouts: config.databaseTimeouts }));
   try {
     await prepare(chores);
   } finally {

@@ -126,12 +126,16 @@ export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Da
 }
 
 /**
- * For database chores (migrate, seed, ingest): as from the environment, but without the statement
- * timeout, which bounds a request's queries and would cut a million-row index build short.
+ * For database chores (migrate, seed, ingest, benchmarks' set-up): the same options without the
+ * statement timeout, which bounds a request's queries and would cut a million-row index build short.
  */
-export function choreDatabaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
-  const options = databaseOptionsFromEnv(env);
+export function forChores(options: DatabaseOptions): DatabaseOptions {
   return "url" in options ? { ...options, timeouts: { ...options.timeouts, statementMs: 0 } } : options;
+}
+
+/** forChores of the options from the environment. */
+export function choreDatabaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
+  return forChores(databaseOptionsFromEnv(env));
 }
 
 /** DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_IDLE_TIMEOUT_MS (milliseconds; 0 = off). */

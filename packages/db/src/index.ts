@@ -1,5 +1,5 @@
 export * from "./schema/index";
-export { choreDatabaseOptionsFromEnv, createDatabase, databaseOptionsFromEnv, databaseTimeoutsFromEnv, DEFAULT_DATABASE_TIMEOUTS, type Database, type DatabaseOptions, type DatabaseTimeouts, type Db } from "./client";
+export { choreDatabaseOptionsFromEnv, createDatabase, forChores, databaseOptionsFromEnv, databaseTimeoutsFromEnv, DEFAULT_DATABASE_TIMEOUTS, type Database, type DatabaseOptions, type DatabaseTimeouts, type Db } from "./client";
 export { migrate } from "./migrate";
 export { rowsOf } from "./rows";
 export { seedDemoWorld, isDatabaseEmpty, DEMO_BUSINESS_COUNT, type SeedOptions } from "./seed/index";
