@@ -54,6 +54,17 @@ describe("keyword search relevance (known queries)", () => {
     expect(result.businesses.map((b) => b.name)).toContain(sample!.name);
   });
 
+  it("corrects a misspelt kind of business to the category word and searches again", async () => {
+    for (const [query, category] of [["dentst", "Dentist"], ["plumbr", "Plumber"]] as const) {
+      const result = await caller.discovery.searchKeyword({ query, limit: 10 });
+      expect(result.businesses.length, query).toBeGreaterThan(0);
+      expect(result.businesses.every((b) => b.matchedBy === "full_text"), query).toBe(true);
+      expect(result.businesses[0]?.category, query).toBe(category);
+    }
+    const unknown = await caller.discovery.searchKeyword({ query: "qzxvbn", limit: 10 });
+    expect(unknown.businesses).toEqual([]);
+  });
+
   it("weighs a word in the name above the same word in a description", async () => {
     const [named, described] = await database.db
       .select({ id: businesses.id, cityId: businesses.cityId })

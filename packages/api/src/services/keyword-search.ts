@@ -1,9 +1,11 @@
 import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { union } from "drizzle-orm/pg-core";
-import { businessSearch, businesses, buyerQuestions, cityLexeme, type Db } from "@directory/db";
+import { businessSearch, businesses, buyerQuestions, cityLexeme, type City, type Db } from "@directory/db";
 import { servableCondition } from "./active-business";
 import { selectBusinessRecords, type BusinessRecord } from "./business-lookup";
+import { referenceData } from "./reference-data";
 import { resolveCity } from "./search";
+import { correctSpelling } from "./spelling";
 
 /**
  * Ranking reads every candidate's row; bounding the set keeps a word shared by 18,000 businesses
@@ -15,7 +17,8 @@ export const KEYWORD_RANKING =
   "Ordered by text relevance (PostgreSQL full-text rank; a word in the name weighs most, then services and keywords, then USP and tagline, then description; " +
   "businesses whose buyer questions match are included), then plan tier, then name. " +
   `When more than ${KEYWORD_CANDIDATES} businesses match, ${KEYWORD_CANDIDATES} of them are ranked (the first the text index yields, not the best by any score): add a city or more words to narrow a broad query. ` +
-  "When no word matches exactly, names are matched by trigram similarity to tolerate typos.";
+  "When no word matches exactly, misspelt words are corrected to the nearest word of a category name or synonym (\"dentst\" finds dentists) and the search runs again; " +
+  "when that finds nothing either, names are matched by trigram similarity.";
 
 /** Buyer questions can only add so many candidates; the text index does the rest. */
 const QUESTION_CANDIDATES = 200;
@@ -31,15 +34,40 @@ const servableSearchRow = and(
 )!;
 
 /**
- * Free-text search in one round trip: matches and ranks a bounded candidate set on the narrow
- * business_search table (business_search_document_idx; a city is one more lexeme in the same GIN
- * lookup), then reads the full rows of the `limit` winners only. Only when nothing matches, a trigram match on the name
- * (businesses_name_trgm_idx) so "dentst" still finds dentists.
+ * Free-text search, one round trip when a word matches. Only when nothing matches: the query with
+ * its misspelt words corrected against category words (services/spelling.ts, in memory), and only
+ * when that finds nothing either, a trigram match on the name (businesses_name_trgm_idx), the slow
+ * path, for misspelt business names.
  */
 export async function searchByKeyword(db: Db, params: { query: string; city?: string; limit: number }) {
   const city = params.city ? await resolveCity(db, params.city) : null;
   if (params.city && !city) return { city: null, unknownCity: true, hits: [] as KeywordHit[] };
-  const words = sql`websearch_to_tsquery('simple', ${params.query})`;
+  const found = (records: BusinessRecord[], matchedBy: KeywordHit["matchedBy"]) => ({ city, unknownCity: false, hits: records.map((record) => ({ ...record, matchedBy })) });
+
+  const fullText = await rankByText(db, params.query, city, params.limit);
+  if (fullText.length > 0) return found(fullText, "full_text");
+  const corrected = correctSpelling(await referenceData(db), params.query);
+  if (corrected !== null) {
+    const correctedText = await rankByText(db, corrected, city, params.limit);
+    if (correctedText.length > 0) return found(correctedText, "full_text");
+  }
+
+  const similarity = sql`similarity(${businesses.name}, ${params.query})`;
+  const inCity = city ? eq(businesses.cityId, city.id) : undefined;
+  const fuzzy = await selectBusinessRecords(db)
+    .where(and(sql`${businesses.name} % ${params.query}`, inCity, servableCondition()))
+    .orderBy(desc(similarity), asc(businesses.planTier), asc(businesses.name))
+    .limit(params.limit);
+  return found(fuzzy, "fuzzy_name");
+}
+
+/**
+ * One round trip: matches and ranks a bounded candidate set on the narrow business_search table
+ * (business_search_document_idx; a city is one more lexeme in the same GIN lookup), then reads the
+ * full rows of the `limit` winners only.
+ */
+async function rankByText(db: Db, query: string, city: City | null, limit: number): Promise<BusinessRecord[]> {
+  const words = sql`websearch_to_tsquery('simple', ${query})`;
   const matching = city ? sql`(${words} && (quote_literal(${cityLexeme(city.id)}))::tsquery)` : words;
 
   const questionMatches = db
@@ -65,19 +93,9 @@ export async function searchByKeyword(db: Db, params: { query: string; city?: st
     .select({ businessId: candidates.businessId, rank: rank.as("rank") })
     .from(candidates)
     .orderBy(desc(rank), asc(candidates.planTier), asc(candidates.name), asc(candidates.businessId))
-    .limit(params.limit)
+    .limit(limit)
     .as("ranked");
-  const fullText = await selectBusinessRecords(db)
+  return selectBusinessRecords(db)
     .innerJoin(ranked, eq(ranked.businessId, businesses.id))
     .orderBy(desc(ranked.rank), asc(businesses.planTier), asc(businesses.name), asc(businesses.id));
-  if (fullText.length > 0) return { city, unknownCity: false, hits: fullText.map((record) => ({ ...record, matchedBy: "full_text" as const })) };
-
-  const similarity = sql`similarity(${businesses.name}, ${params.query})`;
-  const inCity = city ? eq(businesses.cityId, city.id) : undefined;
-  const fuzzy = await selectBusinessRecords(db)
-    .where(and(sql`${businesses.name} % ${params.query}`, inCity, servableCondition()))
-    .orderBy(desc(similarity), asc(businesses.planTier), asc(businesses.name))
-    .limit(params.limit);
-  return { city, unknownCity: false, hits: fuzzy.map((record) => ({ ...record, matchedBy: "fuzzy_name" as const })) };
 }
-
