@@ -40,6 +40,26 @@ describe("owner-written text reaches agents as plain, bounded data", () => {
     expect(many.length).toBeLessThanOrEqual(OWNER_TEXT_LIMITS.listItems);
   });
 
+  it("cleans JSON from the first changed item on, keeps owner keys as keys, and bounds objects and arrays", () => {
+    const clean = { "@type": "Dentist", name: "Clinic", hours: [{ day: "Monday" }], n: 1 };
+    expect(cleanOwnerJson(clean)).toBe(clean);
+
+    const late = cleanOwnerJson({ a: "1", b: ["2", "3\u200B", "4"], c: "5" });
+    expect(late).toEqual({ a: "1", b: ["2", "3", "4"], c: "5" });
+
+    const proto = cleanOwnerJson(JSON.parse('{"__proto__": {"polluted": "x\\u0007"}, "z": "1"}')) as Record<string, unknown>;
+    expect(Object.keys(proto)).toEqual(["__proto__", "z"]);
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    expect((proto as { polluted?: unknown }).polluted).toBeUndefined();
+
+    const wide = cleanOwnerJson(Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`k${i}`, i]))) as Record<string, unknown>;
+    expect(Object.keys(wide)).toHaveLength(OWNER_TEXT_LIMITS.listItems);
+    const long = cleanOwnerJson(Array.from({ length: 40 }, () => "w".repeat(100))) as string[];
+    expect(long).toHaveLength(OWNER_TEXT_LIMITS.long / 100);
+    const firstAlone = cleanOwnerJson(["x".repeat(2_000), "y"]) as string[];
+    expect(firstAlone).toEqual([`${"x".repeat(OWNER_TEXT_LIMITS.long)}${TRUNCATION_NOTE}`]);
+  });
+
   it("is applied by the output schemas, which stay plain strings in OpenAPI", () => {
     const parsed = ZEntityProfile.shape.aiSignals.shape.keywords.parse(["den\u200Btist"]);
     expect(parsed).toEqual(["dentist"]);

@@ -55,47 +55,63 @@ export function cleanOwnerList(items: readonly string[]): string[] {
  * to `listItems` entries.
  */
 export function cleanOwnerJson(value: unknown): unknown {
-  return cleanJson(value).value;
+  return cleanJson(value);
 }
 
-/**
- * One pass that also returns the cleaned value's text length (its strings and keys), so bounding
- * an array never walks its items again, and hands back the input itself when nothing changed: the
- * partner feed cleans 500 JSON-LD documents a page, nearly all already clean.
+/*
+ * The partner feed cleans 500 JSON-LD documents a page, nearly all already clean, so the walk
+ * allocates nothing until something changes: it hands back the input itself, copies an array or
+ * object only from its first changed item on, and reports each value's text length (its strings
+ * and keys) through `measured` rather than a result object per node.
  */
-function cleanJson(value: unknown): { value: unknown; length: number } {
+let measured = 0;
+
+function cleanJson(value: unknown): unknown {
   if (typeof value === "string") {
     const cleaned = cleanOwnerText(value, OWNER_TEXT_LIMITS.long);
-    return { value: cleaned, length: cleaned.length };
+    measured = cleaned.length;
+    return cleaned;
   }
-  if (Array.isArray(value)) {
-    const kept: unknown[] = [];
-    let length = 0;
-    let changed = value.length > OWNER_TEXT_LIMITS.listItems;
-    for (const item of value.slice(0, OWNER_TEXT_LIMITS.listItems)) {
-      const cleaned = cleanJson(item);
-      if (kept.length > 0 && length + cleaned.length > OWNER_TEXT_LIMITS.long) {
-        changed = true;
-        break;
-      }
-      length += cleaned.length;
-      changed ||= cleaned.value !== item;
-      kept.push(cleaned.value);
-    }
-    return { value: changed ? kept : value, length };
+  if (Array.isArray(value)) return cleanArray(value);
+  if (value !== null && typeof value === "object") return cleanObject(value as Record<string, unknown>);
+  measured = 0;
+  return value;
+}
+
+/** The first items while their text fits the long limit (the first always), at most listItems. */
+function cleanArray(items: readonly unknown[]): unknown {
+  const end = Math.min(items.length, OWNER_TEXT_LIMITS.listItems);
+  let copy: unknown[] | null = null;
+  let length = 0;
+  let index = 0;
+  for (; index < end; index++) {
+    const item = items[index];
+    const cleaned = cleanJson(item);
+    if (index > 0 && length + measured > OWNER_TEXT_LIMITS.long) break;
+    length += measured;
+    if (copy) copy.push(cleaned);
+    else if (cleaned !== item) copy = [...items.slice(0, index), cleaned];
   }
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value);
-    let changed = entries.length > OWNER_TEXT_LIMITS.listItems;
-    let length = 0;
-    const cleanedEntries = entries.slice(0, OWNER_TEXT_LIMITS.listItems).map(([key, item]) => {
-      const cleanKey = cleanOwnerText(key, OWNER_TEXT_LIMITS.short);
-      const cleaned = cleanJson(item);
-      length += cleanKey.length + cleaned.length;
-      changed ||= cleanKey !== key || cleaned.value !== item;
-      return [cleanKey, cleaned.value] as const;
-    });
-    return { value: changed ? Object.fromEntries(cleanedEntries) : value, length };
+  measured = length;
+  return copy ?? (index < items.length ? items.slice(0, index) : items);
+}
+
+/** The first listItems entries, keys and values cleaned. */
+function cleanObject(object: Record<string, unknown>): unknown {
+  const keys = Object.keys(object);
+  const end = Math.min(keys.length, OWNER_TEXT_LIMITS.listItems);
+  // Entries, not assignment to a fresh object: an owner's "__proto__" key stays a key.
+  let entries: [string, unknown][] | null = keys.length > end ? [] : null;
+  let length = 0;
+  for (let index = 0; index < end; index++) {
+    const key = keys[index]!;
+    const item = object[key];
+    const cleanKey = cleanOwnerText(key, OWNER_TEXT_LIMITS.short);
+    const cleaned = cleanJson(item);
+    length += cleanKey.length + measured;
+    if (!entries && (cleanKey !== key || cleaned !== item)) entries = keys.slice(0, index).map((earlier) => [earlier, object[earlier]]);
+    entries?.push([cleanKey, cleaned]);
   }
-  return { value, length: 0 };
+  measured = length;
+  return entries ? Object.fromEntries(entries) : object;
 }
