@@ -1,5 +1,5 @@
-import { and, asc, count, eq, gte, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
-import { businesses, categories, cities, type Db } from "@directory/db";
+import { and, count, eq, gte, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
+import { businesses, categories, cities, rowsOf, type Db } from "@directory/db";
 import { DomainError } from "../errors";
 import { servableCondition } from "./active-business";
 import { decodeFeedCursor, encodeFeedCursor, filtersFingerprint } from "./feed-cursor";
@@ -18,29 +18,39 @@ export interface FeedParams {
   cursor?: string;
 }
 
-/** Only the columns the JSON-LD is built from: a page decodes a third of the business row. */
-const jsonLdColumns = {
-  schemaOrgType: categories.schemaOrgType,
-  id: businesses.id,
-  slug: businesses.slug,
-  name: businesses.name,
-  description: businesses.description,
-  website: businesses.website,
-  phone: businesses.phone,
-  email: businesses.email,
-  address: businesses.address,
-  cityName: cities.name,
-  state: businesses.state,
-  postalCode: businesses.postalCode,
-  country: businesses.country,
-  lat: businesses.lat,
-  lng: businesses.lng,
-  openingHours: businesses.openingHours,
-  rating: businesses.rating,
-  reviewCount: businesses.reviewCount,
-  services: businesses.services,
-  updatedAt: businesses.updatedAt,
-} satisfies Record<keyof JsonLdSource, unknown>;
+/**
+ * Only the columns the JSON-LD is built from, named as JsonLdSource names them, read as the
+ * driver's raw rows: drizzle's per-column mapping of 500 rows cost a page ~4 ms. The time is
+ * read as epoch milliseconds (a number on both drivers; drizzle would have made the Date).
+ */
+const jsonLdColumns = sql.join(
+  [
+    sql`${categories.schemaOrgType} as "schemaOrgType"`,
+    sql`${businesses.id} as "id"`,
+    sql`${businesses.slug} as "slug"`,
+    sql`${businesses.name} as "name"`,
+    sql`${businesses.description} as "description"`,
+    sql`${businesses.website} as "website"`,
+    sql`${businesses.phone} as "phone"`,
+    sql`${businesses.email} as "email"`,
+    sql`${businesses.address} as "address"`,
+    sql`${cities.name} as "cityName"`,
+    sql`${businesses.state} as "state"`,
+    sql`${businesses.postalCode} as "postalCode"`,
+    sql`${businesses.country} as "country"`,
+    sql`${businesses.lat} as "lat"`,
+    sql`${businesses.lng} as "lng"`,
+    sql`${businesses.openingHours} as "openingHours"`,
+    sql`${businesses.rating} as "rating"`,
+    sql`${businesses.reviewCount} as "reviewCount"`,
+    sql`${businesses.services} as "services"`,
+    sql`floor(extract(epoch from ${businesses.updatedAt}) * 1000)::float8 as "updatedAtMs"`,
+    sql`(extract(epoch from ${businesses.updatedAt}) * 1000000)::bigint::text as "updatedAtMicros"`,
+  ],
+  sql`, `,
+);
+
+type FeedRow = Omit<JsonLdSource, "updatedAt"> & { updatedAtMs: number; updatedAtMicros: string };
 
 /** LIKE treats % and _ as wildcards; a partner's "%" means a percent sign. */
 function escapeLike(value: string): string {
@@ -104,18 +114,14 @@ export async function getPartnerFeedPage(db: Db, baseUrl: string, params: FeedPa
   const seek = cursor
     ? sql`(${businesses.updatedAt}, ${businesses.id}) > (timestamptz 'epoch' + ${cursor.updatedAtMicros}::bigint * interval '1 microsecond', ${cursor.id}::uuid)`
     : undefined;
-  const rows = await db
-    .select({
-      ...jsonLdColumns,
-      updatedAtMicros: sql<string>`(extract(epoch from ${businesses.updatedAt}) * 1000000)::bigint::text`,
-    })
-    .from(businesses)
-    .innerJoin(categories, eq(categories.slug, businesses.categorySlug))
-    .innerJoin(cities, eq(cities.id, businesses.cityId))
-    .where(and(...conditions, seek))
-    .orderBy(asc(businesses.updatedAt), asc(businesses.id))
-    .limit(params.limit + 1)
-    .offset(cursor ? 0 : params.offset);
+  const result = await db.execute(sql`select ${jsonLdColumns}
+    from ${businesses}
+    join ${categories} on ${categories.slug} = ${businesses.categorySlug}
+    join ${cities} on ${cities.id} = ${businesses.cityId}
+    where ${and(...conditions, seek)}
+    order by ${businesses.updatedAt}, ${businesses.id}
+    limit ${params.limit + 1} offset ${cursor ? 0 : params.offset}`);
+  const rows = rowsOf<FeedRow>(result);
 
   const page = rows.slice(0, params.limit);
   const last = page.at(-1);
@@ -123,6 +129,6 @@ export async function getPartnerFeedPage(db: Db, baseUrl: string, params: FeedPa
     rows.length > params.limit && last
       ? encodeFeedCursor({ updatedAtMicros: last.updatedAtMicros, id: last.id, offset: offset + page.length, total, filters: fingerprint })
       : null;
-  const locations = page.map((row) => toJsonLd(row, baseUrl));
+  const locations = page.map(({ updatedAtMs, updatedAtMicros: _, ...row }) => toJsonLd({ ...row, updatedAt: new Date(updatedAtMs) }, baseUrl));
   return { total, limit: params.limit, offset, nextCursor, locations };
 }
