@@ -2,12 +2,20 @@ import type { BusinessRecord } from "./business-lookup";
 import { roundedRating } from "./listing";
 import { publicUrls } from "./public-urls";
 
-/** What the JSON-LD is built from: the partner feed selects exactly these columns. */
+/**
+ * What the JSON-LD is built from: the partner feed selects exactly these columns. updatedAt is a
+ * Date, or epoch milliseconds as the feed's raw rows carry it (no Date per row to read it).
+ */
 export type JsonLdSource = Pick<
   BusinessRecord,
   | "schemaOrgType" | "id" | "slug" | "name" | "description" | "website" | "phone" | "email" | "address" | "cityName" | "state"
-  | "postalCode" | "country" | "lat" | "lng" | "openingHours" | "rating" | "reviewCount" | "services" | "updatedAt"
->;
+  | "postalCode" | "country" | "lat" | "lng" | "openingHours" | "rating" | "reviewCount" | "services"
+> & { updatedAt: Date | number };
+
+/** schema.org day URLs, built once rather than per business and day. */
+const DAY_URLS: Record<string, string> = Object.fromEntries(
+  ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].map((day) => [day, `https://schema.org/${day}`]),
+);
 
 /**
  * schema.org JSON-LD for a business, typed with its category's LocalBusiness subtype. The one
@@ -38,7 +46,7 @@ export function toJsonLd(business: JsonLdSource, baseUrl: string) {
         : undefined,
     openingHoursSpecification: business.openingHours.map((spec) => ({
       "@type": "OpeningHoursSpecification",
-      dayOfWeek: spec.days.map((day) => `https://schema.org/${day}`),
+      dayOfWeek: spec.days.map((day) => DAY_URLS[day] ?? `https://schema.org/${day}`),
       opens: spec.opens,
       closes: spec.closes,
     })),
@@ -51,6 +59,6 @@ export function toJsonLd(business: JsonLdSource, baseUrl: string) {
       itemOffered: { "@type": "Service", name: service },
     })),
     sameAs: [publicUrls.profile(baseUrl, business.slug)],
-    dateModified: business.updatedAt.toISOString(),
+    dateModified: new Date(business.updatedAt).toISOString(),
   };
 }
