@@ -125,9 +125,30 @@ async function benchKeyword(): Promise<void> {
     note("## Keyword search (tRPC discovery.searchKeyword, the search_by_keyword tool; 4 connections)");
     note("");
     note(`- ${result.rps} req/s; p50 ${result.p50} ms, p90 ${result.p90} ms, p97.5 ${result.p97_5} ms, p99 ${result.p99} ms (target p95 < 30 ms, p99 < 60 ms; no limit server for this row); ${result.non2xx + result.errors} failures`);
+    note("");
+    note("| query, one at a time (10 each) | median ms | slowest ms | listings |");
+    note("|---|---|---|---|");
+    for (const [index, input] of KEYWORD_QUERIES.entries()) {
+      const timing = await timeOneByOne(`http://127.0.0.1:${port}${paths[index]}`, 10);
+      note(`| ${input.query}${input.city ? ` (${input.city})` : ""} | ${timing.medianMs} | ${timing.slowestMs} | ${timing.listings} |`);
+    }
   } finally {
     await stop(app.child);
   }
+}
+
+/** Sequential requests to one tRPC query: which of the queries makes the tail. */
+async function timeOneByOne(url: string, times: number): Promise<{ medianMs: number; slowestMs: number; listings: number }> {
+  const elapsed: number[] = [];
+  let listings = 0;
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    const body = (await (await fetch(url)).json()) as { result: { data: { json: { businesses: unknown[] } } } };
+    elapsed.push(performance.now() - started);
+    listings = body.result.data.json.businesses.length;
+  }
+  elapsed.sort((a, b) => a - b);
+  return { medianMs: Math.round(elapsed[Math.floor(times / 2)] ?? 0), slowestMs: Math.round(elapsed.at(-1) ?? 0), listings };
 }
 
 async function benchFeed(): Promise<void> {
