@@ -1,5 +1,5 @@
 import { and, count, eq, gte, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
-import { businesses, categories, cities, rowsOf, type Db } from "@directory/db";
+import { businesses, categories, cities, executePrepared, type Db } from "@directory/db";
 import { DomainError } from "../errors";
 import { servableCondition } from "./active-business";
 import { decodeFeedCursor, encodeFeedCursor, filtersFingerprint } from "./feed-cursor";
@@ -114,14 +114,13 @@ export async function getPartnerFeedPage(db: Db, baseUrl: string, params: FeedPa
   const seek = cursor
     ? sql`(${businesses.updatedAt}, ${businesses.id}) > (timestamptz 'epoch' + ${cursor.updatedAtMicros}::bigint * interval '1 microsecond', ${cursor.id}::uuid)`
     : undefined;
-  const result = await db.execute(sql`select ${jsonLdColumns}
+  const rows = await executePrepared<FeedRow>(db, sql`select ${jsonLdColumns}
     from ${businesses}
     join ${categories} on ${categories.slug} = ${businesses.categorySlug}
     join ${cities} on ${cities.id} = ${businesses.cityId}
     where ${and(...conditions, seek)}
     order by ${businesses.updatedAt}, ${businesses.id}
     limit ${params.limit + 1} offset ${cursor ? 0 : params.offset}`);
-  const rows = rowsOf<FeedRow>(result);
 
   const page = rows.slice(0, params.limit);
   const last = page.at(-1);
