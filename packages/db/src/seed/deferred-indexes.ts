@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { rowsOf } from "../rows";
 
-/** The bulk-loaded tables whose GIN/GiST indexes (full text, trigram) are built after the load. */
+/** The bulk-loaded tables whose secondary indexes are built after the load. */
 const BULK_TABLES = ["businesses", "business_search", "buyer_questions", "claims", "offers", "slug_history"];
 
 export interface DeferredIndex {
@@ -10,13 +10,15 @@ export interface DeferredIndex {
   definition: string;
 }
 
-
 /**
- * Drops the GIN and GiST indexes of the bulk tables and returns their definitions, exactly as
- * PostgreSQL prints them (pg_get_indexdef), so they can be rebuilt after the load: one sorted
- * build is several times cheaper than maintaining a full-text or trigram index row by row.
+ * Drops the secondary indexes of the bulk tables (every index that backs no constraint: full
+ * text, trigram, and the btrees over random uuids, which a row-by-row load writes all over) and
+ * returns their definitions, exactly as PostgreSQL prints them (pg_get_indexdef), so they can be
+ * rebuilt after the load: one sorted build is several times cheaper than maintaining an index
+ * row by row. Primary keys and unique constraints stay (foreign keys and slugs rely on them); a
+ * unique index that backs no constraint (claims_current_uq) checks the loaded rows when rebuilt.
  */
-export async function dropSearchIndexes(db: Db): Promise<DeferredIndex[]> {
+export async function dropSecondaryIndexes(db: Db): Promise<DeferredIndex[]> {
   const tables = sql.join(
     BULK_TABLES.map((table) => sql`${table}`),
     sql`, `,
@@ -26,15 +28,15 @@ export async function dropSearchIndexes(db: Db): Promise<DeferredIndex[]> {
       from pg_index i
       join pg_class c on c.oid = i.indexrelid
       join pg_class t on t.oid = i.indrelid
-      join pg_am a on a.oid = c.relam
-      where t.relnamespace = 'public'::regnamespace and t.relname in (${tables}) and a.amname in ('gin', 'gist')
+      where t.relnamespace = 'public'::regnamespace and t.relname in (${tables})
+        and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)
       order by c.relname`),
   );
   for (const index of indexes) await db.execute(sql.raw(`drop index if exists "public"."${index.name.replace(/"/g, '""')}"`));
   return indexes;
 }
 
-/** Rebuilds what dropSearchIndexes removed; the caller runs it even when the load failed. */
-export async function rebuildSearchIndexes(db: Db, indexes: readonly DeferredIndex[]): Promise<void> {
+/** Rebuilds what dropSecondaryIndexes removed; the caller runs it even when the load failed. */
+export async function rebuildSecondaryIndexes(db: Db, indexes: readonly DeferredIndex[]): Promise<void> {
   for (const index of indexes) await db.execute(sql.raw(index.definition));
 }

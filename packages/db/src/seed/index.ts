@@ -6,7 +6,7 @@ import { claimCount, generateBatch } from "./batch";
 import { BatchQueue } from "./batch-queue";
 import { CATEGORIES } from "./categories";
 import { loadDemoCities } from "./cities";
-import { dropSearchIndexes, rebuildSearchIndexes } from "./deferred-indexes";
+import { dropSecondaryIndexes, rebuildSecondaryIndexes } from "./deferred-indexes";
 import { seedDocuments } from "./documents";
 import { insertBatch } from "./insert";
 import { insertReferenceData } from "./reference-data";
@@ -62,8 +62,8 @@ export async function seedDemoWorld(
     slugs: new SlugRegistry(),
   };
   let claims = 0;
-  // Load first, then build the full-text and trigram indexes once over the loaded rows.
-  const deferred = await dropSearchIndexes(db);
+  // Load first, then build the secondary indexes once over the loaded rows.
+  const deferred = await dropSecondaryIndexes(db);
   const pending = new BatchQueue(BATCHES_IN_FLIGHT);
   try {
     for (let start = 0; start < total; start += batchSize) {
@@ -77,7 +77,7 @@ export async function seedDemoWorld(
     }
     await pending.drain();
   } finally {
-    await rebuildSearchIndexes(db, deferred);
+    await rebuildSecondaryIndexes(db, deferred);
   }
   await seedDocuments(db, seed, demoCities);
   // Fresh statistics, or the planner guesses a handful of rows and walks a whole index (the 1M

@@ -6,7 +6,9 @@ import { buyerQuestions } from "../schema/buyer-questions";
 import { claims } from "../schema/claims";
 import { offers } from "../schema/offers";
 import { slugHistory } from "../schema/slug-history";
+import { arrayLiteral } from "./array-literal";
 import type { BatchRows } from "./batch";
+import { copyRows, postgresClientOf } from "./copy-rows";
 import type { JsonRow } from "./rows";
 
 /** PostgreSQL allows 65,535 bind parameters per statement; stay well below it. */
@@ -30,11 +32,6 @@ export async function insertInChunks<TTable extends PgTable>(db: Db, table: TTab
  */
 function asciiJson(value: unknown): string {
   return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-/** A text[] value as a PostgreSQL array literal, so `(e->>n)::text[]` reads it directly. */
-function arrayLiteral(items: readonly string[]): string {
-  return `{${items.map((item) => `"${item.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
 }
 
 interface ColumnCodec {
@@ -87,9 +84,22 @@ export async function insertAsJson<TTable extends PgTable>(db: Db, table: TTable
 
 /**
  * One transaction per batch, so a failure never leaves a business without its claims. Parents go
- * first (foreign keys), and current claims before the superseded ones that point at them.
+ * first (foreign keys), and current claims before the superseded ones that point at them. A
+ * PostgreSQL server takes the rows by COPY (copy-rows.ts), PGlite as JSON.
  */
 export async function insertBatch(db: Db, rows: BatchRows): Promise<void> {
+  const server = postgresClientOf(db);
+  if (server) {
+    await server.begin(async (sql) => {
+      await copyRows(sql, businesses, rows.businesses);
+      await copyRows(sql, claims, rows.currentClaims);
+      await copyRows(sql, claims, rows.supersededClaims);
+      await copyRows(sql, slugHistory, rows.slugHistory);
+      await copyRows(sql, offers, rows.offers);
+      await copyRows(sql, buyerQuestions, rows.questions);
+    });
+    return;
+  }
   await db.transaction(async (tx) => {
     await insertAsJson(tx, businesses, rows.businesses);
     await insertAsJson(tx, claims, rows.currentClaims);

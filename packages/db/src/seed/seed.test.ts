@@ -7,6 +7,7 @@ import { businesses, buyerQuestions, categories, cities, claims, offers, slugHis
 import { CATEGORIES } from "./categories";
 import { CLAIMED_PROPERTIES } from "./claims";
 import { isDatabaseEmpty, seedDemoWorld } from "./index";
+import { createTestDatabase } from "../testing";
 import { SlugRegistry } from "./slugs";
 import { DEMO_EPOCH_MS } from "./time";
 
@@ -68,6 +69,17 @@ describe("seedDemoWorld", () => {
     expect(a.businesses.every((row) => UUID_V4.test(row.id))).toBe(true);
     expect(a.claims.every((row) => UUID_V4.test(row.id))).toBe(true);
   });
+
+  // A PostgreSQL server takes the rows by COPY, PGlite as JSON (insert.ts): both must write the same world.
+  it.runIf(process.env.TEST_DATABASE_URL)("writes the same rows on a PostgreSQL server (COPY) as on PGlite", async () => {
+    const server = await createTestDatabase({ seed: { businesses: BUSINESSES, seed: 42, batchSize: 250 } });
+    try {
+      expect(server.driver).toBe("postgres");
+      expect(JSON.stringify(await snapshot(server.db))).toBe(JSON.stringify(await snapshot(first.db)));
+    } finally {
+      await server.destroy();
+    }
+  }, 180_000);
 
   it("reports what it wrote, and the database is no longer empty", async () => {
     const [claimCount] = await db.select({ n: sql<number>`count(*)::int` }).from(claims);

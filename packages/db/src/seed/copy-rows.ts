@@ -1,0 +1,61 @@
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { getTableColumns, getTableName } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Sql, TransactionSql } from "postgres";
+import type { Db } from "../client";
+import { arrayLiteral } from "./array-literal";
+import type { JsonRow } from "./rows";
+
+/**
+ * COPY ... FROM STDIN for the seed's bulk tables on a PostgreSQL server. The JSON insert that
+ * PGlite takes (insert.ts) makes the server parse a jsonb document and cast every field of every
+ * row; COPY's text format goes straight through each column's input function, and the server's
+ * CPU is what a million-business seed waits on.
+ */
+
+/** postgres-js when the database is a PostgreSQL server; null on PGlite. */
+export function postgresClientOf(db: Db): Sql | null {
+  const client = (db as unknown as { $client: unknown }).$client;
+  return typeof client === "function" && "begin" in client ? (client as Sql) : null;
+}
+
+/** COPY text format: backslash, tab, newline and carriage return escaped; \N is NULL. */
+function escapeCopyText(text: string): string {
+  return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (char) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[char]!) : text;
+}
+
+/** One generated value as COPY text, by the column's type (dates travel as epoch milliseconds, see rows.ts). */
+function copyValue(value: unknown, column: PgColumn): string {
+  if (value === null || value === undefined) return "\\N";
+  switch (column.columnType) {
+    case "PgTimestamp":
+      return new Date(value as number).toISOString();
+    case "PgJsonb":
+      return escapeCopyText(JSON.stringify(value));
+    case "PgArray":
+      return escapeCopyText(arrayLiteral(value as string[]));
+    default:
+      return escapeCopyText(String(value));
+  }
+}
+
+const LINES_PER_CHUNK = 1_000;
+
+/** Generated columns are computed by the database, never sent. */
+function insertableColumns(table: PgTable): [string, PgColumn][] {
+  return Object.entries(getTableColumns(table)).filter(([, column]) => !column.generated);
+}
+
+/** Rows into a table with one COPY, inside the caller's transaction. */
+export async function copyRows<TTable extends PgTable>(sql: TransactionSql, table: TTable, rows: readonly JsonRow<TTable>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = insertableColumns(table);
+  const lines = rows.map((row: Record<string, unknown>) => columns.map(([key, column]) => copyValue(row[key], column)).join("\t"));
+  const tableName: string = getTableName(table);
+  const target = await sql`copy ${sql(tableName)} (${sql(columns.map(([, column]) => column.name))}) from stdin`.writable();
+  // Chunks of lines, not a line per write: each write is a socket write, and those are what cost.
+  const chunks: string[] = [];
+  for (let start = 0; start < lines.length; start += LINES_PER_CHUNK) chunks.push(`${lines.slice(start, start + LINES_PER_CHUNK).join("\n")}\n`);
+  await pipeline(Readable.from(chunks), target);
+}
