@@ -82,30 +82,25 @@ export async function insertAsJson<TTable extends PgTable>(db: Db, table: TTable
   }
 }
 
+/** Writes one table's rows of a batch, the way the driver takes them best. */
+type TableWriter = <TTable extends PgTable>(table: TTable, rows: readonly JsonRow<TTable>[]) => Promise<void>;
+
+/** Parents first (foreign keys), and current claims before the superseded ones that point at them. */
+async function writeBatch(rows: BatchRows, write: TableWriter): Promise<void> {
+  await write(businesses, rows.businesses);
+  await write(claims, rows.currentClaims);
+  await write(claims, rows.supersededClaims);
+  await write(slugHistory, rows.slugHistory);
+  await write(offers, rows.offers);
+  await write(buyerQuestions, rows.questions);
+}
+
 /**
- * One transaction per batch, so a failure never leaves a business without its claims. Parents go
- * first (foreign keys), and current claims before the superseded ones that point at them. A
+ * One transaction per batch, so a failure never leaves a business without its claims. A
  * PostgreSQL server takes the rows by COPY (copy-rows.ts), PGlite as JSON.
  */
 export async function insertBatch(db: Db, rows: BatchRows): Promise<void> {
   const server = postgresClientOf(db);
-  if (server) {
-    await server.begin(async (sql) => {
-      await copyRows(sql, businesses, rows.businesses);
-      await copyRows(sql, claims, rows.currentClaims);
-      await copyRows(sql, claims, rows.supersededClaims);
-      await copyRows(sql, slugHistory, rows.slugHistory);
-      await copyRows(sql, offers, rows.offers);
-      await copyRows(sql, buyerQuestions, rows.questions);
-    });
-    return;
-  }
-  await db.transaction(async (tx) => {
-    await insertAsJson(tx, businesses, rows.businesses);
-    await insertAsJson(tx, claims, rows.currentClaims);
-    await insertAsJson(tx, claims, rows.supersededClaims);
-    await insertAsJson(tx, slugHistory, rows.slugHistory);
-    await insertAsJson(tx, offers, rows.offers);
-    await insertAsJson(tx, buyerQuestions, rows.questions);
-  });
+  if (server) await server.begin((sql) => writeBatch(rows, (table, tableRows) => copyRows(sql, table, tableRows)));
+  else await db.transaction((tx) => writeBatch(rows, (table, tableRows) => insertAsJson(tx, table, tableRows)));
 }
