@@ -1,4 +1,5 @@
-// Bundles the server (src/main.ts) and the webhook worker (src/worker-main.ts) into dist/ as ESM
+// Bundles the server (src/main.ts), the webhook worker (src/worker-main.ts) and the modules the
+// test harness starts servers with (src/server-modules.ts, for TEST_SERVER=dist) into dist/ as ESM
 // for Node 20, so production runs plain `node` with no TypeScript tooling. The workspace packages
 // (@directory/*, TypeScript sources) are bundled in; every npm package stays external and is
 // loaded from node_modules at run time, so each one the bundle imports must be a dependency of
@@ -18,7 +19,7 @@ const appDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(appDir, "../..");
 const outdir = path.join(appDir, "dist");
 const stampFile = path.join(outdir, "build-inputs.json");
-const entryPoints = { main: "src/main.ts", "worker-main": "src/worker-main.ts" };
+const entryPoints = { main: "src/main.ts", "worker-main": "src/worker-main.ts", "server-modules": "src/server-modules.ts" };
 /** Besides the bundled sources: what decides how they are bundled and what they may import. */
 const configInputs = [fileURLToPath(import.meta.url), path.join(appDir, "package.json"), path.join(repoRoot, "pnpm-lock.yaml")];
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPnpmCli } from "./find-pnpm-cli";
+import { serverUnderTest } from "./testing";
 
 /**
  * The service as production runs it: `pnpm build` bundles apps/server into dist/, then plain
@@ -63,6 +64,12 @@ describe("the built service", () => {
     const code = await build.exited;
     expect(code, build.output()).toBe(0);
   }, 180_000);
+
+  it("is what the suite's servers run when TEST_SERVER=dist, and the sources otherwise", async () => {
+    const expected = process.env.TEST_SERVER === "dist" ? "/apps/server/dist/server-modules.js" : "/apps/server/src/server-modules.ts";
+    expect(serverUnderTest.location.endsWith(expected)).toBe(true);
+    expect(serverUnderTest.modules).toBe(await import(serverUnderTest.location));
+  });
 
   it("bundles the workspace packages and leaves npm packages to node_modules", () => {
     for (const entry of ["main.js", "worker-main.js"]) {

@@ -3,11 +3,22 @@ import type { DestinationStream } from "pino";
 import { randomBytes } from "node:crypto";
 import { createApiKey, createSecretBox, DEFAULT_DELIVERY_SETTINGS, type DeliverySettings, type RateLimitSettings, type WebhookConfig } from "@directory/api";
 import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from "@directory/db/testing";
-import { createApp } from "./app";
-import { createMetrics } from "./metrics";
-import { answerClientErrorsWithJson } from "./request-hygiene";
-import { createLogger } from "./logger";
-import { startWebhookWorker, type WebhookWorker } from "./webhooks/worker";
+import * as sourceModules from "./server-modules";
+import type { WebhookWorker } from "./webhooks/worker";
+
+/**
+ * The server under test: the TypeScript sources, or with TEST_SERVER=dist the bundle `start` runs
+ * (built before the run by vitest.global-setup.ts). CI runs the suite both ways.
+ */
+async function loadServerUnderTest(choice = process.env.TEST_SERVER ?? "source"): Promise<{ location: string; modules: typeof sourceModules }> {
+  if (choice === "source") return { location: new URL("./server-modules.ts", import.meta.url).href, modules: sourceModules };
+  if (choice !== "dist") throw new Error(`TEST_SERVER=${choice}: use "source" (the default) or "dist" (the built bundle)`);
+  const location = new URL("../dist/server-modules.js", import.meta.url).href;
+  return { location, modules: (await import(location)) as typeof sourceModules };
+}
+
+export const serverUnderTest = await loadServerUnderTest();
+const { createApp, createMetrics, answerClientErrorsWithJson, createLogger, startWebhookWorker } = serverUnderTest.modules;
 
 export interface TestServer {
   url: string;
