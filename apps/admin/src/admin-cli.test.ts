@@ -41,6 +41,13 @@ describe("pnpm admin keys (through the typed SDK, against a live server)", () =>
     expect((await fetch(`${server.url}${history}`, { headers: { authorization: `Bearer ${created.key}` } })).status).toBe(401);
   });
 
+  it("prints --json output alone on stdout through the README's command (pnpm exec directory-admin)", async () => {
+    const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+    const args = ["-y", "pnpm@10.34.8", "exec", "directory-admin", "--url", server.url, "--key", server.adminKey, "keys", "create", "--kind", "developer", "--json"];
+    const { stdout } = await run("npx", args, { cwd: repoRoot, env: { ...process.env, DIRECTORY_ADMIN_KEY: "" } });
+    expect(JSON.parse(stdout).key).toMatch(/^bdk_dev_/);
+  });
+
   it("binds a business key to its business and refuses a binding for other kinds", async () => {
     const [business] = await server.database.db.select({ id: businesses.id, slug: businesses.slug }).from(businesses).limit(1);
     const created = JSON.parse((await admin("keys", "create", "--kind", "business", "--business", business!.slug, "--json")).stdout);
