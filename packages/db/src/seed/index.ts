@@ -6,7 +6,7 @@ import { claimCount, generateBatch } from "./batch";
 import { BatchQueue } from "./batch-queue";
 import { CATEGORIES } from "./categories";
 import { loadDemoCities } from "./cities";
-import { dropSecondaryIndexes, rebuildSecondaryIndexes } from "./deferred-indexes";
+import { deferForBulkLoad, restoreAfterBulkLoad } from "./deferred-ddl";
 import { seedDocuments } from "./documents";
 import { insertBatch } from "./insert";
 import { insertReferenceData } from "./reference-data";
@@ -62,8 +62,8 @@ export async function seedDemoWorld(
     slugs: new SlugRegistry(),
   };
   let claims = 0;
-  // Load first, then build the secondary indexes once over the loaded rows.
-  const deferred = await dropSecondaryIndexes(db);
+  // Load first, then build the keys, indexes and foreign keys once over the loaded rows.
+  const deferred = await deferForBulkLoad(db);
   const pending = new BatchQueue(BATCHES_IN_FLIGHT);
   try {
     for (let start = 0; start < total; start += batchSize) {
@@ -76,9 +76,14 @@ export async function seedDemoWorld(
       });
     }
     await pending.drain();
-  } finally {
-    await rebuildSecondaryIndexes(db, deferred);
+  } catch (error) {
+    // The load's own error is the one to report: let what is in flight settle, put back what can
+    // be put back (a half-loaded world may well break a key), then rethrow.
+    await pending.drain().catch(() => undefined);
+    await restoreAfterBulkLoad(db, deferred).catch(() => undefined);
+    throw error;
   }
+  await restoreAfterBulkLoad(db, deferred);
   await seedDocuments(db, seed, demoCities);
   // Fresh statistics, or the planner guesses a handful of rows and walks a whole index (the 1M
   // partner feed's first page took over 3 s before, 3 ms after).
