@@ -1,118 +1,13 @@
 // Bundles the server (src/main.ts), the webhook worker (src/worker-main.ts) and the modules the
-// test harness starts servers with (src/server-modules.ts, for TEST_SERVER=dist) into dist/ as ESM
-// for Node 20, so production runs plain `node` with no TypeScript tooling. The workspace packages
-// (@directory/*, TypeScript sources) are bundled in; every npm package stays external and is
-// loaded from node_modules at run time, so each one the bundle imports must be a dependency of
-// this package (checked below: pnpm links only declared dependencies next to dist/).
-//
-//   node build.mjs             always build
-//   node build.mjs --if-stale  build only when an input of the last build changed (what `start` does)
-//
-// Each output is written to a temporary file and renamed, so a server starting while another
-// process rebuilds never loads a half-written bundle.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { isBuiltin } from "node:module";
+// test harness starts servers with (src/server-modules.ts, for TEST_SERVER=dist) into dist/.
+// How, and the --if-stale flag: scripts/bundle-app.mjs.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildApp, isMainModule } from "../../scripts/bundle-app.mjs";
 
 const appDir = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(appDir, "../..");
-const outdir = path.join(appDir, "dist");
-const stampFile = path.join(outdir, "build-inputs.json");
 const entryPoints = { main: "src/main.ts", "worker-main": "src/worker-main.ts", "server-modules": "src/server-modules.ts" };
-/** Besides the bundled sources: what decides how they are bundled and what they may import. */
-const configInputs = [fileURLToPath(import.meta.url), path.join(appDir, "package.json"), path.join(repoRoot, "pnpm-lock.yaml")];
 
-const manifest = JSON.parse(readFileSync(path.join(appDir, "package.json"), "utf8"));
-const declared = new Set(Object.keys(manifest.dependencies ?? {}));
+export const ensureBuilt = () => buildApp(appDir, entryPoints, { onlyIfStale: true });
 
-/** "@scope/name/sub/path" -> "@scope/name", "name/sub" -> "name". */
-function packageName(specifier) {
-  const parts = specifier.split("/");
-  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
-}
-
-/** Up to date when every output exists and is newer than every input the last build read. */
-function upToDate() {
-  if (!existsSync(stampFile)) return false;
-  let stamp;
-  try {
-    stamp = JSON.parse(readFileSync(stampFile, "utf8"));
-  } catch {
-    return false;
-  }
-  const outputs = Object.keys(entryPoints).map((name) => path.join(outdir, `${name}.js`));
-  if (!outputs.every((file) => existsSync(file))) return false;
-  const builtAt = Math.min(...outputs.map((file) => statSync(file).mtimeMs), statSync(stampFile).mtimeMs);
-  return [...stamp.inputs, ...configInputs].every((file) => existsSync(file) && statSync(file).mtimeMs <= builtAt);
-}
-
-/** Bundle @directory/* workspace sources; leave every other bare import to Node at run time. */
-const externalNpmPackages = {
-  name: "external-npm-packages",
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (isBuiltin(args.path)) return { path: args.path, external: true };
-      if (args.path.startsWith("@directory/")) return undefined;
-      return { path: args.path, external: true };
-    });
-  },
-};
-
-function writeAtomically(file, contents) {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, contents);
-  renameSync(temporary, file);
-}
-
-async function bundle() {
-  const startedAt = performance.now();
-  // Imported here: a start that finds the bundle up to date should not pay for loading esbuild.
-  const { build } = await import("esbuild");
-  const result = await build({
-    absWorkingDir: appDir,
-    entryPoints,
-    outdir,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    // Error types are logged by constructor name; bundling must not rename colliding classes.
-    keepNames: true,
-    sourcemap: "linked",
-    metafile: true,
-    write: false,
-    logLevel: "warning",
-    plugins: [externalNpmPackages],
-  });
-
-  const undeclared = new Set();
-  for (const output of Object.values(result.metafile.outputs)) {
-    for (const imported of output.imports) {
-      if (!imported.external || isBuiltin(imported.path)) continue;
-      const name = packageName(imported.path);
-      if (!declared.has(name)) undeclared.add(name);
-    }
-  }
-  if (undeclared.size > 0) {
-    throw new Error(
-      `the bundle imports npm packages that apps/server/package.json does not list under "dependencies": ${[...undeclared].sort().join(", ")}. ` +
-        `Add each as "catalog:" so node can load it from apps/server/dist.`,
-    );
-  }
-
-  mkdirSync(outdir, { recursive: true });
-  for (const file of result.outputFiles) writeAtomically(file.path, file.contents);
-  const inputs = Object.keys(result.metafile.inputs).map((input) => path.resolve(appDir, input));
-  writeAtomically(stampFile, `${JSON.stringify({ inputs }, null, 2)}\n`);
-  const bytes = result.outputFiles.filter((file) => file.path.endsWith(".js")).reduce((sum, file) => sum + file.contents.length, 0);
-  process.stderr.write(`built ${path.relative(repoRoot, outdir)} (${inputs.length} sources, ${(bytes / 1024).toFixed(0)} KiB of JS) in ${((performance.now() - startedAt) / 1000).toFixed(1)} s\n`);
-}
-
-if (process.argv.includes("--if-stale") && upToDate()) process.exit(0);
-try {
-  await bundle();
-} catch (error) {
-  process.stderr.write(`apps/server build failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-}
+if (isMainModule(import.meta.url)) await buildApp(appDir, entryPoints, { onlyIfStale: process.argv.includes("--if-stale") });

@@ -7,8 +7,8 @@ import { apiKeys, businesses } from "@directory/db";
 import { startTestServer, type TestServer } from "@directory/server/testing";
 
 const run = promisify(execFile);
-const cli = fileURLToPath(new URL("./cli.ts", import.meta.url));
-const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
+// The command as installed: plain node on the bundle, built first when a source changed.
+const bin = fileURLToPath(new URL("../bin/directory-admin.mjs", import.meta.url));
 
 let server: TestServer;
 beforeAll(async () => {
@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 function admin(...args: string[]) {
-  return run(tsx, [cli, "--url", server.url, "--key", server.adminKey, ...args], { env: { ...process.env, DIRECTORY_ADMIN_KEY: "" } });
+  return run(process.execPath, [bin, "--url", server.url, "--key", server.adminKey, ...args], { env: { ...process.env, DIRECTORY_ADMIN_KEY: "" } });
 }
 
 describe("pnpm admin keys (through the typed SDK, against a live server)", () => {
@@ -58,7 +58,7 @@ describe("pnpm admin keys (through the typed SDK, against a live server)", () =>
 
   it("refuses non-admin keys with a clear message", async () => {
     const developer = JSON.parse((await admin("keys", "create", "--kind", "developer", "--json")).stdout);
-    const result = run(tsx, [cli, "--url", server.url, "--key", developer.key, "keys", "list"]);
+    const result = run(process.execPath, [bin, "--url", server.url, "--key", developer.key, "keys", "list"]);
     await expect(result).rejects.toMatchObject({ stderr: expect.stringMatching(/admin API key.*FORBIDDEN.*403/) });
   });
 });

@@ -1,4 +1,3 @@
-#!/usr/bin/env -S npx tsx
 import { Command } from "commander";
 import { registerBusinessCommands } from "./business-commands";
 import { registerDbCommands } from "./db-commands";

@@ -1,4 +1,3 @@
-#!/usr/bin/env -S npx tsx
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createDirectoryClient } from "@directory/sdk";
 import { createMcpServer } from "./server";

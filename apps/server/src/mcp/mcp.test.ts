@@ -246,7 +246,7 @@ describe("MCP over stdio", () => {
     const stdio = await connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ["--import", "tsx", "apps/mcp/src/stdio.ts"],
+        args: ["apps/mcp/bin/directory-mcp.mjs"],
         cwd: REPO_ROOT,
         env: { ...(process.env as Record<string, string>), DIRECTORY_URL: server.url },
         stderr: "pipe",
