@@ -204,7 +204,7 @@ export function responseConventions(classify: RouteClassifier): RequestHandler {
         rest.unshift(chunk);
         chunk = undefined;
       }
-      if (choose() === "pass") return end(chunk, ...rest);
+      if (choose() === "pass") return end(asLargeBodyBuffer(chunk, rest[0]), ...rest);
       if (chunk !== undefined && chunk !== null) chunks.push(toBuffer(chunk, rest[0]));
       const callback = rest.find((arg) => typeof arg === "function");
       const body = Buffer.concat(chunks);
@@ -226,6 +226,19 @@ export function responseConventions(classify: RouteClassifier): RequestHandler {
     }) as typeof res.end;
     next();
   };
+}
+
+/** From this size a string body is encoded before it is handed to node's http (see below). */
+const LARGE_BODY_CHARACTERS = 32 * 1024;
+
+/**
+ * A large string body as a Buffer: node writes a string by joining it to the head and encoding it
+ * on the socket's write path, which took 3 to 9 ms for a 768 KB partner-feed page here against
+ * 1.2 to 3.9 ms for Buffer.from and the write of a Buffer. Small bodies gain nothing and stay strings.
+ */
+function asLargeBodyBuffer(chunk: unknown, encoding: unknown): unknown {
+  if (typeof chunk !== "string" || chunk.length < LARGE_BODY_CHARACTERS) return chunk;
+  return Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
 }
 
 /** The challenge of a refused key: invalid_token when one was presented. */
