@@ -90,7 +90,7 @@ describe("the SDK as a published package", () => {
     expect(readFileSync(path.join(sdkDir, "CHANGELOG.md"), "utf8")).toContain(`## ${version}`);
   });
 
-  it("installs with npm outside the workspace, compiles under tsc NodeNext strict and runs on plain node", async () => {
+  it("installs with npm outside the workspace, compiles under tsc NodeNext strict and runs on plain node 20, 22 and 24", async () => {
     writeFileSync(path.join(scratch, "package.json"), JSON.stringify({ name: "sdk-user", private: true, type: "module" }));
     writeFileSync(
       path.join(scratch, "tsconfig.json"),
@@ -119,6 +119,12 @@ describe("the SDK as a published package", () => {
     expect(output.first.length).toBeGreaterThan(0);
     expect(output).toMatchObject({ code: "NOT_FOUND", status: 404 });
     expect(output.quota?.remaining).toEqual(expect.any(Number));
+
+    // The same compiled script on the Node versions users run (npm's node package, as the README's checks do).
+    for (const version of ["22", "24"]) {
+      const other = await run("npx", ["-y", "-p", `node@${version}`, "node", path.join(scratch, "out/main.js"), server.url], { cwd: scratch });
+      expect(JSON.parse(other.stdout), `on node ${version}`).toMatchObject({ total: 2, first: output.first, code: "NOT_FOUND", status: 404 });
+    }
   }, 300_000);
 });
 
