@@ -52,6 +52,9 @@ export async function seedDemoWorld(
   const seed = options.seed ?? DEFAULT_SEED;
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
 
+  // The load runs without keys (deferForBulkLoad): rows loaded over an existing world would not
+  // fail, they would duplicate it and leave keys that cannot be put back.
+  if (!(await isDatabaseEmpty(db))) throw new Error("seed: the database already holds a world; the demo world is written only into an empty database");
   const demoCities = loadDemoCities();
   for (const city of demoCities) assertDigitFree(kebab(city.name));
   await insertReferenceData(db, seed, demoCities);
@@ -77,10 +80,10 @@ export async function seedDemoWorld(
     }
     await pending.drain();
   } catch (error) {
-    // The load's own error is the one to report: let what is in flight settle, put back what can
-    // be put back (a half-loaded world may well break a key), then rethrow.
+    // The load's own error is the one to report: let what is in flight settle, put back each
+    // constraint and index that still can be (a half-loaded world may break one), then rethrow.
     await pending.drain().catch(() => undefined);
-    await restoreAfterBulkLoad(db, deferred).catch(() => undefined);
+    for (const item of deferred) await restoreAfterBulkLoad(db, [item]).catch(() => undefined);
     throw error;
   }
   await restoreAfterBulkLoad(db, deferred);
