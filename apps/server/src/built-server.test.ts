@@ -82,6 +82,24 @@ describe("the built service", () => {
     }
   });
 
+  it("builds the admin CLI and the stdio MCP server the same way, and their bins run them with plain node", async () => {
+    for (const app of ["admin", "mcp"]) {
+      const build = run([`apps/${app}/build.mjs`]);
+      expect(await build.exited, build.output()).toBe(0);
+    }
+    for (const bundleFile of ["apps/admin/dist/cli.js", "apps/mcp/dist/stdio.js"]) {
+      const bundle = readFileSync(path.join(repoRoot, bundleFile), "utf8");
+      expect(/from\s*"@directory\//.test(bundle), `${bundleFile} imports a workspace package`).toBe(false);
+      expect(/from\s*"(tsx|typescript|esbuild)["/]/.test(bundle), `${bundleFile} imports TypeScript tooling`).toBe(false);
+    }
+    for (const bin of ["apps/admin/bin/directory-admin.mjs", "apps/mcp/bin/directory-mcp.mjs"]) {
+      expect(readFileSync(path.join(repoRoot, bin), "utf8"), bin).toMatch(/^#!\/usr\/bin\/env node\n/);
+    }
+    const help = run(["apps/admin/bin/directory-admin.mjs", "--help"]);
+    expect(await help.exited, help.output()).toBe(0);
+    expect(help.output()).toContain("keys");
+  });
+
   it("node dist/main.js migrates, seeds, answers a search and shuts down cleanly on SIGTERM", async () => {
     const env: NodeJS.ProcessEnv = { PORT: "0", HOST: "127.0.0.1", DATA_DIR: path.join(scratch, "server"), DATABASE_URL: "", DEMO_SEED: "on" };
     if (process.env.TEST_DATABASE_URL) {
