@@ -7,8 +7,8 @@
 // Each app's build.mjs names its entry points and calls buildApp:
 //   node <app>/build.mjs             always build
 //   node <app>/build.mjs --if-stale  build only when an input of the last build changed
-// A bin script calls its build.mjs's ensureBuilt before importing its bundle, so a command works on a fresh
-// checkout without a separate build step.
+// A bin script calls its build.mjs's ensureBuilt before importing its bundle, so a command works
+// on a fresh checkout without a separate build step.
 //
 // Each output is written to a temporary file and renamed, so a process starting while another
 // rebuilds never loads a half-written bundle.
