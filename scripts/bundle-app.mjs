@@ -4,7 +4,7 @@
 // node_modules at run time, so each one a bundle imports must be a dependency of its app
 // (checked here: pnpm links only declared dependencies next to dist/).
 //
-// Each app's build.mjs names its entry points and calls buildApp:
+// Each app's build.mjs names its entry points and calls defineAppBuild:
 //   node <app>/build.mjs             always build
 //   node <app>/build.mjs --if-stale  build only when an input of the last build changed
 // A bin script calls its build.mjs's ensureBuilt before importing its bundle, so a command works
@@ -122,7 +122,7 @@ function appBuild(appDir, entryPoints) {
  * What an app's build.mjs runs, directly or for a bin script before it imports its bundle:
  * builds (with onlyIfStale, only when an input changed) and exits 1 with one line on failure.
  */
-export async function buildApp(appDir, entryPoints, { onlyIfStale }) {
+async function buildApp(appDir, entryPoints, { onlyIfStale }) {
   const app = appBuild(appDir, entryPoints);
   if (onlyIfStale && app.upToDate()) return;
   try {
@@ -134,6 +134,18 @@ export async function buildApp(appDir, entryPoints, { onlyIfStale }) {
 }
 
 /** True when the module at moduleUrl is the script node was asked to run (not an import). */
-export function isMainModule(moduleUrl) {
+function isMainModule(moduleUrl) {
   return process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(moduleUrl);
+}
+
+/**
+ * An app's build.mjs in one call: run as a script it builds (only when stale with --if-stale);
+ * either way it returns the app's ensureBuilt, which its bin awaits before importing the bundle.
+ * @param {string} buildScriptUrl the build.mjs's import.meta.url (its folder is the app's)
+ * @param {Record<string, string>} entryPoints output name -> source path relative to the app
+ */
+export async function defineAppBuild(buildScriptUrl, entryPoints) {
+  const appDir = path.dirname(fileURLToPath(buildScriptUrl));
+  if (isMainModule(buildScriptUrl)) await buildApp(appDir, entryPoints, { onlyIfStale: process.argv.includes("--if-stale") });
+  return () => buildApp(appDir, entryPoints, { onlyIfStale: true });
 }

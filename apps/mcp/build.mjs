@@ -1,12 +1,5 @@
 // Bundles the stdio MCP server (src/stdio.ts) into dist/stdio.js; bin/directory-mcp.mjs runs it,
 // building first when a source changed. How, and the --if-stale flag: scripts/bundle-app.mjs.
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { buildApp, isMainModule } from "../../scripts/bundle-app.mjs";
+import { defineAppBuild } from "../../scripts/bundle-app.mjs";
 
-const appDir = path.dirname(fileURLToPath(import.meta.url));
-const entryPoints = { stdio: "src/stdio.ts" };
-
-export const ensureBuilt = () => buildApp(appDir, entryPoints, { onlyIfStale: true });
-
-if (isMainModule(import.meta.url)) await buildApp(appDir, entryPoints, { onlyIfStale: process.argv.includes("--if-stale") });
+export const ensureBuilt = await defineAppBuild(import.meta.url, { stdio: "src/stdio.ts" });

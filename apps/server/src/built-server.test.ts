@@ -14,7 +14,6 @@ import { serverUnderTest } from "./testing";
  * and seeds with the demo world; on PostgreSQL (TEST_DATABASE_URL) over a fresh empty database.
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const distDir = path.join(repoRoot, "apps/server/dist");
 const scratch = mkdtempSync(path.join(tmpdir(), "directory-built-"));
 const pnpmCli = findPnpmCli();
 
@@ -57,6 +56,15 @@ function waitFor(running: Run, pattern: RegExp): Promise<RegExpExecArray> {
   });
 }
 
+/** A bundle (path from the repository root) imports no workspace source and no TypeScript tooling; returns its text. */
+function expectPlainNodeBundle(bundleFile: string): string {
+  const bundle = readFileSync(path.join(repoRoot, bundleFile), "utf8");
+  // Booleans, not toMatch: a failure would print the whole bundle.
+  expect(/from\s*"@directory\//.test(bundle), `${bundleFile} imports a workspace package`).toBe(false);
+  expect(/from\s*"(tsx|typescript|esbuild)["/]/.test(bundle), `${bundleFile} imports TypeScript tooling`).toBe(false);
+  return bundle;
+}
+
 describe("the built service", () => {
   beforeAll(async () => {
     // The server's part of `pnpm build` (the SDK's part rewrites packages/sdk/dist, which the SDK's
@@ -74,10 +82,7 @@ describe("the built service", () => {
 
   it("bundles the workspace packages and leaves npm packages to node_modules", () => {
     for (const entry of ["main.js", "worker-main.js"]) {
-      const bundle = readFileSync(path.join(distDir, entry), "utf8");
-      // Booleans, not toMatch: a failure would print the whole bundle.
-      expect(/from\s*"@directory\//.test(bundle), `${entry} imports a workspace package`).toBe(false);
-      expect(/from\s*"(tsx|typescript|esbuild)["/]/.test(bundle), `${entry} imports TypeScript tooling`).toBe(false);
+      const bundle = expectPlainNodeBundle(path.join("apps/server/dist", entry));
       expect(/from\s*"pino"/.test(bundle), `${entry} bundled pino`).toBe(true);
     }
   });
@@ -87,11 +92,7 @@ describe("the built service", () => {
       const build = run([`apps/${app}/build.mjs`]);
       expect(await build.exited, build.output()).toBe(0);
     }
-    for (const bundleFile of ["apps/admin/dist/cli.js", "apps/mcp/dist/stdio.js"]) {
-      const bundle = readFileSync(path.join(repoRoot, bundleFile), "utf8");
-      expect(/from\s*"@directory\//.test(bundle), `${bundleFile} imports a workspace package`).toBe(false);
-      expect(/from\s*"(tsx|typescript|esbuild)["/]/.test(bundle), `${bundleFile} imports TypeScript tooling`).toBe(false);
-    }
+    for (const bundleFile of ["apps/admin/dist/cli.js", "apps/mcp/dist/stdio.js"]) expectPlainNodeBundle(bundleFile);
     for (const bin of ["apps/admin/bin/directory-admin.mjs", "apps/mcp/bin/directory-mcp.mjs"]) {
       expect(readFileSync(path.join(repoRoot, bin), "utf8"), bin).toMatch(/^#!\/usr\/bin\/env node\n/);
     }

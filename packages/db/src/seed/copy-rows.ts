@@ -1,11 +1,11 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { getTableColumns, getTableName } from "drizzle-orm";
+import { getTableName } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Sql, TransactionSql } from "postgres";
 import type { Db } from "../client";
 import { arrayLiteral } from "./array-literal";
-import type { JsonRow } from "./rows";
+import { insertableColumns, type JsonRow } from "./rows";
 
 /**
  * COPY ... FROM STDIN for the seed's bulk tables on a PostgreSQL server. The JSON insert that
@@ -41,11 +41,6 @@ function copyValue(value: unknown, column: PgColumn): string {
 }
 
 const LINES_PER_CHUNK = 1_000;
-
-/** Generated columns are computed by the database, never sent. */
-function insertableColumns(table: PgTable): [string, PgColumn][] {
-  return Object.entries(getTableColumns(table)).filter(([, column]) => !column.generated);
-}
 
 /** Rows into a table with one COPY, inside the caller's transaction. */
 export async function copyRows<TTable extends PgTable>(sql: TransactionSql, table: TTable, rows: readonly JsonRow<TTable>[]): Promise<void> {

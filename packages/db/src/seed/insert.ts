@@ -9,7 +9,7 @@ import { slugHistory } from "../schema/slug-history";
 import { arrayLiteral } from "./array-literal";
 import type { BatchRows } from "./batch";
 import { copyRows, postgresClientOf } from "./copy-rows";
-import type { JsonRow } from "./rows";
+import { insertableColumns, type JsonRow } from "./rows";
 
 /** PostgreSQL allows 65,535 bind parameters per statement; stay well below it. */
 const PARAMETERS_PER_STATEMENT = 60_000;
@@ -42,10 +42,9 @@ interface ColumnCodec {
   encode?: (value: unknown) => unknown;
 }
 
-/** Generated columns (e.g. businesses.search_document) are computed by the database, never sent. */
+/** How each insertable column is read from the row's JSON array. */
 function columnCodecs(table: PgTable): ColumnCodec[] {
-  const insertable = Object.entries(getTableColumns(table)).filter(([, column]) => !column.generated);
-  return insertable.map(([key, column], position) => {
+  return insertableColumns(table).map(([key, column], position) => {
     const text = sql`(e->>${sql.raw(String(position))})`;
     switch (column.columnType) {
       case "PgTimestamp": // epoch milliseconds, see rows.ts

@@ -1,4 +1,5 @@
-import type { PgTable } from "drizzle-orm/pg-core";
+import { getTableColumns } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { businesses } from "../schema/businesses";
 import type { buyerQuestions } from "../schema/buyer-questions";
 import type { claims } from "../schema/claims";
@@ -21,3 +22,8 @@ export type ClaimRow = JsonRow<typeof claims>;
 export type OfferRow = JsonRow<typeof offers>;
 export type BuyerQuestionRow = JsonRow<typeof buyerQuestions>;
 export type SlugHistoryRow = JsonRow<typeof slugHistory>;
+
+/** The columns a generated row is sent for: generated columns are computed by the database, never sent. */
+export function insertableColumns(table: PgTable): [string, PgColumn][] {
+  return Object.entries(getTableColumns(table)).filter(([, column]) => !column.generated);
+}
