@@ -147,10 +147,18 @@ function isEventStream(res: Response): boolean {
   return String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream");
 }
 
+/**
+ * gzip at level 3, not zlib's default 6: on an 875 KB partner-feed page level 6 took 5.5 ms of the
+ * event loop for 125 KB, level 3 2.8 ms for 139 KB (and 0.9 ms to inflate). Brotli keeps the
+ * library's quality 4 (3.0 ms, 103 KB): already faster than gzip 6 and smaller.
+ */
+export const GZIP_LEVEL = 3;
+
 /** gzip or brotli by Accept-Encoding, for bodies of 1 KB and more; never an event stream (MCP SSE). */
 export function compressionMiddleware(): RequestHandler {
   return compression({
     threshold: COMPRESSION_THRESHOLD_BYTES,
+    level: GZIP_LEVEL,
     filter: (req, res) => {
       const path = (req as Request).path ?? "";
       if (path.startsWith("/api/mcp/sse") || isEventStream(res as Response)) return false;
