@@ -5,22 +5,18 @@
  * rate limiting: what is left is the database round trip and the bytes.
  */
 import { createServer } from "node:http";
+import { fillPlaceholders } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import postgres from "postgres";
-import { businessColumns, type Category, type City } from "@directory/db";
-import { findCategory, findCity, indexReferenceData, toListing } from "@directory/api";
+import type { Category, City } from "@directory/db";
+import { categorySearchQuery, findCategory, findCity, indexReferenceData, toListing } from "@directory/api";
 
 const sql = postgres(process.env.DATABASE_URL ?? "", { max: 10, prepare: true, transform: postgres.camel, onnotice: () => {} });
 const categoryRows = await sql<Category[]>`select * from categories order by slug`;
 const cityRows = await sql<City[]>`select * from cities`;
 const reference = indexReferenceData("", [...categoryRows], [...cityRows]);
-const columns = Object.values(businessColumns)
-  .map((column) => `b.${column.name}`)
-  .join(", ");
-// The service's own query: the same columns, joins, servable filter and ranking order.
-const query = `select ${columns}, c.name as category_name, c.singular as category_singular, c.schema_org_type, t.name as city_name, t.slug as city_slug
-  from businesses b join categories c on c.slug = b.category_slug join cities t on t.id = b.city_id
-  where b.category_slug = $1 and b.city_id = $2 and b.status = 'active' and (b.subscription_expires_at is null or b.subscription_expires_at > now())
-  order by b.plan_tier asc, b.visibility_score desc, b.name asc, b.id asc limit $3`;
+// The service's own SQL text (columns, joins, servable filter, ranking order) and parameters.
+const query = new PgDialect().sqlToQuery(categorySearchQuery(true));
 const baseUrl = "http://127.0.0.1";
 
 const server = createServer((req, res) => {
@@ -33,7 +29,7 @@ const server = createServer((req, res) => {
     return;
   }
   sql
-    .unsafe(query, [category.slug, city.id, Number(url.searchParams.get("limit") ?? 5)], { prepare: true })
+    .unsafe(query.sql, fillPlaceholders(query.params, { category: category.slug, cityId: city.id, limit: Number(url.searchParams.get("limit") ?? 5) }) as never[], { prepare: true })
     .then((rows) => {
       const businesses = rows.map((row) => toListing(row as never, baseUrl));
       res.setHeader("content-type", "application/json");

@@ -6,7 +6,7 @@ export { createOpenApiDocument, API_VERSION } from "./openapi";
 export { provisionApiKey, createApiKey } from "./services/api-keys";
 export { generateApiKey, parseApiKey, hashApiKey } from "./services/api-key-format";
 /** For the benchmark's limit server: the same resolution and listing shape without the HTTP stack. */
-export { searchCategory } from "./services/category-search";
+export { categorySearchQuery, searchCategory } from "./services/category-search";
 export { findCategory, findCity, indexReferenceData } from "./services/reference-data";
 export { toListing } from "./services/listing";
 /** The per-address bucket (IPv6: its /64) every per-client cap counts by. */

@@ -1,25 +1,62 @@
-import { and, asc, count, desc, eq, sql } from "drizzle-orm";
-import { businesses, cities, type Category, type Db } from "@directory/db";
+import { and, asc, count, desc, eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { businesses, categories, cities, prepareRaw, type Category, type Db } from "@directory/db";
 import { servableCondition } from "./active-business";
-import { selectBusinessRecords, type BusinessRecord } from "./business-lookup";
+import type { ListingSource } from "./listing";
 import { RANKING_ORDER, resolveCategory, resolveCity } from "./search";
 
-function prepareSearch(db: Db, withCity: boolean) {
-  return selectBusinessRecords(db)
-    .where(and(eq(businesses.categorySlug, sql.placeholder("category")), withCity ? eq(businesses.cityId, sql.placeholder("cityId")) : undefined, servableCondition()))
-    .orderBy(...RANKING_ORDER)
-    .limit(sql.placeholder("limit"))
-    .prepare(withCity ? "search_category_city" : "search_category");
+/** The columns a listing is built from, named as ListingSource names them: no other column is read. */
+const LISTING_COLUMNS: { [K in keyof ListingSource]: AnyColumn } = {
+  id: businesses.id,
+  slug: businesses.slug,
+  name: businesses.name,
+  categoryName: categories.name,
+  cityName: cities.name,
+  state: businesses.state,
+  country: businesses.country,
+  address: businesses.address,
+  phone: businesses.phone,
+  website: businesses.website,
+  email: businesses.email,
+  description: businesses.description,
+  services: businesses.services,
+  usp: businesses.usp,
+  tagline: businesses.tagline,
+  keywords: businesses.keywords,
+  openingHours: businesses.openingHours,
+  lat: businesses.lat,
+  lng: businesses.lng,
+  rating: businesses.rating,
+  planTier: businesses.planTier,
+  ownership: businesses.ownership,
+};
+
+/**
+ * The hot query of a category search, with placeholders (category, cityId when withCity, limit).
+ * Exported so the bench's limit server runs the very same SQL text.
+ */
+export function categorySearchQuery(withCity: boolean): SQL {
+  const columns = sql.join(
+    Object.entries(LISTING_COLUMNS).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`),
+    sql`, `,
+  );
+  const inCity = withCity ? eq(businesses.cityId, sql.placeholder("cityId")) : undefined;
+  return sql`select ${columns}
+    from ${businesses}
+    join ${categories} on ${categories.slug} = ${businesses.categorySlug}
+    join ${cities} on ${cities.id} = ${businesses.cityId}
+    where ${and(eq(businesses.categorySlug, sql.placeholder("category")), inCity, servableCondition())}
+    order by ${sql.join(RANKING_ORDER, sql`, `)}
+    limit ${sql.placeholder("limit")}`;
 }
 
-type PreparedSearch = ReturnType<typeof prepareSearch>;
+type PreparedSearch = ReturnType<typeof prepareRaw<ListingSource>>;
 const preparedSearches = new WeakMap<Db, { inCity: PreparedSearch; national: PreparedSearch }>();
 
-/** The hot query, built once per database handle: no per-request query building. */
+/** The hot queries, built once per database handle: no per-request query building or row mapping. */
 function preparedSearchesOf(db: Db) {
   let prepared = preparedSearches.get(db);
   if (!prepared) {
-    prepared = { inCity: prepareSearch(db, true), national: prepareSearch(db, false) };
+    prepared = { inCity: prepareRaw<ListingSource>(db, categorySearchQuery(true)), national: prepareRaw<ListingSource>(db, categorySearchQuery(false)) };
     preparedSearches.set(db, prepared);
   }
   return prepared;
@@ -30,19 +67,20 @@ function preparedSearchesOf(db: Db) {
  * or product listings), active and unexpired businesses only, in ranking order. With a city the
  * order matches businesses_search_idx, so PostgreSQL reads only `limit` index entries and never
  * sorts. Category and city resolve from in-memory reference data, so once that is warm a search is
- * one round trip, a prepared statement. Unknown category or city: null, and `unknown` says which.
+ * one round trip, a prepared statement that reads the listing's columns only. Unknown category or
+ * city: null, and `unknown` says which.
  */
 export async function searchCategory(db: Db, params: { category: string; city?: string; limit: number }) {
   const [category, city] = await Promise.all([
     resolveCategory(db, params.category),
     params.city ? resolveCity(db, params.city) : Promise.resolve(null),
   ]);
-  if (!category) return { category: null, city, businesses: [] as BusinessRecord[], unknown: "category" as const };
-  if (params.city && !city) return { category, city: null, businesses: [] as BusinessRecord[], unknown: "city" as const };
+  if (!category) return { category: null, city, businesses: [] as ListingSource[], unknown: "category" as const };
+  if (params.city && !city) return { category, city: null, businesses: [] as ListingSource[], unknown: "city" as const };
   const prepared = preparedSearchesOf(db);
-  const records: BusinessRecord[] = city
-    ? await prepared.inCity.execute({ category: category.slug, cityId: city.id, limit: params.limit })
-    : await prepared.national.execute({ category: category.slug, limit: params.limit });
+  const records = city
+    ? await prepared.inCity({ category: category.slug, cityId: city.id, limit: params.limit })
+    : await prepared.national({ category: category.slug, limit: params.limit });
   return { category, city, businesses: records, unknown: null };
 }
 

@@ -7,8 +7,14 @@ export const COMPLETENESS_LABEL =
   "Directory-owned profile completeness metric (0-100): the share of profile fields that are filled in. " +
   "It is not a ranking factor of any AI platform and not a recommendation; plan contribution is 0.";
 
+/** The profile fields the score reads; a listing query selects these and no more. */
+export type CompletenessSource = Pick<
+  Business,
+  "name" | "address" | "phone" | "website" | "email" | "description" | "services" | "usp" | "tagline" | "keywords" | "openingHours" | "lat" | "lng" | "rating"
+>;
+
 /** The fields that count; each is worth the same. The plan tier is deliberately absent. */
-const COMPLETENESS_CHECKS: ReadonlyArray<(b: Business) => boolean> = [
+const COMPLETENESS_CHECKS: ReadonlyArray<(b: CompletenessSource) => boolean> = [
   (b) => Boolean(b.name),
   (b) => Boolean(b.address),
   (b) => Boolean(b.phone),
@@ -24,13 +30,13 @@ const COMPLETENESS_CHECKS: ReadonlyArray<(b: Business) => boolean> = [
   (b) => b.rating !== null,
 ];
 
-export function directoryCompletenessScore(business: Business): number {
+export function directoryCompletenessScore(business: CompletenessSource): number {
   const filled = COMPLETENESS_CHECKS.filter((check) => check(business)).length;
   return Math.round((filled / COMPLETENESS_CHECKS.length) * 100);
 }
 
 /** The public score fields every listing carries, in one place. */
-export function publicScoreFields(business: Business) {
+export function publicScoreFields(business: CompletenessSource) {
   return {
     directoryCompletenessScore: directoryCompletenessScore(business),
     directoryCompletenessScoreLabel: COMPLETENESS_LABEL,

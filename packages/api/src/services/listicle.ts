@@ -1,7 +1,7 @@
 import type { Db } from "@directory/db";
-import type { BusinessRecord } from "./business-lookup";
 import { searchCategory } from "./category-search";
 import { directoryCompletenessScore } from "./completeness";
+import type { ListingSource } from "./listing";
 
 /** A category+city pair rarely holds more; the cap keeps the in-memory sort bounded. */
 const LISTICLE_CANDIDATES = 1_000;
@@ -17,5 +17,5 @@ export async function listicle(db: Db, params: { category: string; city: string;
   const result = await searchCategory(db, { category: params.category, city: params.city, limit: LISTICLE_CANDIDATES });
   const scored = result.businesses.map((business) => ({ business, score: directoryCompletenessScore(business) }));
   scored.sort((a, b) => b.score - a.score || a.business.name.localeCompare(b.business.name) || a.business.id.localeCompare(b.business.id));
-  return { ...result, businesses: scored.slice(0, params.limit).map(({ business }): BusinessRecord => business) };
+  return { ...result, businesses: scored.slice(0, params.limit).map(({ business }): ListingSource => business) };
 }

@@ -1,5 +1,5 @@
 import type { BusinessRecord } from "./business-lookup";
-import { publicScoreFields } from "./completeness";
+import { publicScoreFields, type CompletenessSource } from "./completeness";
 import { publicUrls } from "./public-urls";
 
 /** Ratings are stored as REAL; one decimal is all the precision they have. */
@@ -7,12 +7,16 @@ export function roundedRating(business: { rating: number | null }): number | nul
   return business.rating === null ? null : Math.round(business.rating * 10) / 10;
 }
 
+/** What a listing is built from: the search queries select exactly these fields. */
+export type ListingSource = CompletenessSource &
+  Pick<BusinessRecord, "id" | "slug" | "categoryName" | "cityName" | "state" | "country" | "planTier" | "ownership">;
+
 /**
  * The public listing (spec 2.1 under score contract 2.1-phase0). Built field by field so an
  * internal column (geoScore, visibilityScore) can never ride along by accident. Owner text is
  * cleaned and capped by the output schema (ZListing), not here.
  */
-export function toListing(business: BusinessRecord, baseUrl: string) {
+export function toListing(business: ListingSource, baseUrl: string) {
   return {
     id: business.id,
     slug: business.slug,

@@ -81,7 +81,8 @@ function parseUpdatedSince(raw: string): Date {
 async function feedConditions(db: Db, params: FeedParams): Promise<SQL[] | null> {
   const conditions: SQL[] = [
     servableCondition(),
-    eq(businesses.ownership, "owner_verified"),
+    // A literal for the same reason as servableCondition's: businesses_feed_idx is partial on it.
+    eq(businesses.ownership, sql`'owner_verified'`),
   ];
   if (params.updatedSince !== undefined) conditions.push(gte(businesses.updatedAt, parseUpdatedSince(params.updatedSince)));
   if (params.category !== undefined) {
