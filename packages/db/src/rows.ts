@@ -29,12 +29,20 @@ export async function executePrepared<T>(db: Db, query: SQL): Promise<T[]> {
 }
 
 /**
- * A hot raw query built once: its SQL text is rendered when it is prepared, and each call only
- * fills its `sql.placeholder(...)` values and reads the driver's raw rows (no query building and no
- * drizzle row mapping per call; on PostgreSQL one prepared statement per connection).
+ * A hot raw query built once: its SQL text is rendered the first time it runs on a database handle,
+ * and each call only fills its `sql.placeholder(...)` values and reads the driver's raw rows (no
+ * query building and no drizzle row mapping per call; on PostgreSQL one prepared statement per
+ * connection). Name the columns as T names them.
  */
-export function prepareRaw<T>(db: Db, query: SQL): (values: Record<string, unknown>) => Promise<T[]> {
-  const { dialect, session } = db as unknown as PreparingDatabase;
-  const prepared = session.prepareQuery(dialect.sqlToQuery(query), undefined, "prepared", false);
-  return async (values) => rowsOf<T>(await prepared.execute(values));
+export function preparedQuery<T>(query: SQL): (db: Db, values: Record<string, unknown>) => Promise<T[]> {
+  const perDatabase = new WeakMap<Db, { execute(values?: Record<string, unknown>): Promise<unknown> }>();
+  return async (db, values) => {
+    let prepared = perDatabase.get(db);
+    if (!prepared) {
+      const { dialect, session } = db as unknown as PreparingDatabase;
+      prepared = session.prepareQuery(dialect.sqlToQuery(query), undefined, "prepared", false);
+      perDatabase.set(db, prepared);
+    }
+    return rowsOf<T>(await prepared.execute(values));
+  };
 }

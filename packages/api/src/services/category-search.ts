@@ -1,66 +1,25 @@
-import { and, asc, count, desc, eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { businesses, categories, cities, prepareRaw, type Category, type Db } from "@directory/db";
+import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { businesses, cities, preparedQuery, type Category, type Db } from "@directory/db";
 import { servableCondition } from "./active-business";
 import type { ListingSource } from "./listing";
+import { SELECT_LISTINGS } from "./listing-query";
 import { RANKING_ORDER, resolveCategory, resolveCity } from "./search";
-
-/** The columns a listing is built from, named as ListingSource names them: no other column is read. */
-const LISTING_COLUMNS: { [K in keyof ListingSource]: AnyColumn } = {
-  id: businesses.id,
-  slug: businesses.slug,
-  name: businesses.name,
-  categoryName: categories.name,
-  cityName: cities.name,
-  state: businesses.state,
-  country: businesses.country,
-  address: businesses.address,
-  phone: businesses.phone,
-  website: businesses.website,
-  email: businesses.email,
-  description: businesses.description,
-  services: businesses.services,
-  usp: businesses.usp,
-  tagline: businesses.tagline,
-  keywords: businesses.keywords,
-  openingHours: businesses.openingHours,
-  lat: businesses.lat,
-  lng: businesses.lng,
-  rating: businesses.rating,
-  planTier: businesses.planTier,
-  ownership: businesses.ownership,
-};
 
 /**
  * The hot query of a category search, with placeholders (category, cityId when withCity, limit).
  * Exported so the bench's limit server runs the very same SQL text.
  */
 export function categorySearchQuery(withCity: boolean): SQL {
-  const columns = sql.join(
-    Object.entries(LISTING_COLUMNS).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`),
-    sql`, `,
-  );
   const inCity = withCity ? eq(businesses.cityId, sql.placeholder("cityId")) : undefined;
-  return sql`select ${columns}
-    from ${businesses}
-    join ${categories} on ${categories.slug} = ${businesses.categorySlug}
-    join ${cities} on ${cities.id} = ${businesses.cityId}
+  return sql`${SELECT_LISTINGS}
     where ${and(eq(businesses.categorySlug, sql.placeholder("category")), inCity, servableCondition())}
     order by ${sql.join(RANKING_ORDER, sql`, `)}
     limit ${sql.placeholder("limit")}`;
 }
 
-type PreparedSearch = ReturnType<typeof prepareRaw<ListingSource>>;
-const preparedSearches = new WeakMap<Db, { inCity: PreparedSearch; national: PreparedSearch }>();
-
-/** The hot queries, built once per database handle: no per-request query building or row mapping. */
-function preparedSearchesOf(db: Db) {
-  let prepared = preparedSearches.get(db);
-  if (!prepared) {
-    prepared = { inCity: prepareRaw<ListingSource>(db, categorySearchQuery(true)), national: prepareRaw<ListingSource>(db, categorySearchQuery(false)) };
-    preparedSearches.set(db, prepared);
-  }
-  return prepared;
-}
+/** The hot queries, built once: no per-request query building or row mapping. */
+const searchInCity = preparedQuery<ListingSource>(categorySearchQuery(true));
+const searchNationally = preparedQuery<ListingSource>(categorySearchQuery(false));
 
 /**
  * The one ranked search: a category within one city, or across every city (city omitted: national
@@ -77,10 +36,9 @@ export async function searchCategory(db: Db, params: { category: string; city?: 
   ]);
   if (!category) return { category: null, city, businesses: [] as ListingSource[], unknown: "category" as const };
   if (params.city && !city) return { category, city: null, businesses: [] as ListingSource[], unknown: "city" as const };
-  const prepared = preparedSearchesOf(db);
   const records = city
-    ? await prepared.inCity({ category: category.slug, cityId: city.id, limit: params.limit })
-    : await prepared.national({ category: category.slug, limit: params.limit });
+    ? await searchInCity(db, { category: category.slug, cityId: city.id, limit: params.limit })
+    : await searchNationally(db, { category: category.slug, limit: params.limit });
   return { category, city, businesses: records, unknown: null };
 }
 

@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
-import { union } from "drizzle-orm/pg-core";
-import { businessSearch, businesses, buyerQuestions, cityLexeme, type City, type Db } from "@directory/db";
+import { and, asc, desc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
+import { businessSearch, businesses, buyerQuestions, cityLexeme, preparedQuery, type City, type Db } from "@directory/db";
 import { servableCondition } from "./active-business";
-import { selectBusinessRecords, type BusinessRecord } from "./business-lookup";
+import { selectBusinessRecords } from "./business-lookup";
+import type { ListingSource } from "./listing";
+import { SELECT_LISTINGS } from "./listing-query";
 import { referenceData } from "./reference-data";
 import { resolveCity } from "./search";
 import { correctSpelling } from "./spelling";
@@ -23,13 +24,13 @@ export const KEYWORD_RANKING =
 /** Buyer questions can only add so many candidates; the text index does the rest. */
 const QUESTION_CANDIDATES = 200;
 
-export interface KeywordHit extends BusinessRecord {
+export type KeywordHit = ListingSource & {
   matchedBy: "full_text" | "fuzzy_name";
-}
+};
 
-/** servableCondition, on the narrow table's copy of status and expiry. */
+/** servableCondition, on the narrow table's copy of status and expiry ('active' a literal, as there). */
 const servableSearchRow = and(
-  eq(businessSearch.status, "active"),
+  eq(businessSearch.status, sql`'active'`),
   or(isNull(businessSearch.subscriptionExpiresAt), gt(businessSearch.subscriptionExpiresAt, sql`now()`)),
 )!;
 
@@ -42,7 +43,7 @@ const servableSearchRow = and(
 export async function searchByKeyword(db: Db, params: { query: string; city?: string; limit: number }) {
   const city = params.city ? await resolveCity(db, params.city) : null;
   if (params.city && !city) return { city: null, unknownCity: true, hits: [] as KeywordHit[] };
-  const found = (records: BusinessRecord[], matchedBy: KeywordHit["matchedBy"]) => ({ city, unknownCity: false, hits: records.map((record) => ({ ...record, matchedBy })) });
+  const found = (records: ListingSource[], matchedBy: KeywordHit["matchedBy"]) => ({ city, unknownCity: false, hits: records.map((record) => ({ ...record, matchedBy })) });
 
   const fullText = await rankByText(db, params.query, city, params.limit);
   if (fullText.length > 0) return found(fullText, "full_text");
@@ -62,40 +63,36 @@ export async function searchByKeyword(db: Db, params: { query: string; city?: st
 }
 
 /**
- * One round trip: matches and ranks a bounded candidate set on the narrow business_search table
- * (business_search_document_idx; a city is one more lexeme in the same GIN lookup), then reads the
- * full rows of the `limit` winners only.
+ * One round trip, a prepared statement: matches and ranks a bounded candidate set on the narrow
+ * business_search table (business_search_document_idx; a city is one more lexeme in the same GIN
+ * lookup), then reads the listing columns of the `limit` winners only. Candidates carry their rank,
+ * not their tsvector, so the union that merges text and buyer-question matches sorts small rows.
  */
-async function rankByText(db: Db, query: string, city: City | null, limit: number): Promise<BusinessRecord[]> {
-  const words = sql`websearch_to_tsquery('simple', ${query})`;
-  const matching = city ? sql`(${words} && (quote_literal(${cityLexeme(city.id)}))::tsquery)` : words;
-
-  const questionMatches = db
-    .selectDistinct({ id: buyerQuestions.businessId })
-    .from(buyerQuestions)
-    .where(sql`${buyerQuestions.businessId} is not null and to_tsvector('simple', ${buyerQuestions.question} || ' ' || coalesce(${buyerQuestions.answer}, '')) @@ ${words}`)
-    .limit(QUESTION_CANDIDATES);
+function rankedByTextQuery(withCity: boolean): SQL {
+  const words = sql`websearch_to_tsquery('simple', ${sql.placeholder("query")})`;
+  const matching = withCity ? sql`(${words} && (quote_literal(${sql.placeholder("cityLexeme")}))::tsquery)` : words;
+  const inCity = withCity ? eq(businessSearch.cityId, sql.placeholder("cityId")) : undefined;
+  const candidate = sql`select ${businessSearch.businessId} as business_id, ts_rank(${businessSearch.document}, ${words}) as rank, ${businessSearch.planTier} as plan_tier, ${businessSearch.name} as name from ${businessSearch}`;
+  const questionMatches = sql`select distinct ${buyerQuestions.businessId} from ${buyerQuestions}
+    where ${buyerQuestions.businessId} is not null and to_tsvector('simple', ${buyerQuestions.question} || ' ' || coalesce(${buyerQuestions.answer}, '')) @@ ${words}
+    limit ${sql.raw(String(QUESTION_CANDIDATES))}`;
   // Two index lookups joined by union: an OR of the two in one WHERE makes PostgreSQL scan the table.
-  const candidateColumns = { businessId: businessSearch.businessId, document: businessSearch.document, planTier: businessSearch.planTier, name: businessSearch.name };
-  const cityMatch = city ? eq(businessSearch.cityId, city.id) : undefined;
-  const textCandidates = db
-    .select(candidateColumns)
-    .from(businessSearch)
-    .where(and(sql`${businessSearch.document} @@ ${matching}`, servableSearchRow))
-    .limit(KEYWORD_CANDIDATES);
-  const questionCandidates = db
-    .select(candidateColumns)
-    .from(businessSearch)
-    .where(and(inArray(businessSearch.businessId, questionMatches), cityMatch, servableSearchRow));
-  const candidates = union(textCandidates, questionCandidates).as("candidates");
-  const rank = sql<number>`ts_rank(${candidates.document}, ${words})`;
-  const ranked = db
-    .select({ businessId: candidates.businessId, rank: rank.as("rank") })
-    .from(candidates)
-    .orderBy(desc(rank), asc(candidates.planTier), asc(candidates.name), asc(candidates.businessId))
-    .limit(limit)
-    .as("ranked");
-  return selectBusinessRecords(db)
-    .innerJoin(ranked, eq(ranked.businessId, businesses.id))
-    .orderBy(desc(ranked.rank), asc(businesses.planTier), asc(businesses.name), asc(businesses.id));
+  return sql`${SELECT_LISTINGS}
+    join (
+      select business_id, rank from (
+        (${candidate} where ${businessSearch.document} @@ ${matching} and ${servableSearchRow} limit ${sql.raw(String(KEYWORD_CANDIDATES))})
+        union
+        (${candidate} where ${and(sql`${businessSearch.businessId} in (${questionMatches})`, inCity, servableSearchRow)})
+      ) candidates
+      order by rank desc, plan_tier, name, business_id
+      limit ${sql.placeholder("limit")}
+    ) ranked on ranked.business_id = ${businesses.id}
+    order by ranked.rank desc, ${businesses.planTier}, ${businesses.name}, ${businesses.id}`;
+}
+
+const rankedByText = preparedQuery<ListingSource>(rankedByTextQuery(false));
+const rankedByTextInCity = preparedQuery<ListingSource>(rankedByTextQuery(true));
+
+function rankByText(db: Db, query: string, city: City | null, limit: number): Promise<ListingSource[]> {
+  return city ? rankedByTextInCity(db, { query, cityLexeme: cityLexeme(city.id), cityId: city.id, limit }) : rankedByText(db, { query, limit });
 }
