@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDatabase } from "./client";
-import { executePrepared } from "./rows";
+import { executePrepared, preparedQuery } from "./rows";
 import { createTestDatabase } from "./testing";
 
 describe("executePrepared", () => {
@@ -25,6 +25,23 @@ describe("executePrepared", () => {
     } finally {
       await oneConnection.close();
       await database.destroy();
+    }
+  });
+});
+
+describe("preparedQuery", () => {
+  const doubled = preparedQuery<{ n: number; label: string }>(sql`select ${sql.placeholder("n")}::int * 2 as n, ${sql.placeholder("label")}::text as label`);
+
+  it("fills its placeholders on each call and returns raw rows, on either driver and per database handle", async () => {
+    const first = await createTestDatabase({ seed: false });
+    const second = await createTestDatabase({ seed: false });
+    try {
+      expect(await doubled(first.db, { n: 2, label: "a" })).toEqual([{ n: 4, label: "a" }]);
+      expect(await doubled(first.db, { n: 5, label: "b" })).toEqual([{ n: 10, label: "b" }]);
+      expect(await doubled(second.db, { n: 7, label: "c" })).toEqual([{ n: 14, label: "c" }]);
+    } finally {
+      await first.destroy();
+      await second.destroy();
     }
   });
 });
