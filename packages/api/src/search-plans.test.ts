@@ -37,17 +37,20 @@ describe("prepared searches keep their partial indexes (issue 11)", () => {
     expect(text).toContain(`"status" = 'active'`);
   });
 
-  it("a category + city search's generic plan reads businesses_search_idx in ranking order, with no sort", async () => {
-    const { sql: text, params } = new PgDialect().sqlToQuery(categorySearchQuery(true));
-    const [city] = rowsOf<{ id: number; category: string }>(
+  it.each([
+    { scope: "a category + city search", withCity: true, index: "businesses_search_idx" },
+    { scope: "a national search (no city)", withCity: false, index: "businesses_category_rank_idx" },
+  ])("$scope: its generic plan reads $index in ranking order, with no sort", async ({ withCity, index }) => {
+    const { sql: text, params } = new PgDialect().sqlToQuery(categorySearchQuery(withCity));
+    const [largest] = rowsOf<{ id: number; category: string }>(
       await database.db.execute(sql`select city_id as id, category_slug as category from businesses group by 1, 2 order by count(*) desc limit 1`),
     );
     const values = params.map((param) => {
       const name = (param as { name?: string }).name;
-      return name === "category" ? city!.category : name === "cityId" ? city!.id : name === "limit" ? 10 : param;
+      return name === "category" ? largest!.category : name === "cityId" ? largest!.id : name === "limit" ? 10 : param;
     });
     const plan = await genericPlan(text, values);
-    expect(plan).toContain("businesses_search_idx");
+    expect(plan).toContain(index);
     expect(plan).not.toMatch(/\bSort\b/);
   });
 });

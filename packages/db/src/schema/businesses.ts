@@ -78,6 +78,12 @@ export const businesses = pgTable(
     index("businesses_search_idx")
       .on(t.categorySlug, t.cityId, t.planTier, t.visibilityScore.desc().nullsFirst(), t.name, t.id)
       .where(sql`${t.status} = 'active'`),
+    // The same without a city: a category's national ranking (category leaders, a search with no
+    // city) reads `limit` entries instead of sorting every business of the category (~34,000
+    // dentists at 1M: 334 ms).
+    index("businesses_category_rank_idx")
+      .on(t.categorySlug, t.planTier, t.visibilityScore.desc().nullsFirst(), t.name, t.id)
+      .where(sql`${t.status} = 'active'`),
     index("businesses_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`),
     // Finds a city's businesses: mention dictionaries and category co-occurrence (src/graph/).
     index("businesses_city_idx").on(t.cityId, t.categorySlug),

@@ -1,0 +1,1 @@
+CREATE INDEX "businesses_category_rank_idx" ON "businesses" USING btree ("category_slug","plan_tier","visibility_score" DESC NULLS FIRST,"name","id") WHERE "businesses"."status" = 'active';
