@@ -24,8 +24,13 @@ interface PreparingDatabase {
  * Only for queries with a small number of shapes, each of which plans well generically.
  */
 export async function executePrepared<T>(db: Db, query: SQL): Promise<T[]> {
+  return rowsOf<T>(await prepare(db, query).execute());
+}
+
+/** The query rendered to text and prepared by drizzle's session, read without row mapping. */
+function prepare(db: Db, query: SQL) {
   const { dialect, session } = db as unknown as PreparingDatabase;
-  return rowsOf<T>(await session.prepareQuery(dialect.sqlToQuery(query), undefined, "prepared", false).execute());
+  return session.prepareQuery(dialect.sqlToQuery(query), undefined, "prepared", false);
 }
 
 /**
@@ -39,8 +44,7 @@ export function preparedQuery<T>(query: SQL): (db: Db, values: Record<string, un
   return async (db, values) => {
     let prepared = perDatabase.get(db);
     if (!prepared) {
-      const { dialect, session } = db as unknown as PreparingDatabase;
-      prepared = session.prepareQuery(dialect.sqlToQuery(query), undefined, "prepared", false);
+      prepared = prepare(db, query);
       perDatabase.set(db, prepared);
     }
     return rowsOf<T>(await prepared.execute(values));

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { businessSearch, businesses, buyerQuestions, cityLexeme, preparedQuery, type City, type Db } from "@directory/db";
 import { servableCondition } from "./active-business";
 import { selectBusinessRecords } from "./business-lookup";
@@ -30,11 +30,8 @@ export type KeywordHit = ListingSource & {
   matchedBy: "full_text" | "fuzzy_name";
 };
 
-/** servableCondition, on the narrow table's copy of status and expiry ('active' a literal, as there). */
-const servableSearchRow = and(
-  eq(businessSearch.status, sql`'active'`),
-  or(isNull(businessSearch.subscriptionExpiresAt), gt(businessSearch.subscriptionExpiresAt, sql`now()`)),
-)!;
+/** servableCondition, on the narrow table's copy of status and expiry. */
+const servableSearchRow = servableCondition(businessSearch);
 
 /**
  * Free-text search, one round trip when a word matches. Only when nothing matches: the query with

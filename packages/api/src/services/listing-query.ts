@@ -30,7 +30,7 @@ const LISTING_COLUMNS: { [K in keyof ListingSource]: AnyColumn } = {
 
 /**
  * `select <the listing's columns> from businesses join categories join cities`, for hot queries
- * read as the driver's raw rows (prepareRaw): the rows are ListingSource as they arrive.
+ * read as the driver's raw rows (preparedQuery): the rows are ListingSource as they arrive.
  */
 export const SELECT_LISTINGS: SQL = sql`select ${sql.join(
   Object.entries(LISTING_COLUMNS).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`),
