@@ -1,8 +1,8 @@
 import type { Db } from "@directory/db";
-import type { AuthenticatedKey } from "./services/api-keys";
+import type { AuthenticatedKey } from "./services/access/api-keys";
 import type { OutboundPolicy } from "./services/webhooks/outbound-address";
 import type { SecretBox } from "./services/webhooks/secrets";
-import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/rate-limits";
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/access/rate-limits";
 
 /** What every procedure may rely on; built once per request by the server (or a test). */
 export interface Context {

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { z } from "zod";
-import { isDatabaseUnavailable } from "./services/db-errors";
+import { isDatabaseUnavailable } from "./services/shared/db-errors";
 
 /**
  * The one table of domain errors: each maps to a tRPC code (for the typed SDK) and an HTTP status

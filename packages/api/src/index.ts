@@ -3,15 +3,15 @@ export type { AccessClass, DirectoryMeta } from "./trpc";
 export { createContext, bearerTokenFrom, type Context, type ContextLogger, type CreateContextOptions } from "./context";
 export { DomainError, toPublicError, type DomainErrorCode, type PublicErrorBody } from "./errors";
 export { createOpenApiDocument, API_VERSION } from "./openapi";
-export { provisionApiKey, createApiKey } from "./services/api-keys";
-export { generateApiKey, parseApiKey, hashApiKey } from "./services/api-key-format";
+export { provisionApiKey, createApiKey } from "./services/access/api-keys";
+export { generateApiKey, parseApiKey, hashApiKey } from "./services/access/api-key-format";
 /** For the benchmark's limit server: the same resolution and listing shape without the HTTP stack. */
-export { categorySearchQuery, searchCategory } from "./services/category-search";
-export { findCategory, findCity, indexReferenceData } from "./services/reference-data";
-export { toListing } from "./services/listing";
+export { categorySearchQuery, searchCategory } from "./services/search/category-search";
+export { findCategory, findCity, indexReferenceData } from "./services/search/reference-data";
+export { toListing } from "./services/search/listing";
 /** The per-address bucket (IPv6: its /64) every per-client cap counts by. */
-export { clientBucketOf } from "./services/client-ip";
-export { DEFAULT_RATE_LIMITS, deleteExpiredRateLimitWindows, type RateLimitSettings } from "./services/rate-limits";
+export { clientBucketOf } from "./services/access/client-ip";
+export { DEFAULT_RATE_LIMITS, deleteExpiredRateLimitWindows, type RateLimitSettings } from "./services/access/rate-limits";
 export { createSecretBox, parseSecretKey, type SecretBox } from "./services/webhooks/secrets";
 export { signatureHeaders } from "./services/webhooks/signing";
 export { checkWebhookUrl, guardedLookup, outboundPolicyFromEnv, type OutboundPolicy } from "./services/webhooks/outbound-address";

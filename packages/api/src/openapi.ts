@@ -1,7 +1,7 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import OPENAPI_EXAMPLES from "./openapi-examples.json";
 import { appRouter } from "./root";
-import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/rate-limits";
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/access/rate-limits";
 import type { AccessClass, DirectoryMeta } from "./trpc";
 
 export const API_VERSION = "1.0.0";

@@ -6,10 +6,10 @@ import type { Context } from "./context";
 import { DomainError, toPublicError, toTrpcError, type ErrorDetails } from "./errors";
 import { assertSafeInput } from "./input-gate";
 import { ZSubmitLeadInput } from "./routers/leads/leads.types";
-import { authenticateApiKey, type AuthenticatedKey } from "./services/api-keys";
-import { clientBucketOf } from "./services/client-ip";
-import { consumeBufferedRateLimit } from "./services/buffered-rate-limits";
-import { consumeRateLimit, rateLimitHeaders, type RateLimitDecision, type RateLimitPolicy, type RateLimitSettings } from "./services/rate-limits";
+import { authenticateApiKey, type AuthenticatedKey } from "./services/access/api-keys";
+import { clientBucketOf } from "./services/access/client-ip";
+import { consumeBufferedRateLimit } from "./services/access/buffered-rate-limits";
+import { consumeRateLimit, rateLimitHeaders, type RateLimitDecision, type RateLimitPolicy, type RateLimitSettings } from "./services/access/rate-limits";
 
 /**
  * Who may call a procedure and which limit counts it; every procedure gets exactly one, from the

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cleanOwnerJson, cleanOwnerList, cleanOwnerText, OWNER_TEXT_LIMITS } from "../services/owner-text";
+import { cleanOwnerJson, cleanOwnerList, cleanOwnerText, OWNER_TEXT_LIMITS } from "../services/shared/owner-text";
 
 /*
  * Output schema types for text an owner or a third party wrote. Each cleans and caps the value as

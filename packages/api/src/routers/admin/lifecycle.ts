@@ -1,4 +1,4 @@
-import { changeBusinessSlug, decommissionBusiness, reactivateBusiness, renameBusiness } from "../../services/lifecycle";
+import { changeBusinessSlug, decommissionBusiness, reactivateBusiness, renameBusiness } from "../../services/claims/lifecycle";
 import { adminProcedure, router } from "../../trpc";
 import { ZChangeSlugInput, ZDecommissionInput, ZLifecycleSummary, ZReactivateInput, ZRenameInput } from "./lifecycle.types";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { discoveryManifest, gatewayHandshake } from "../../services/agent-manifest";
+import { discoveryManifest, gatewayHandshake } from "../../services/agents/agent-manifest";
 import { openProcedure } from "../../trpc";
 import { agentDiscoveryMeta, agenticGatewayMeta, ZDiscoveryManifest, ZGatewayInput, ZGatewayOutput } from "./agents.types";
 

@@ -1,6 +1,6 @@
-import { citiesWithListings } from "../../services/category-search";
-import { requireResolved, resolvedCategory } from "../../services/resolved";
-import { resolveCategory } from "../../services/search";
+import { citiesWithListings } from "../../services/search/category-search";
+import { requireResolved, resolvedCategory } from "../../services/search/resolved";
+import { resolveCategory } from "../../services/search/search";
 import { v2Procedure } from "../../trpc";
 import { ZAvailableCitiesInput, ZAvailableCitiesOutput } from "./available-cities.types";
 

@@ -1,6 +1,6 @@
-import { listicle, LISTICLE_DISCLOSURE } from "../../services/listicle";
-import { toListing } from "../../services/listing";
-import { requireResolved, resolvedCategory, resolvedCity } from "../../services/resolved";
+import { listicle, LISTICLE_DISCLOSURE } from "../../services/search/listicle";
+import { toListing } from "../../services/search/listing";
+import { requireResolved, resolvedCategory, resolvedCity } from "../../services/search/resolved";
 import { v2Procedure } from "../../trpc";
 import { ZGetListicleInput, ZGetListicleOutput } from "./get-listicle.types";
 

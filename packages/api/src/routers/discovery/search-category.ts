@@ -1,7 +1,7 @@
-import { searchCategory } from "../../services/category-search";
-import { toListing } from "../../services/listing";
-import { requireResolved, resolvedCategory, resolvedCity } from "../../services/resolved";
-import { RANKING_DISCLOSURE } from "../../services/search";
+import { searchCategory } from "../../services/search/category-search";
+import { toListing } from "../../services/search/listing";
+import { requireResolved, resolvedCategory, resolvedCity } from "../../services/search/resolved";
+import { RANKING_DISCLOSURE } from "../../services/search/search";
 import type { Context } from "../../context";
 import { v2Procedure } from "../../trpc";
 import { ZRankedListings } from "./discovery.types";

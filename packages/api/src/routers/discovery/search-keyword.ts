@@ -1,6 +1,6 @@
-import { KEYWORD_RANKING, searchByKeyword } from "../../services/keyword-search";
-import { toListing } from "../../services/listing";
-import { requireResolved, resolvedCity } from "../../services/resolved";
+import { KEYWORD_RANKING, searchByKeyword } from "../../services/search/keyword-search";
+import { toListing } from "../../services/search/listing";
+import { requireResolved, resolvedCity } from "../../services/search/resolved";
 import { v2Procedure } from "../../trpc";
 import { ZSearchKeywordInput, ZSearchKeywordOutput } from "./search-keyword.types";
 

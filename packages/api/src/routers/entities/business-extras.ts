@@ -1,6 +1,6 @@
-import { requireServableBySlug } from "../../services/business-lookup";
-import { buyerQuestionsFor, publishedOffersOf } from "../../services/business-extras";
-import { compareBusinesses } from "../../services/compare";
+import { requireServableBySlug } from "../../services/entities/business-lookup";
+import { buyerQuestionsFor, publishedOffersOf } from "../../services/entities/business-extras";
+import { compareBusinesses } from "../../services/entities/compare";
 import { v2Procedure } from "../../trpc";
 import { ZBuyerQuestionsOutput, ZBySlugInput, ZCompareInput, ZCompareOutput, ZOffersOutput } from "./business-extras.types";
 

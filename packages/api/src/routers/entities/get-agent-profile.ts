@@ -1,4 +1,4 @@
-import { getAgentProfile as buildAgentProfile } from "../../services/agent-profile";
+import { getAgentProfile as buildAgentProfile } from "../../services/entities/agent-profile";
 import { openProcedure } from "../../trpc";
 import { getAgentProfileMeta, ZAgentProfile, ZGetAgentProfileInput } from "./get-agent-profile.types";
 

@@ -1,4 +1,4 @@
-import { getEntityProfileById } from "../../services/entity-profile";
+import { getEntityProfileById } from "../../services/entities/entity-profile";
 import { v2Procedure } from "../../trpc";
 import { ZEntityProfile } from "./entity-profile.types";
 import { getEntityByIdMeta, ZGetEntityByIdInput } from "./get-entity-by-id.types";

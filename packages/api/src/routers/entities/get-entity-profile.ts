@@ -1,4 +1,4 @@
-import { getEntityProfileBySlug } from "../../services/entity-profile";
+import { getEntityProfileBySlug } from "../../services/entities/entity-profile";
 import { v2Procedure } from "../../trpc";
 import { ZEntityProfile } from "./entity-profile.types";
 import { getEntityProfileMeta, ZGetEntityProfileInput } from "./get-entity-profile.types";

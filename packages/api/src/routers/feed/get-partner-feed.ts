@@ -1,4 +1,4 @@
-import { getPartnerFeedPage } from "../../services/partner-feed";
+import { getPartnerFeedPage } from "../../services/feed/partner-feed";
 import { partnerProcedure } from "../../trpc";
 import { getPartnerFeedMeta, ZGetPartnerFeedInput, ZGetPartnerFeedOutput } from "./get-partner-feed.types";
 

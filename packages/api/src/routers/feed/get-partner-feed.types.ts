@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from "../../services/partner-feed";
+import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from "../../services/feed/partner-feed";
 import { cleanedJson, ZOwnerText } from "../owner-text.types";
 
 export const ZGetPartnerFeedInput = z.object({

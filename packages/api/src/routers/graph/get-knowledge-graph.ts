@@ -1,4 +1,4 @@
-import { getKnowledgeGraph as readKnowledgeGraph } from "../../services/knowledge-graph";
+import { getKnowledgeGraph as readKnowledgeGraph } from "../../services/graph/knowledge-graph";
 import { v2Procedure } from "../../trpc";
 import { getKnowledgeGraphMeta, ZGetKnowledgeGraphInput, ZKnowledgeGraph } from "./get-knowledge-graph.types";
 

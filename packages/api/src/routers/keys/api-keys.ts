@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeySummary } from "../../services/api-keys";
+import { createApiKey, listApiKeys, revokeApiKey, type ApiKeySummary } from "../../services/access/api-keys";
 import { adminProcedure, router } from "../../trpc";
 import { ZApiKeySummary, ZCreateApiKeyInput, ZCreateApiKeyOutput, ZListApiKeysInput, ZRevokeApiKeyInput } from "./api-key.types";
 

@@ -1,5 +1,5 @@
-import { clientBucketOf } from "../../services/client-ip";
-import { getLeadStatus, submitLead, transitionLead } from "../../services/leads";
+import { clientBucketOf } from "../../services/access/client-ip";
+import { getLeadStatus, submitLead, transitionLead } from "../../services/leads/leads";
 import { businessProcedure, leadSubmissionProcedure, router, v2Procedure } from "../../trpc";
 import { ZLeadStatusInput, ZLeadView, ZSubmitLeadOutput, ZTransitionLeadInput } from "./leads.types";
 

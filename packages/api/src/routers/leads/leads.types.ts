@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LEAD_STATUSES } from "@directory/db";
-import { cleanOwnerText } from "../../services/owner-text";
+import { cleanOwnerText } from "../../services/shared/owner-text";
 
 export const ZLeadView = z.object({
   leadId: z.string().describe("Unguessable id; keep it to check the status"),

@@ -1,4 +1,4 @@
-import { ownCitations, ownVisibility } from "../../services/owner-insights";
+import { ownCitations, ownVisibility } from "../../services/owner/owner-insights";
 import { businessProcedure, router } from "../../trpc";
 import { ZCitationsInput, ZCitationsOutput, ZVisibilityOutput } from "./owner.types";
 

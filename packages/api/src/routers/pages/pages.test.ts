@@ -2,7 +2,7 @@ import { asc, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
-import { sitemapPage, sitemapPageStarts } from "../../services/pages";
+import { sitemapPage, sitemapPageStarts } from "../../services/pages/pages";
 import { anonymousCaller, SERVABLE } from "../../test-callers";
 
 let database: TestDatabase;

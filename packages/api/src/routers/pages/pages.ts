@@ -1,5 +1,5 @@
 import { openProcedure, router, v2Procedure } from "../../trpc";
-import { alternativesTo, cachedSitemapPageStarts, directoryOverview, sitemapPage } from "../../services/pages";
+import { alternativesTo, cachedSitemapPageStarts, directoryOverview, sitemapPage } from "../../services/pages/pages";
 import {
   SITEMAP_PAGE_SIZE,
   ZAlternativesInput,

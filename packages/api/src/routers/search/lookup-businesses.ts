@@ -1,9 +1,9 @@
 import { DomainError } from "../../errors";
-import { SCORE_CONTRACT_VERSION } from "../../services/completeness";
-import { noteLegacyScoreRequest } from "../../services/legacy-scores";
-import { toListing } from "../../services/listing";
-import { rankedCityPage } from "../../services/ranked-page";
-import { RANKING_DISCLOSURE, resolveCategory, resolveCity } from "../../services/search";
+import { SCORE_CONTRACT_VERSION } from "../../services/search/completeness";
+import { noteLegacyScoreRequest } from "../../services/search/legacy-scores";
+import { toListing } from "../../services/search/listing";
+import { rankedCityPage } from "../../services/search/ranked-page";
+import { RANKING_DISCLOSURE, resolveCategory, resolveCity } from "../../services/search/search";
 import { v2Procedure } from "../../trpc";
 import { lookupBusinessesMeta, ZLookupBusinessesInput, ZLookupBusinessesOutput } from "./lookup-businesses.types";
 

@@ -1,10 +1,10 @@
 import { openProcedure } from "../../trpc";
-import { SCORE_CONTRACT_VERSION } from "../../services/completeness";
-import { noteLegacyScoreRequest } from "../../services/legacy-scores";
-import { toListing } from "../../services/listing";
-import { publicUrls } from "../../services/public-urls";
-import { searchCategory } from "../../services/category-search";
-import { RANKING_DISCLOSURE } from "../../services/search";
+import { SCORE_CONTRACT_VERSION } from "../../services/search/completeness";
+import { noteLegacyScoreRequest } from "../../services/search/legacy-scores";
+import { toListing } from "../../services/search/listing";
+import { publicUrls } from "../../services/shared/public-urls";
+import { searchCategory } from "../../services/search/category-search";
+import { RANKING_DISCLOSURE } from "../../services/search/search";
 import { searchBusinessesMeta, ZSearchBusinessesInput, ZSearchBusinessesOutput } from "./search-businesses.types";
 
 export const searchBusinesses = openProcedure

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { publicUrls } from "../public-urls";
+import { publicUrls } from "../shared/public-urls";
 
 /** What a receiver gets: small, no personal data; it fetches the rest from the links. */
 export interface WebhookEvent {

@@ -1,0 +1,100 @@
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { apiKeys, type ApiKey, type ApiKeyKind, type Db } from "@directory/db";
+import { DomainError } from "../../errors";
+import { generateApiKey, hashApiKey, parseApiKey, visiblePrefixOf } from "./api-key-format";
+import { requireBusinessBySlug } from "../entities/business-lookup";
+
+export interface AuthenticatedKey {
+  id: string;
+  kind: ApiKeyKind;
+  businessId: string | null;
+}
+
+export interface CreateApiKeyParams {
+  kind: ApiKeyKind;
+  /** Required for business keys, forbidden for the other kinds. */
+  businessSlug?: string;
+  label?: string;
+}
+
+export interface ApiKeySummary {
+  id: string;
+  kind: ApiKeyKind;
+  visiblePrefix: string;
+  businessId: string | null;
+  label: string | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+function summarise(row: ApiKey): ApiKeySummary {
+  const { id, kind, visiblePrefix, businessId, label, createdAt, revokedAt } = row;
+  return { id, kind, visiblePrefix, businessId, label, createdAt, revokedAt };
+}
+
+/** Creates a key and returns its plaintext: the only time anybody sees it. */
+export async function createApiKey(db: Db, params: CreateApiKeyParams): Promise<{ key: string; summary: ApiKeySummary }> {
+  let businessId: string | null = null;
+  if (params.kind === "business") {
+    if (!params.businessSlug) throw new DomainError("INVALID_INPUT", "A business key needs the business it is bound to");
+    businessId = (await requireBusinessBySlug(db, params.businessSlug)).id;
+  } else if (params.businessSlug) {
+    throw new DomainError("INVALID_INPUT", `A ${params.kind} key cannot be bound to a business`);
+  }
+  return insertApiKey(db, params.kind, businessId, params.label ?? null, generateApiKey(params.kind));
+}
+
+/** Stores a given plaintext key (used to provision ADMIN_API_KEY); idempotent for the same key. */
+export async function provisionApiKey(db: Db, key: string, label: string): Promise<ApiKeySummary> {
+  const kind = parseApiKey(key);
+  if (!kind) throw new DomainError("INVALID_API_KEY", "The provisioned key is not a well-formed key of this service");
+  const [existing] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(key)));
+  if (existing) return summarise(existing);
+  return (await insertApiKey(db, kind, null, label, key)).summary;
+}
+
+async function insertApiKey(db: Db, kind: ApiKeyKind, businessId: string | null, label: string | null, key: string) {
+  const [row] = await db
+    .insert(apiKeys)
+    .values({ kind, businessId, label, keyHash: hashApiKey(key), visiblePrefix: visiblePrefixOf(key) })
+    .returning();
+  if (!row) throw new Error("insert into api_keys returned no row");
+  return { key, summary: summarise(row) };
+}
+
+/** Newest first; bounded because a list endpoint must never return an unbounded set. */
+export async function listApiKeys(db: Db, params: { limit: number; includeRevoked: boolean }): Promise<ApiKeySummary[]> {
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(params.includeRevoked ? undefined : isNull(apiKeys.revokedAt))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+    .limit(params.limit);
+  return rows.map(summarise);
+}
+
+export async function revokeApiKey(db: Db, id: string): Promise<ApiKeySummary> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .returning();
+  if (row) return summarise(row);
+  const [existing] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
+  if (!existing) throw new DomainError("NOT_FOUND", `No API key with id ${id}`);
+  return summarise(existing);
+}
+
+/**
+ * Resolves a presented key. Malformed keys fail on the checksum before any query; revoked keys
+ * fail at once because the lookup reads revoked_at on every request (no cache to go stale).
+ */
+export async function authenticateApiKey(db: Db, key: string): Promise<AuthenticatedKey> {
+  if (!parseApiKey(key)) throw new DomainError("INVALID_API_KEY", "The API key is malformed");
+  const [row] = await db
+    .select({ id: apiKeys.id, kind: apiKeys.kind, businessId: apiKeys.businessId, revokedAt: apiKeys.revokedAt })
+    .from(apiKeys)
+    .where(eq(apiKeys.keyHash, hashApiKey(key)));
+  if (!row || row.revokedAt) throw new DomainError("INVALID_API_KEY", "The API key is unknown or revoked");
+  return { id: row.id, kind: row.kind, businessId: row.businessId };
+}

@@ -1,0 +1,108 @@
+import { and, eq, ne } from "drizzle-orm";
+import { businessColumns, businesses, slugHistory, type Business, type Db } from "@directory/db";
+import { DomainError } from "../../errors";
+import { isDecommissioned, requireBusinessBySlug, type BusinessRecord } from "../entities/business-lookup";
+import { lockBusiness, recordClaims } from "./claim-writes";
+import { isUniqueViolation } from "../shared/db-errors";
+import { recordEntityUpdated } from "./outbox";
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** The lifecycle state as admins see it. */
+export function lifecycleSummary(business: BusinessRecord | Business) {
+  return {
+    id: business.id,
+    slug: business.slug,
+    name: business.name,
+    status: business.status,
+    subscriptionExpiresAt: business.subscriptionExpiresAt?.toISOString() ?? null,
+    decommissioned: isDecommissioned(business),
+    updatedAt: business.updatedAt.toISOString(),
+  };
+}
+
+async function reload(tx: Db, id: string) {
+  const [row] = await tx.select(businessColumns).from(businesses).where(eq(businesses.id, id));
+  if (!row) throw new Error(`business ${id} vanished inside its own transaction`);
+  return lifecycleSummary(row);
+}
+
+/*
+ * Each transition reads the state it decides on under the business row lock (lockBusiness), so a
+ * double-submitted request sees the first one's result and writes no second event.
+ */
+
+/** Takes a business out of search, the feed and agent.json; its profile answers 410. */
+export async function decommissionBusiness(db: Db, slug: string, at = new Date()) {
+  const business = await requireBusinessBySlug(db, slug);
+  return db.transaction(async (tx) => {
+    const current = await lockBusiness(tx, business.id);
+    if (current.status !== "inactive") {
+      await tx.update(businesses).set({ status: "inactive", updatedAt: at }).where(eq(businesses.id, business.id));
+      await recordEntityUpdated(tx, { businessId: business.id, slug: business.slug, change: "status", at });
+    }
+    return reload(tx, business.id);
+  });
+}
+
+/**
+ * Brings a business back. If its paid subscription has run out, the caller must say until when it
+ * is renewed: reactivating without that would still answer 410.
+ */
+export async function reactivateBusiness(db: Db, slug: string, renewUntil?: Date, at = new Date()) {
+  if (renewUntil && renewUntil <= at) throw new DomainError("INVALID_INPUT", "Invalid parameter subscriptionExpiresAt: it must be in the future");
+  const business = await requireBusinessBySlug(db, slug);
+  return db.transaction(async (tx) => {
+    const current = await lockBusiness(tx, business.id);
+    const expired = current.subscriptionExpiresAt !== null && current.subscriptionExpiresAt <= at;
+    if (expired && !renewUntil) {
+      throw new DomainError("CONFLICT", `The subscription of "${current.slug}" expired on ${current.subscriptionExpiresAt?.toISOString()}; pass a new subscriptionExpiresAt to reactivate it`);
+    }
+    const changes = { status: "active" as const, ...(renewUntil ? { subscriptionExpiresAt: renewUntil } : {}) };
+    if (current.status !== "active" || renewUntil) {
+      await tx.update(businesses).set({ ...changes, updatedAt: at }).where(eq(businesses.id, business.id));
+      await recordEntityUpdated(tx, { businessId: business.id, slug: business.slug, change: renewUntil ? "subscription" : "status", at });
+    }
+    return reload(tx, business.id);
+  });
+}
+
+/** A rename is an admin-verified claim on the name; the id and slug stay. */
+export async function renameBusiness(db: Db, slug: string, name: string, at = new Date()) {
+  const business = await requireBusinessBySlug(db, slug);
+  return db.transaction(async (tx) => {
+    await recordClaims(tx, business, [{ property: "name", value: name, source: "admin:rename", confidence: 1, verification: "admin_verified" }], at);
+    return reload(tx, business.id);
+  });
+}
+
+/** Moves a business to a new slug; the old one goes to slug history and keeps resolving. */
+export async function changeBusinessSlug(db: Db, slug: string, newSlug: string, at = new Date()) {
+  if (!SLUG_PATTERN.test(newSlug)) {
+    throw new DomainError("INVALID_INPUT", "Invalid parameter newSlug: lower-case letters, digits and single hyphens only");
+  }
+  const business = await requireBusinessBySlug(db, slug);
+  const taken = () => new DomainError("CONFLICT", `The slug "${newSlug}" is already used by another business`);
+  try {
+    return await db.transaction(async (tx) => {
+      const current = await lockBusiness(tx, business.id);
+      if (current.slug === newSlug) return lifecycleSummary(current);
+      const [takenNow] = await tx.select({ id: businesses.id }).from(businesses).where(eq(businesses.slug, newSlug));
+      const [takenBefore] = await tx
+        .select({ id: slugHistory.businessId })
+        .from(slugHistory)
+        .where(and(eq(slugHistory.slug, newSlug), ne(slugHistory.businessId, business.id)));
+      if (takenNow || takenBefore) throw taken();
+      // Reclaiming one of its own former slugs takes it out of history.
+      await tx.delete(slugHistory).where(eq(slugHistory.slug, newSlug));
+      await tx.insert(slugHistory).values({ slug: current.slug, businessId: business.id, retiredAt: at });
+      await tx.update(businesses).set({ slug: newSlug, updatedAt: at }).where(eq(businesses.id, business.id));
+      await recordEntityUpdated(tx, { businessId: business.id, slug: newSlug, change: "slug", at });
+      return reload(tx, business.id);
+    });
+  } catch (error) {
+    // Two businesses racing for one free slug: the unique index decides, the loser gets a 409.
+    if (isUniqueViolation(error)) throw taken();
+    throw error;
+  }
+}

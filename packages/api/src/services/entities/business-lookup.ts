@@ -1,0 +1,77 @@
+import { eq } from "drizzle-orm";
+import { businessColumns, businesses, categories, cities, slugHistory, type Business, type Db } from "@directory/db";
+import { DomainError } from "../../errors";
+import { isUuid } from "../shared/ids";
+
+/** A business with the category and city facts every public shape needs. */
+export interface BusinessRecord extends Business {
+  categoryName: string;
+  categorySingular: string;
+  schemaOrgType: string;
+  cityName: string;
+  citySlug: string;
+}
+
+const recordColumns = {
+  ...businessColumns,
+  categoryName: categories.name,
+  categorySingular: categories.singular,
+  schemaOrgType: categories.schemaOrgType,
+  cityName: cities.name,
+  citySlug: cities.slug,
+};
+
+/** Businesses joined with their category and city, as flat BusinessRecord rows. */
+export function selectBusinessRecords(db: Db) {
+  return db
+    .select(recordColumns)
+    .from(businesses)
+    .innerJoin(categories, eq(categories.slug, businesses.categorySlug))
+    .innerJoin(cities, eq(cities.id, businesses.cityId));
+}
+
+/** By current slug, else by a retired one (old slugs keep resolving). Slugs are lower-case. */
+export async function findBusinessBySlugOrHistory(db: Db, slug: string): Promise<BusinessRecord | null> {
+  const normalized = slug.trim().toLowerCase();
+  const [current] = await selectBusinessRecords(db).where(eq(businesses.slug, normalized)).limit(1);
+  if (current) return current;
+  const [retired] = await selectBusinessRecords(db)
+    .innerJoin(slugHistory, eq(slugHistory.businessId, businesses.id))
+    .where(eq(slugHistory.slug, normalized))
+    .limit(1);
+  return retired ?? null;
+}
+
+export async function findBusinessById(db: Db, id: string): Promise<BusinessRecord | null> {
+  // Checked here so a malformed id is a plain "not found", not a database cast error.
+  if (!isUuid(id)) return null;
+  const [row] = await selectBusinessRecords(db).where(eq(businesses.id, id.toLowerCase())).limit(1);
+  return row ?? null;
+}
+
+/** 404 when no business has this slug, current or former; decommissioned ones are returned too. */
+export async function requireBusinessBySlug(db: Db, slug: string): Promise<BusinessRecord> {
+  const business = await findBusinessBySlugOrHistory(db, slug);
+  if (!business) throw new DomainError("NOT_FOUND", `No business with slug "${slug}"`);
+  return business;
+}
+
+/** The business behind a slug as the public may see it: 404 unknown, 410 decommissioned. */
+export async function requireServableBySlug(db: Db, slug: string): Promise<BusinessRecord> {
+  return requireServable(await findBusinessBySlugOrHistory(db, slug), `slug "${slug}"`);
+}
+
+/** Decommissioned = inactive, or a subscription that has run out (SQL twin: servableCondition). */
+export function isDecommissioned(business: Business, now: Date = new Date()): boolean {
+  if (business.status !== "active") return true;
+  return business.subscriptionExpiresAt !== null && business.subscriptionExpiresAt <= now;
+}
+
+/** The one gate for every single-business read: 404 unknown, 410 decommissioned. */
+export function requireServable(business: BusinessRecord | null, reference: string): BusinessRecord {
+  if (!business) throw new DomainError("NOT_FOUND", `No business found for ${reference}`);
+  if (isDecommissioned(business)) {
+    throw new DomainError("ENTITY_DECOMMISSIONED", `The business ${reference} has been decommissioned (inactive or subscription expired)`);
+  }
+  return business;
+}

@@ -1,0 +1,64 @@
+import type { BusinessRecord } from "./business-lookup";
+import { roundedRating } from "../search/listing";
+import { publicUrls } from "../shared/public-urls";
+
+/**
+ * What the JSON-LD is built from: the partner feed selects exactly these columns. updatedAt is a
+ * Date, or epoch milliseconds as the feed's raw rows carry it (no Date per row to read it).
+ */
+export type JsonLdSource = Pick<
+  BusinessRecord,
+  | "schemaOrgType" | "id" | "slug" | "name" | "description" | "website" | "phone" | "email" | "address" | "cityName" | "state"
+  | "postalCode" | "country" | "lat" | "lng" | "openingHours" | "rating" | "reviewCount" | "services"
+> & { updatedAt: Date | number };
+
+/** schema.org day URLs, built once rather than per business and day. */
+const DAY_URLS: Record<string, string> = Object.fromEntries(
+  ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].map((day) => [day, `https://schema.org/${day}`]),
+);
+
+/**
+ * schema.org JSON-LD for a business, typed with its category's LocalBusiness subtype. The one
+ * builder: the entity profile's structuredData and every partner feed location come from here.
+ */
+export function toJsonLd(business: JsonLdSource, baseUrl: string) {
+  return {
+    "@context": "https://schema.org" as const,
+    "@type": business.schemaOrgType,
+    "@id": publicUrls.canonicalEntity(baseUrl, business.id),
+    identifier: business.id,
+    name: business.name,
+    description: business.description ?? undefined,
+    url: business.website ?? undefined,
+    telephone: business.phone ?? undefined,
+    email: business.email ?? undefined,
+    address: {
+      "@type": "PostalAddress" as const,
+      streetAddress: business.address,
+      addressLocality: business.cityName,
+      addressRegion: business.state,
+      postalCode: business.postalCode ?? undefined,
+      addressCountry: business.country,
+    },
+    geo:
+      business.lat !== null && business.lng !== null
+        ? { "@type": "GeoCoordinates", latitude: business.lat, longitude: business.lng }
+        : undefined,
+    openingHoursSpecification: business.openingHours.map((spec) => ({
+      "@type": "OpeningHoursSpecification",
+      dayOfWeek: spec.days.map((day) => DAY_URLS[day] ?? `https://schema.org/${day}`),
+      opens: spec.opens,
+      closes: spec.closes,
+    })),
+    aggregateRating:
+      business.rating !== null && business.reviewCount > 0
+        ? { "@type": "AggregateRating", ratingValue: roundedRating(business), reviewCount: business.reviewCount, bestRating: 5 }
+        : undefined,
+    makesOffer: business.services.map((service) => ({
+      "@type": "Offer",
+      itemOffered: { "@type": "Service", name: service },
+    })),
+    sameAs: [publicUrls.profile(baseUrl, business.slug)],
+    dateModified: new Date(business.updatedAt).toISOString(),
+  };
+}
