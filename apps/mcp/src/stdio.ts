@@ -1,6 +1,6 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createDirectoryClient } from "@directory/sdk";
-import { createMcpServer } from "./server";
+import { createMcpServer } from "@directory/mcp";
 
 // stdout carries the protocol: everything else goes to stderr.
 const baseUrl = process.env.DIRECTORY_URL ?? "http://localhost:3000";
