@@ -120,11 +120,11 @@ async function benchKeyword(): Promise<void> {
   const port = 3970;
   const app = await startAndWait(node, builtServer, serverEnv(port), `http://127.0.0.1:${port}/healthz`, 60_000);
   try {
-    const paths = KEYWORD_QUERIES.map((input) => `/trpc/discovery.searchKeyword?input=${encodeURIComponent(JSON.stringify({ json: { ...input, limit: 10 } }))}`);
+    const paths = KEYWORD_QUERIES.map((input) => `/trpc/search.searchKeyword?input=${encodeURIComponent(JSON.stringify({ json: { ...input, limit: 10 } }))}`);
     await runLoad(`http://127.0.0.1:${port}`, paths, { connections: 4, seconds: 3 });
     const result = await runLoad(`http://127.0.0.1:${port}`, paths, { connections: 4, seconds });
     note("");
-    note("## Keyword search (tRPC discovery.searchKeyword, the search_by_keyword tool; 4 connections)");
+    note("## Keyword search (tRPC search.searchKeyword, the search_by_keyword tool; 4 connections)");
     note("");
     note(`- ${result.rps} req/s; p50 ${result.p50} ms, p90 ${result.p90} ms, **p95 ${result.p95} ms**, p97.5 ${result.p97_5} ms, **p99 ${result.p99} ms** (target p95 < 30 ms, p99 < 60 ms: ${result.p95 < 30 && result.p99 < 60 ? "holds" : "missed"}; no limit server for this row); ${result.non2xx + result.errors} failures`);
     note("");

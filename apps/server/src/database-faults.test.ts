@@ -123,7 +123,7 @@ const CATEGORY_INPUT = { category: "dentist", limit: 1 };
 const DOORS: Record<string, (url: string) => Promise<Answer>> = {
   "anonymous REST": (url) => timed(() => getJson(url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=1")),
   "keyed REST": (url) => timed(() => getJson(url, "/api/v2/partner-feed?limit=1", { Authorization: `Bearer ${generateApiKey("partner")}` })),
-  tRPC: (url) => timed(() => getJson(url, `/trpc/discovery.searchCategory?input=${encodeURIComponent(JSON.stringify({ json: CATEGORY_INPUT }))}`)),
+  tRPC: (url) => timed(() => getJson(url, `/trpc/search.searchCategory?input=${encodeURIComponent(JSON.stringify({ json: CATEGORY_INPUT }))}`)),
   "MCP tool call": (url) =>
     timed(async () => {
       const response = await fetch(`${url}/api/mcp`, {

@@ -143,9 +143,9 @@ describe("2. the anonymous limits hold on every door", () => {
       expect(status).toBe(200);
     }
     const doors = [
-      await trpcQuery("discovery.searchCategory", { category: "dentist", city: "Mumbai" }, address),
+      await trpcQuery("search.searchCategory", { category: "dentist", city: "Mumbai" }, address),
       await trpcQuery("entities.compare", { slugA: slugs[0], slugB: slugs[1] }, address),
-      await trpcQuery("discovery.searchKeyword", { query: "dentist" }, address),
+      await trpcQuery("search.searchKeyword", { query: "dentist" }, address),
     ];
     for (const { status, body } of doors) {
       expect(status).toBe(429);
@@ -181,7 +181,7 @@ describe("2. the anonymous limits hold on every door", () => {
   it("refuses a GET batch of 120 keyword searches before running any", async () => {
     const address = newAddress();
     const input = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [String(i), { json: { query: "plumber" } }]));
-    const response = await fetch(`${server.url}/trpc/${Array(120).fill("discovery.searchKeyword").join(",")}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`, {
+    const response = await fetch(`${server.url}/trpc/${Array(120).fill("search.searchKeyword").join(",")}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`, {
       headers: { "x-forwarded-for": address },
     });
     expect(response.status).toBe(400);
@@ -198,7 +198,7 @@ describe("3. deep JSON is refused with a 400 before any parser recurses", () => 
     expect(mutation.status).toBe(400);
     expect(((await mutation.json()) as JsonBody).error.json.data.public.code).toBe("INVALID_INPUT");
 
-    const query = await fetch(`${server.url}/trpc/discovery.searchKeyword?input=${encodeURIComponent("[".repeat(40) + "]".repeat(40))}`);
+    const query = await fetch(`${server.url}/trpc/search.searchKeyword?input=${encodeURIComponent("[".repeat(40) + "]".repeat(40))}`);
     expect(query.status).toBe(400);
     expect(((await query.json()) as JsonBody).error.json.data.public.code).toBe("INVALID_INPUT");
 
@@ -210,7 +210,7 @@ describe("3. deep JSON is refused with a 400 before any parser recurses", () => 
   it("an input nested past the gate's depth is a 400 naming the parameter", async () => {
     let nested: unknown = "dentist";
     for (let i = 0; i < 12; i++) nested = [nested];
-    const { status, body } = await trpcQuery("discovery.searchKeyword", { query: nested }, newAddress());
+    const { status, body } = await trpcQuery("search.searchKeyword", { query: nested }, newAddress());
     expect(status).toBe(400);
     expect(body.error.json.data.public.error).toMatch(/query/);
   });
@@ -235,7 +235,7 @@ describe("4. control characters are 400s naming the parameter, and personal data
     const trpc = await trpcQuery("entities.getEntityProfile", { slug: "a\u0000b" }, address);
     expect(trpc.status).toBe(400);
     expect(trpc.body.error.json.data.public.error).toMatch(/slug/);
-    const lone = await trpcQuery("discovery.searchKeyword", { query: "plumb\ud800er" }, address);
+    const lone = await trpcQuery("search.searchKeyword", { query: "plumb\ud800er" }, address);
     expect(lone.status).toBe(400);
     expect(lone.body.error.json.data.public.error).toMatch(/query.*surrogate/);
 

@@ -206,7 +206,7 @@ describe("pages", () => {
     expect((await get("/browse?category=dentist&city=Mumbai&category=x")).status).toBeLessThan(500);
   });
 
-  it("keyword search renders results from discovery.searchKeyword", async () => {
+  it("keyword search renders results from search.searchKeyword", async () => {
     const { status, text } = await get("/search?q=dentist&city=Mumbai");
     expect(status).toBe(200);
     expect(text).toMatch(/<h1>Results for “dentist” in Mumbai<\/h1>/);

@@ -9,7 +9,7 @@ export function registerBusinessProfileResource(server: McpServer, client: Direc
       slug: async (value) => {
         if (value.trim().length < 2) return [];
         try {
-          const result = await client.discovery.searchKeyword.query({ query: value, limit: 10 });
+          const result = await client.search.searchKeyword.query({ query: value, limit: 10 });
           return result.businesses.map((business) => business.slug);
         } catch {
           return [];

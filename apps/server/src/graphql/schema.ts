@@ -347,13 +347,13 @@ const Query = new GraphQLObjectType<unknown, GraphQLContext>({
       type: RankedListings,
       description: "A category with an optional city, ranked by plan tier then internal score (the search_businesses tool)",
       args: { category: { type: nonNull(GraphQLString), description: 'A business category, e.g. "dentist"' }, city: { type: GraphQLString, description: "Omit for every city" }, ...limitArg("1 to 10, default 5") },
-      call: (caller, { category, city, limit }) => caller.discovery.searchCategory({ category, city: given(city), limit: given(limit) }),
+      call: (caller, { category, city, limit }) => caller.search.searchCategory({ category, city: given(city), limit: given(limit) }),
     }),
     searchKeyword: rootField<{ query: string; city?: string | null; limit?: number | null }>({
       type: KeywordResults,
       description: "Free text over names, descriptions, services, USPs, taglines, keywords and buyer questions (the search_by_keyword tool)",
       args: { query: { type: nonNull(GraphQLString), description: "2 to 200 characters" }, city: { type: GraphQLString, description: "Omit to search everywhere" }, ...limitArg("1 to 10, default 5") },
-      call: (caller, { query, city, limit }) => caller.discovery.searchKeyword({ query, city: given(city), limit: given(limit) }),
+      call: (caller, { query, city, limit }) => caller.search.searchKeyword({ query, city: given(city), limit: given(limit) }),
     }),
     offers: rootField<{ slug: string }>({
       type: Offers,

@@ -226,8 +226,8 @@ describe("owner-written text is cleaned and capped by the output schemas, on eve
       await client.entities.compare.query({ slugA: a.slug, slugB: b.slug }),
       await client.entities.getOffers.query({ slug: a.slug }),
       await client.entities.getBuyerQuestions.query({ slug: a.slug }),
-      await client.discovery.searchKeyword.query({ query: "zyxquark" }),
-      await client.discovery.searchCategory.query({ category: a.categoryName, city: a.cityName, limit: 10 }),
+      await client.search.searchKeyword.query({ query: "zyxquark" }),
+      await client.search.searchCategory.query({ category: a.categoryName, city: a.cityName, limit: 10 }),
       await client.entities.getEntityProfile.query({ slug: b.slug }),
     ];
     results.forEach((result, index) => expectClean(`tRPC call ${index}`, JSON.stringify(result), result));

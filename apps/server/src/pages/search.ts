@@ -8,7 +8,7 @@ function text(value: unknown): string {
   return typeof value === "string" ? value.trim() : "";
 }
 
-/** Keyword results (discovery.searchKeyword); not indexed: the query space is endless. */
+/** Keyword results (search.searchKeyword); not indexed: the query space is endless. */
 export async function searchPage(req: Request, res: Response, caller: Caller): Promise<void> {
   const q = text(req.query.q);
   const city = text(req.query.city);
@@ -18,7 +18,7 @@ export async function searchPage(req: Request, res: Response, caller: Caller): P
     return;
   }
   try {
-    const result = await caller.discovery.searchKeyword({ query: q, city: city || undefined, limit: 10 });
+    const result = await caller.search.searchKeyword({ query: q, city: city || undefined, limit: 10 });
     const where = result.city ? ` in ${result.city.name}` : "";
     const items = result.businesses.map(listingItem).join("");
     const main = `<h1>Results for “${escapeHtml(q)}”${escapeHtml(where)}</h1>

@@ -18,6 +18,6 @@ export function registerGetAvailableCities(server: McpServer, client: DirectoryC
       }),
       annotations: READ_ONLY,
     },
-    (input) => callProcedure(() => client.discovery.availableCities.query(input)),
+    (input) => callProcedure(() => client.search.availableCities.query(input)),
   );
 }

@@ -14,6 +14,6 @@ export function registerGetCategoryLeaders(server: McpServer, client: DirectoryC
       outputSchema: looseOutput(ZRankedListingsShape),
       annotations: READ_ONLY,
     },
-    (input) => callProcedure(() => client.discovery.categoryLeaders.query(input)),
+    (input) => callProcedure(() => client.search.categoryLeaders.query(input)),
   );
 }

@@ -24,6 +24,6 @@ export function registerGetListicle(server: McpServer, client: DirectoryClient) 
       }),
       annotations: READ_ONLY,
     },
-    (input) => callProcedure(() => client.discovery.getListicle.query(input)),
+    (input) => callProcedure(() => client.search.getListicle.query(input)),
   );
 }

@@ -14,6 +14,6 @@ export function registerSearchBusinesses(server: McpServer, client: DirectoryCli
       outputSchema: looseOutput(ZRankedListingsShape),
       annotations: READ_ONLY,
     },
-    (input) => callProcedure(() => client.discovery.searchCategory.query(input)),
+    (input) => callProcedure(() => client.search.searchCategory.query(input)),
   );
 }

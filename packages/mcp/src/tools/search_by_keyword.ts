@@ -21,6 +21,6 @@ export function registerSearchByKeyword(server: McpServer, client: DirectoryClie
       }),
       annotations: READ_ONLY,
     },
-    (input) => callProcedure(() => client.discovery.searchKeyword.query(input)),
+    (input) => callProcedure(() => client.search.searchKeyword.query(input)),
   );
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { ZCategoryParam, ZCityParam, ZResolvedCategory, ZResolvedCity } from "../discovery/discovery.types";
+import { ZCategoryParam, ZCityParam, ZResolvedCategory, ZResolvedCity } from "../search/search.types";
 import { ZOwnerLongText, ZOwnerText } from "../owner-text.types";
 
 export const ZGetKnowledgeGraphInput = z.object({

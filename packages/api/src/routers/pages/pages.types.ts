@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZListing } from "../search/listing.types";
-import { ZResolvedCategory, ZResolvedCity } from "../discovery/discovery.types";
+import { ZResolvedCategory, ZResolvedCity } from "../search/search.types";
 
 /** URLs per sitemap page: well under the protocol's 50,000 URLs and 50 MB. */
 export const SITEMAP_PAGE_SIZE = 10_000;

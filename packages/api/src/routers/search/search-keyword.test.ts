@@ -23,7 +23,7 @@ describe("keyword search relevance (known queries)", () => {
   it("puts a business first when its full name is the query", async () => {
     const samples = await database.db.select({ id: businesses.id, name: businesses.name }).from(businesses).where(SERVABLE).orderBy(businesses.id).limit(5);
     for (const sample of samples) {
-      const result = await caller.discovery.searchKeyword({ query: sample.name, limit: 5 });
+      const result = await caller.search.searchKeyword({ query: sample.name, limit: 5 });
       expect(result.businesses[0]?.name, sample.name).toBe(sample.name);
     }
   });
@@ -34,7 +34,7 @@ describe("keyword search relevance (known queries)", () => {
     { query: "emergency plumber", category: "Plumber" },
     { query: "wedding photography", category: "Photographer" },
   ])("answers $query with a $category first", async ({ query, city, category }) => {
-    const result = await caller.discovery.searchKeyword({ query, city, limit: 10 });
+    const result = await caller.search.searchKeyword({ query, city, limit: 10 });
     expect(result.businesses.length).toBeGreaterThan(0);
     expect(result.businesses[0]?.category).toMatch(new RegExp(category, "i"));
     expect(result.businesses[0]?.matchedBy).toBe("full_text");
@@ -49,19 +49,19 @@ describe("keyword search relevance (known queries)", () => {
       .orderBy(businesses.id)
       .limit(1);
     const misspelt = sample!.name.replace(/([a-z])([a-z])/, "$2$1");
-    const result = await caller.discovery.searchKeyword({ query: misspelt, limit: 10 });
+    const result = await caller.search.searchKeyword({ query: misspelt, limit: 10 });
     expect(result.businesses[0]?.matchedBy).toBe("fuzzy_name");
     expect(result.businesses.map((b) => b.name)).toContain(sample!.name);
   });
 
   it("corrects a misspelt kind of business to the category word and searches again", async () => {
     for (const [query, category] of [["dentst", "Dentist"], ["plumbr", "Plumber"]] as const) {
-      const result = await caller.discovery.searchKeyword({ query, limit: 10 });
+      const result = await caller.search.searchKeyword({ query, limit: 10 });
       expect(result.businesses.length, query).toBeGreaterThan(0);
       expect(result.businesses.every((b) => b.matchedBy === "full_text"), query).toBe(true);
       expect(result.businesses[0]?.category, query).toBe(category);
     }
-    const unknown = await caller.discovery.searchKeyword({ query: "qzxvbn", limit: 10 });
+    const unknown = await caller.search.searchKeyword({ query: "qzxvbn", limit: 10 });
     expect(unknown.businesses).toEqual([]);
   });
 
@@ -74,7 +74,7 @@ describe("keyword search relevance (known queries)", () => {
       .limit(2);
     await database.db.update(businesses).set({ name: "Zyxwvut Dental" }).where(eq(businesses.id, named!.id));
     await database.db.update(businesses).set({ description: "Not Zyxwvut, but close." }).where(eq(businesses.id, described!.id));
-    const result = await caller.discovery.searchKeyword({ query: "zyxwvut", limit: 5 });
+    const result = await caller.search.searchKeyword({ query: "zyxwvut", limit: 5 });
     expect(result.businesses.map((b) => b.id)).toEqual([named!.id, described!.id]);
   });
 });
@@ -93,15 +93,15 @@ describe("the narrow search table follows every write to businesses", () => {
       .where(sql`c.id <> ${sample!.city} and exists (select 1 from businesses b where b.city_id = c.id)`)
       .limit(1);
     await database.db.update(businesses).set({ name: "Quokkaberry Works" }).where(eq(businesses.id, sample!.id));
-    const found = await caller.discovery.searchKeyword({ query: "quokkaberry", limit: 5 });
+    const found = await caller.search.searchKeyword({ query: "quokkaberry", limit: 5 });
     expect(found.businesses.map((b) => b.id)).toEqual([sample!.id]);
-    const inCity = await caller.discovery.searchKeyword({ query: "quokkaberry", city: found.businesses[0]!.city, limit: 5 });
+    const inCity = await caller.search.searchKeyword({ query: "quokkaberry", city: found.businesses[0]!.city, limit: 5 });
     expect(inCity.businesses.map((b) => b.id)).toEqual([sample!.id]);
-    const otherCity = await caller.discovery.searchKeyword({ query: "quokkaberry", city: elsewhere!.name, limit: 5 });
+    const otherCity = await caller.search.searchKeyword({ query: "quokkaberry", city: elsewhere!.name, limit: 5 });
     expect(otherCity.businesses.filter((b) => b.matchedBy === "full_text")).toEqual([]);
 
     await database.db.update(businesses).set({ status: "inactive" }).where(eq(businesses.id, sample!.id));
-    const gone = await caller.discovery.searchKeyword({ query: "quokkaberry", limit: 5 });
+    const gone = await caller.search.searchKeyword({ query: "quokkaberry", limit: 5 });
     expect(gone.businesses.map((b) => b.id)).not.toContain(sample!.id);
   });
 });

@@ -18,7 +18,7 @@ afterAll(async () => {
 
 describe("discovery procedures (what the MCP tools call)", () => {
   it("searches a category nationally or in one city, in tier order, and says how it ranks", async () => {
-    const national = await caller.discovery.searchCategory({ category: "dentists", limit: 10 });
+    const national = await caller.search.searchCategory({ category: "dentists", limit: 10 });
     expect(national.city).toBeNull();
     expect(national.total).toBe(10);
     const tiers = national.businesses.map((b) => TIERS.indexOf(b.planTier));
@@ -26,15 +26,15 @@ describe("discovery procedures (what the MCP tools call)", () => {
     expect(national.rankingModel).toMatch(/plan tier/);
     expect(new Set(national.businesses.map((b) => b.city)).size).toBeGreaterThan(1);
 
-    const local = await caller.discovery.searchCategory({ category: "dentist", city: "Mumbai", limit: 5 });
+    const local = await caller.search.searchCategory({ category: "dentist", city: "Mumbai", limit: 5 });
     expect(local.city?.name).toBe("Mumbai");
     expect(local.businesses.every((b) => b.city === "Mumbai")).toBe(true);
-    await expect(caller.discovery.searchCategory({ category: "dentist", city: "Atlantis" })).rejects.toMatchObject({ code: "NOT_FOUND", message: 'Unknown city "Atlantis"' });
-    await expect(caller.discovery.searchCategory({ category: "unicorns" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(caller.search.searchCategory({ category: "dentist", city: "Atlantis" })).rejects.toMatchObject({ code: "NOT_FOUND", message: 'Unknown city "Atlantis"' });
+    await expect(caller.search.searchCategory({ category: "unicorns" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("lists category leaders across all cities, matching the database's top ranks", async () => {
-    const leaders = await caller.discovery.categoryLeaders({ category: "dentist", limit: 3 });
+    const leaders = await caller.search.categoryLeaders({ category: "dentist", limit: 3 });
     const expected = await database.db
       .select({ id: businesses.id })
       .from(businesses)
@@ -46,7 +46,7 @@ describe("discovery procedures (what the MCP tools call)", () => {
 
   it("finds businesses by free text, by owner buyer-question text, and by a misspelt name", async () => {
     const [sample] = await database.db.select({ name: businesses.name, id: businesses.id }).from(businesses).where(SERVABLE).limit(1);
-    const byName = await caller.discovery.searchKeyword({ query: sample!.name, limit: 10 });
+    const byName = await caller.search.searchKeyword({ query: sample!.name, limit: 10 });
     expect(byName.businesses.map((b) => b.id)).toContain(sample!.id);
     expect(byName.businesses[0]?.matchedBy).toBe("full_text");
 
@@ -57,18 +57,18 @@ describe("discovery procedures (what the MCP tools call)", () => {
       .where(SERVABLE)
       .limit(1);
     const words = question!.question.replace(/[^\p{L}\s]/gu, " ").split(/\s+/).filter((w) => w.length > 5).slice(0, 2).join(" ");
-    const byQuestion = await caller.discovery.searchKeyword({ query: words, limit: 10 });
+    const byQuestion = await caller.search.searchKeyword({ query: words, limit: 10 });
     expect(byQuestion.total).toBeGreaterThan(0);
 
     // Every word cut short: no exact token matches, so only the trigram fallback can find it.
     const misspelt = sample!.name.split(" ").map((word) => (word.length > 3 ? word.slice(0, -1) : word)).join(" ");
-    const fuzzy = await caller.discovery.searchKeyword({ query: misspelt, limit: 10 });
+    const fuzzy = await caller.search.searchKeyword({ query: misspelt, limit: 10 });
     expect(fuzzy.businesses.map((b) => b.id)).toContain(sample!.id);
     expect(fuzzy.businesses.every((b) => b.matchedBy === "fuzzy_name")).toBe(true);
   });
 
   it("orders a listicle by completeness score then name and says it is not paid", async () => {
-    const listicle = await caller.discovery.getListicle({ category: "dentist", city: "Mumbai", limit: 10 });
+    const listicle = await caller.search.getListicle({ category: "dentist", city: "Mumbai", limit: 10 });
     expect(listicle.paidPlacement).toBe(false);
     expect(listicle.disclosure).toMatch(/Not a paid placement/);
     const keys = listicle.businesses.map((b) => [-b.directoryCompletenessScore, b.name] as const);
@@ -77,7 +77,7 @@ describe("discovery procedures (what the MCP tools call)", () => {
   });
 
   it("lists the cities that have listings in a category, with true counts", async () => {
-    const result = await caller.discovery.availableCities({ category: "dentist", limit: 200 });
+    const result = await caller.search.availableCities({ category: "dentist", limit: 200 });
     const expected = await database.db
       .select({ name: cities.name, n: count() })
       .from(businesses)
@@ -121,7 +121,7 @@ describe("entity extras (what the MCP tools call)", () => {
   });
 
   it("compares two businesses with their differences and no internal score", async () => {
-    const pair = await caller.discovery.searchCategory({ category: "dentist", city: "Mumbai", limit: 2 });
+    const pair = await caller.search.searchCategory({ category: "dentist", city: "Mumbai", limit: 2 });
     const [a, b] = pair.businesses;
     const result = await caller.entities.compare({ slugA: a!.slug, slugB: b!.slug });
     expect(result.businesses.map((x) => x.slug)).toEqual([a!.slug, b!.slug]);

@@ -1,9 +1,9 @@
 import type { ApiKeyKind } from "@directory/db";
 import { KEYWORD_RANKING } from "../search/keyword-search";
-import { LISTICLE_DISCLOSURE } from "../search/listicle";
-import { SCORE_CONTRACT_VERSION } from "../search/completeness";
+import { LISTICLE_DISCLOSURE } from "../search/category-search";
+import { SCORE_CONTRACT_VERSION } from "../search/listing";
 import type { RateLimitSettings } from "../access/rate-limits";
-import { RANKING_DISCLOSURE } from "../search/search";
+import { RANKING_DISCLOSURE } from "../search/ranking";
 
 type Access = "anonymous" | "any_key" | "partner" | "business" | "admin";
 

@@ -5,8 +5,8 @@ import { isDecommissioned, requireBusinessBySlug, selectBusinessRecords } from "
 import { toListing } from "../search/listing";
 import { publicUrls } from "../shared/public-urls";
 import { referenceData } from "../search/reference-data";
-import { resolvedCategory, resolvedCity } from "../search/resolved";
-import { RANKING_ORDER } from "../search/search";
+import { resolvedCategory, resolvedCity } from "../search/resolve";
+import { RANKING_ORDER } from "../search/ranking";
 
 /** The sitemaps protocol allows 50,000 sitemaps in an index. */
 export const SITEMAP_INDEX_MAX_PAGES = 50_000;

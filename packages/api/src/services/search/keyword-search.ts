@@ -2,10 +2,9 @@ import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { businessSearch, businesses, buyerQuestions, cityLexeme, preparedQuery, type City, type Db } from "@directory/db";
 import { servableCondition } from "../entities/servable";
 import { selectBusinessRecords } from "../entities/business-lookup";
-import type { ListingSource } from "./listing";
-import { SELECT_LISTINGS } from "./listing-query";
+import { SELECT_LISTINGS, toListing, type ListingSource } from "./listing";
 import { referenceData } from "./reference-data";
-import { resolveCity } from "./search";
+import { requireResolved, resolveCity, resolvedCity } from "./resolve";
 import { correctSpelling } from "./spelling";
 
 /**
@@ -94,4 +93,17 @@ const rankedByTextInCity = preparedQuery<ListingSource>(rankedByTextQuery(true))
 
 function rankByText(db: Db, query: string, city: City | null, limit: number): Promise<ListingSource[]> {
   return city ? rankedByTextInCity(db, { query, cityLexeme: cityLexeme(city.id), cityId: city.id, limit }) : rankedByText(db, { query, limit });
+}
+
+/** searchByKeyword as the procedures answer it: listings with how each matched; 404 for an unknown city. */
+export async function keywordSearch(db: Db, params: { query: string; city?: string; limit: number; baseUrl: string }) {
+  const result = await searchByKeyword(db, params);
+  if (result.unknownCity) requireResolved(null, "city", params.city);
+  return {
+    query: params.query,
+    city: result.city ? resolvedCity(result.city) : null,
+    businesses: result.hits.map((hit) => ({ ...toListing(hit, params.baseUrl), matchedBy: hit.matchedBy })),
+    total: result.hits.length,
+    rankingModel: KEYWORD_RANKING,
+  };
 }

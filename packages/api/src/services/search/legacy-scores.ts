@@ -18,8 +18,7 @@ export function requestedLegacyScoreFields(fields: string | undefined): string[]
  */
 export async function noteLegacyScoreRequest(
   db: Db,
-  log: ContextLogger,
-  params: { route: string; fieldsParam: string | undefined; apiKeyId: string | null },
+  params: { log: ContextLogger; route: string; fieldsParam: string | undefined; apiKeyId: string | null },
 ): Promise<void> {
   const fields = requestedLegacyScoreFields(params.fieldsParam);
   if (fields.length === 0) return;
@@ -31,5 +30,5 @@ export async function noteLegacyScoreRequest(
       target: [legacyScoreRequests.day, legacyScoreRequests.route, legacyScoreRequests.apiKeyId, legacyScoreRequests.requestedFields],
       set: { hits: sql`${legacyScoreRequests.hits} + 1` },
     });
-  log.info({ route: params.route, legacyFields: fields }, "legacy score fields requested; omitted under score contract 2.1-phase0");
+  params.log.info({ route: params.route, legacyFields: fields }, "legacy score fields requested; omitted under score contract 2.1-phase0");
 }

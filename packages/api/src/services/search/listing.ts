@@ -1,6 +1,52 @@
+import { eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { businesses, categories, cities, type Business } from "@directory/db";
 import type { BusinessRecord } from "../entities/business-lookup";
-import { publicScoreFields, type CompletenessSource } from "./completeness";
 import { publicUrls } from "../shared/public-urls";
+
+/** Score contract 2.1-phase0 (spec section 9). */
+export const SCORE_CONTRACT_VERSION = "2.1-phase0";
+export const RANKING_MODEL = "plan-neutral-directory-completeness" as const;
+export const COMPLETENESS_LABEL =
+  "Directory-owned profile completeness metric (0-100): the share of profile fields that are filled in. " +
+  "It is not a ranking factor of any AI platform and not a recommendation; plan contribution is 0.";
+
+/** The profile fields the score reads; a listing query selects these and no more. */
+export type CompletenessSource = Pick<
+  Business,
+  "name" | "address" | "phone" | "website" | "email" | "description" | "services" | "usp" | "tagline" | "keywords" | "openingHours" | "lat" | "lng" | "rating"
+>;
+
+/** The fields that count; each is worth the same. The plan tier is deliberately absent. */
+const COMPLETENESS_CHECKS: ReadonlyArray<(b: CompletenessSource) => boolean> = [
+  (b) => Boolean(b.name),
+  (b) => Boolean(b.address),
+  (b) => Boolean(b.phone),
+  (b) => Boolean(b.website),
+  (b) => Boolean(b.email),
+  (b) => Boolean(b.description),
+  (b) => b.services.length > 0,
+  (b) => Boolean(b.usp),
+  (b) => Boolean(b.tagline),
+  (b) => b.keywords.length > 0,
+  (b) => b.openingHours.length > 0,
+  (b) => b.lat !== null && b.lng !== null,
+  (b) => b.rating !== null,
+];
+
+export function directoryCompletenessScore(business: CompletenessSource): number {
+  const filled = COMPLETENESS_CHECKS.filter((check) => check(business)).length;
+  return Math.round((filled / COMPLETENESS_CHECKS.length) * 100);
+}
+
+/** The public score fields every listing carries, in one place. */
+export function publicScoreFields(business: CompletenessSource) {
+  return {
+    directoryCompletenessScore: directoryCompletenessScore(business),
+    directoryCompletenessScoreLabel: COMPLETENESS_LABEL,
+    rankingModel: RANKING_MODEL,
+    recommended: false as const,
+  };
+}
 
 /** Ratings are stored as REAL; one decimal is all the precision they have. */
 export function roundedRating(business: { rating: number | null }): number | null {
@@ -41,3 +87,41 @@ export function toListing(business: ListingSource, baseUrl: string) {
 }
 
 export type Listing = ReturnType<typeof toListing>;
+
+/** The columns a listing is built from, named as ListingSource names them: no other column is read. */
+const LISTING_COLUMNS: { [K in keyof ListingSource]: AnyColumn } = {
+  id: businesses.id,
+  slug: businesses.slug,
+  name: businesses.name,
+  categoryName: categories.name,
+  cityName: cities.name,
+  state: businesses.state,
+  country: businesses.country,
+  address: businesses.address,
+  phone: businesses.phone,
+  website: businesses.website,
+  email: businesses.email,
+  description: businesses.description,
+  services: businesses.services,
+  usp: businesses.usp,
+  tagline: businesses.tagline,
+  keywords: businesses.keywords,
+  openingHours: businesses.openingHours,
+  lat: businesses.lat,
+  lng: businesses.lng,
+  rating: businesses.rating,
+  planTier: businesses.planTier,
+  ownership: businesses.ownership,
+};
+
+/**
+ * `select <the listing's columns> from businesses join categories join cities`, for hot queries
+ * read as the driver's raw rows (preparedQuery): the rows are ListingSource as they arrive.
+ */
+export const SELECT_LISTINGS: SQL = sql`select ${sql.join(
+  Object.entries(LISTING_COLUMNS).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`),
+  sql`, `,
+)}
+  from ${businesses}
+  join ${categories} on ${eq(categories.slug, businesses.categorySlug)}
+  join ${cities} on ${eq(cities.id, businesses.cityId)}`;

@@ -39,7 +39,7 @@ function anonymousCaller() {
 describe("reference data held in memory (issue 11)", () => {
   it("a category + city search is one database round trip once reference data is warm (the anonymous count is written at most every 250 ms)", async () => {
     const caller = anonymousCaller();
-    await caller.discovery.searchCategory({ category: "dentists", city: "Mumbai", limit: 5 });
+    await caller.search.searchCategory({ category: "dentists", city: "Mumbai", limit: 5 });
     statements.length = 0;
     const inputs = [
       { category: "dentist", city: "mumbai", limit: 5 },
@@ -49,7 +49,7 @@ describe("reference data held in memory (issue 11)", () => {
     let counterWrites = 0;
     for (const input of inputs) {
       const before = statements.length;
-      const result = await caller.discovery.searchCategory(input);
+      const result = await caller.search.searchCategory(input);
       expect(result.businesses.length).toBeGreaterThan(0);
       const sent = statements.slice(before);
       const writes = sent.filter((text) => /rate_limit_counters/.test(text)).length;
@@ -62,8 +62,8 @@ describe("reference data held in memory (issue 11)", () => {
 
   it("sees a category or city change made in SQL once the recheck interval has passed", async () => {
     const caller = anonymousCaller();
-    await expect(caller.discovery.searchCategory({ category: "molar wizard", limit: 3 })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(caller.discovery.searchCategory({ category: "dentist", city: "Bombay Town", limit: 3 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(caller.search.searchCategory({ category: "molar wizard", limit: 3 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(caller.search.searchCategory({ category: "dentist", city: "Bombay Town", limit: 3 })).rejects.toMatchObject({ code: "NOT_FOUND" });
 
     await database.db
       .update(categories)
@@ -76,13 +76,13 @@ describe("reference data held in memory (issue 11)", () => {
 
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + REFERENCE_DATA_RECHECK_MS + 1 });
     try {
-      const found = await caller.discovery.searchCategory({ category: "molar wizards", city: "Bombay Town", limit: 3 });
+      const found = await caller.search.searchCategory({ category: "molar wizards", city: "Bombay Town", limit: 3 });
       expect(found.category.slug).toBe("dentist");
       expect(found.city?.name).toBe("Mumbai");
       // An unchanged world costs only the fingerprint when rechecked: no reload.
       vi.setSystemTime(Date.now() + REFERENCE_DATA_RECHECK_MS + 1);
       statements.length = 0;
-      await caller.discovery.searchCategory({ category: "dentist", city: "Mumbai", limit: 3 });
+      await caller.search.searchCategory({ category: "dentist", city: "Mumbai", limit: 3 });
       expect(statements.filter((text) => /from "(categories|cities)"/.test(text) && !/md5/.test(text))).toHaveLength(0);
       expect(statements.filter((text) => /md5/.test(text))).toHaveLength(1);
     } finally {

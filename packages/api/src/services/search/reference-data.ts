@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { categories, cities, rowsOf, type Category, type City, type Db } from "@directory/db";
-import { normalizeTerm, singularForms } from "./text-match";
 
 /**
  * Reference data (categories with their synonyms, cities with their aliases) is small, hot and
@@ -115,4 +114,28 @@ export function findCity(data: ReferenceData, input: string): City | null {
   const candidates = data.citiesByName.get(name) ?? [];
   const byCountry = countryCode && /^[A-Z]{2}$/.test(countryCode) ? candidates.filter((c) => c.countryCode === countryCode) : candidates;
   return byCountry[0] ?? null;
+}
+
+/** Lower-case, accents folded, hyphens/underscores as spaces, single spaces: "São-Paulo " -> "sao paulo". */
+export function normalizeTerm(input: string): string {
+  return input
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[-_]+/g, " ")
+    .replace(/[^\p{L}\p{N}&' ]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The term and its plausible singulars, last word only: "dental clinics" -> "dental clinic". */
+export function singularForms(term: string): string[] {
+  const forms = new Set([term]);
+  const words = term.split(" ");
+  const last = words.pop() ?? "";
+  const head = words.length > 0 ? `${words.join(" ")} ` : "";
+  if (last.endsWith("ies") && last.length > 4) forms.add(`${head}${last.slice(0, -3)}y`);
+  if (/(s|x|z|ch|sh)es$/.test(last)) forms.add(`${head}${last.slice(0, -2)}`);
+  if (last.endsWith("s") && !last.endsWith("ss") && last.length > 3) forms.add(`${head}${last.slice(0, -1)}`);
+  return [...forms];
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ZListing } from "../search/listing.types";
-import { ZCategoryParam, ZCityParam, ZResolvedCategory, ZResolvedCity, ZToolLimit } from "./discovery.types";
+import { ZListing } from "./listing.types";
+import { ZCategoryParam, ZCityParam, ZResolvedCategory, ZResolvedCity, ZToolLimit } from "./search.types";
 
 export const ZGetListicleInput = z.object({ category: ZCategoryParam, city: ZCityParam, limit: ZToolLimit });
 

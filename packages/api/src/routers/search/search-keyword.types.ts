@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ZListing } from "../search/listing.types";
-import { ZCityParam, ZResolvedCity, ZToolLimit } from "./discovery.types";
+import { ZListing } from "./listing.types";
+import { ZCityParam, ZResolvedCity, ZToolLimit } from "./search.types";
 
 export const ZSearchKeywordInput = z.object({
   query: z.string().trim().min(2).max(200).describe('What to look for, 2 to 200 characters, e.g. "root canal emergency" or a business name; typos are tolerated'),

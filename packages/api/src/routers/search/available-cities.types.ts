@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZCategoryParam, ZResolvedCategory } from "./discovery.types";
+import { ZCategoryParam, ZResolvedCategory } from "./search.types";
 
 export const ZAvailableCitiesInput = z.object({
   category: ZCategoryParam,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZListing } from "../search/listing.types";
+import { ZListing } from "./listing.types";
 
 /** Shared pieces of the agent-facing discovery procedures (the MCP tools call these). */
 export const ZCategoryParam = z.string().trim().min(1).max(100).describe('A business category, e.g. "dentist"; plurals and synonyms work ("dental clinics")');
