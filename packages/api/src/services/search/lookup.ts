@@ -1,0 +1,48 @@
+import type { Db } from "@directory/db";
+import { publicUrls } from "../shared/public-urls";
+import { searchCategory } from "./category-search";
+import { SCORE_CONTRACT_VERSION, toListing } from "./listing";
+import { RANKING_DISCLOSURE, rankedCityPage } from "./ranking";
+import { requireResolved, resolveCategory, resolveCity, resolvedCategory, resolvedCity } from "./resolve";
+
+/** The assistant plugin (spec 4.1): an unknown category or city is an empty result, as the spec's shape has no room for a 404. */
+export async function assistantPluginSearch(db: Db, params: { category: string; city: string; limit: number; baseUrl: string }) {
+  const result = await searchCategory(db, params);
+  const businesses = result.businesses.map((business) => toListing(business, params.baseUrl));
+  return {
+    businesses,
+    total: businesses.length,
+    query: { category: params.category, city: params.city },
+    browseUrl: publicUrls.browse(params.baseUrl, params.category, params.city),
+    apiVersion: SCORE_CONTRACT_VERSION,
+    rankingDisclosure: RANKING_DISCLOSURE,
+  };
+}
+
+export interface LookupBusinessesParams {
+  category: string;
+  city: string;
+  limit: number;
+  cursor?: string;
+  baseUrl: string;
+}
+
+/** /api/v2/businesses: says what the query resolved to, 404 naming an unknown category or city, pages by keyset cursor. */
+export async function lookupBusinesses(db: Db, params: LookupBusinessesParams) {
+  const [foundCategory, foundCity] = await Promise.all([resolveCategory(db, params.category), resolveCity(db, params.city)]);
+  const category = requireResolved(foundCategory, "category", params.category);
+  const city = requireResolved(foundCity, "city", params.city);
+  const page = await rankedCityPage(db, { categorySlug: category.slug, cityId: city.id, limit: params.limit, cursor: params.cursor });
+  const listings = page.records.map((business) => toListing(business, params.baseUrl));
+  return {
+    category: resolvedCategory(category),
+    city: resolvedCity(city),
+    businesses: listings,
+    total: listings.length,
+    totalMatches: page.total,
+    nextCursor: page.nextCursor,
+    limit: params.limit,
+    apiVersion: SCORE_CONTRACT_VERSION,
+    rankingDisclosure: RANKING_DISCLOSURE,
+  };
+}

@@ -1,0 +1,101 @@
+import { createHash } from "node:crypto";
+import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
+import { businesses, type Db, type PlanTier } from "@directory/db";
+import { servableCondition } from "../entities/servable";
+import { selectBusinessRecords, type BusinessRecord } from "../entities/business-lookup";
+import { decodeOpaqueCursor, encodeOpaqueCursor, invalidCursorError } from "../feed/feed-cursor";
+import { isUuid } from "../shared/ids";
+
+/** The ranking order of every search, matching businesses_search_idx: tier, internal score, name. */
+export const RANKING_ORDER = [asc(businesses.planTier), desc(businesses.visibilityScore), asc(businesses.name), asc(businesses.id)];
+
+/** Disclosed with every search result: the order is paid tier first, and says so. */
+export const RANKING_DISCLOSURE =
+  "Ordered by plan tier (premium, pro, basic, free), then by an internal visibility score within a tier, then by name. " +
+  "Paid tiers are placed first; the directoryCompletenessScore shown is not what orders results.";
+
+/**
+ * A keyset cursor over RANKING_ORDER (tier, internal score descending, name, id). It carries the
+ * last row's id only, never its keys: the internal score must not leave the service, and an
+ * opaque cursor is only base64. The keys are read again by id when the cursor comes back. It also
+ * carries the match count when the listing began (kept for a page that comes back empty) and a
+ * fingerprint of the category and city, so a cursor cannot continue another listing.
+ */
+interface RankedCursor {
+  id: string;
+  total: number;
+  filters: string;
+}
+
+interface RankingKeys {
+  planTier: PlanTier;
+  visibilityScore: number;
+  name: string;
+  id: string;
+}
+
+function fingerprint(categorySlug: string, cityId: number): string {
+  return createHash("sha256").update(JSON.stringify([categorySlug, cityId])).digest("base64url").slice(0, 16);
+}
+
+function decodeRankedCursor(raw: string, expectedFilters: string): RankedCursor {
+  const [id, total, filters] = decodeOpaqueCursor(raw, 3);
+  if (typeof id !== "string" || !isUuid(id) || id !== id.toLowerCase()) throw invalidCursorError();
+  if (!Number.isInteger(total) || (total as number) < 0) throw invalidCursorError();
+  if (filters !== expectedFilters) throw invalidCursorError();
+  return { id, total: total as number, filters };
+}
+
+/** The ranking keys of the cursor's row as they are now (businesses are never deleted). */
+async function keysOf(db: Db, id: string): Promise<RankingKeys> {
+  const [row] = await db
+    .select({ planTier: businesses.planTier, visibilityScore: businesses.visibilityScore, name: businesses.name, id: businesses.id })
+    .from(businesses)
+    .where(eq(businesses.id, id));
+  if (!row) throw invalidCursorError();
+  return row;
+}
+
+/** Rows strictly after the given keys in RANKING_ORDER (tier asc, score desc, name asc, id asc). */
+function after(keys: RankingKeys): SQL {
+  return or(
+    gt(businesses.planTier, keys.planTier),
+    and(eq(businesses.planTier, keys.planTier), lt(businesses.visibilityScore, keys.visibilityScore)),
+    and(eq(businesses.planTier, keys.planTier), eq(businesses.visibilityScore, keys.visibilityScore), gt(businesses.name, keys.name)),
+    and(eq(businesses.planTier, keys.planTier), eq(businesses.visibilityScore, keys.visibilityScore), eq(businesses.name, keys.name), gt(businesses.id, keys.id)),
+  )!;
+}
+
+/**
+ * One page of a category in a city, in ranking order, continuing after `cursor` when given: the
+ * page, the cursor of the next one (null at the end) and the number of all matches (counted beside
+ * the first page; later pages carry that count in the cursor, so one traversal reports one total).
+ */
+export async function rankedCityPage(
+  db: Db,
+  params: { categorySlug: string; cityId: number; limit: number; cursor?: string },
+): Promise<{ records: BusinessRecord[]; nextCursor: string | null; total: number }> {
+  const filters = fingerprint(params.categorySlug, params.cityId);
+  const cursor = params.cursor ? decodeRankedCursor(params.cursor, filters) : null;
+  const matches = and(eq(businesses.categorySlug, params.categorySlug), eq(businesses.cityId, params.cityId), servableCondition())!;
+  const resumeAfter = cursor ? await keysOf(db, cursor.id) : null;
+  const [rows, total] = await Promise.all([
+    selectBusinessRecords(db)
+      .where(resumeAfter ? and(matches, after(resumeAfter)) : matches)
+      .orderBy(...RANKING_ORDER)
+      .limit(params.limit + 1),
+    cursor ? cursor.total : countMatches(db, matches),
+  ]);
+  const records = rows.slice(0, params.limit);
+  const last = records.at(-1);
+  const nextCursor =
+    rows.length > params.limit && last
+      ? encodeOpaqueCursor([last.id, total, filters])
+      : null;
+  return { records, nextCursor, total };
+}
+
+async function countMatches(db: Db, matches: SQL): Promise<number> {
+  const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(businesses).where(matches);
+  return Number(row?.total ?? 0);
+}
