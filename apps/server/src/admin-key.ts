@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { and, eq, isNull } from "drizzle-orm";
-import { createApiKey, parseApiKey, provisionApiKey } from "@directory/api";
-import { apiKeys, type Db } from "@directory/db";
+import { createApiKey, hasActiveApiKey, parseApiKey, provisionApiKey } from "@directory/api";
+import type { Db } from "@directory/db";
 import type { Logger } from "./logger";
 
 export const ADMIN_KEY_FILE = "admin.key";
@@ -20,12 +19,7 @@ export async function ensureAdminKey(db: Db, options: { dataDir: string; adminAp
     return;
   }
   const keyPath = join(dataDir, ADMIN_KEY_FILE);
-  const [active] = await db
-    .select({ id: apiKeys.id })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.kind, "admin"), isNull(apiKeys.revokedAt)))
-    .limit(1);
-  if (active) {
+  if (await hasActiveApiKey(db, { kind: "admin" })) {
     if (existsSync(keyPath)) log.info({ path: keyPath }, "admin key file in place");
     return;
   }

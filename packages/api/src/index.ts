@@ -3,7 +3,7 @@ export type { AccessClass, DirectoryMeta } from "./trpc";
 export { createContext, bearerTokenFrom, type Context, type ContextLogger, type CreateContextOptions } from "./context";
 export { DomainError, toPublicError, type DomainErrorCode, type PublicErrorBody } from "./errors";
 export { createOpenApiDocument, API_VERSION } from "./openapi";
-export { provisionApiKey, createApiKey } from "./services/access/api-keys";
+export { provisionApiKey, createApiKey, hasActiveApiKey } from "./services/access/api-keys";
 export { generateApiKey, parseApiKey, hashApiKey } from "./services/access/api-key-format";
 /** For the benchmark's limit server: the same resolution and listing shape without the HTTP stack. */
 export { categorySearchQuery, searchCategory } from "./services/search/category-search";

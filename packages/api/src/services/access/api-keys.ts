@@ -62,6 +62,20 @@ async function insertApiKey(db: Db, kind: ApiKeyKind, businessId: string | null,
   return { key, summary: summarise(row) };
 }
 
+export interface HasActiveApiKeyParams {
+  kind: ApiKeyKind;
+}
+
+/** Whether an unrevoked key of this kind exists: the first start creates an admin key only when none does. */
+export async function hasActiveApiKey(db: Db, params: HasActiveApiKeyParams): Promise<boolean> {
+  const [row] = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.kind, params.kind), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  return row !== undefined;
+}
+
 /** Newest first; bounded because a list endpoint must never return an unbounded set. */
 export async function listApiKeys(db: Db, params: { limit: number; includeRevoked: boolean }): Promise<ApiKeySummary[]> {
   const rows = await db
