@@ -8,7 +8,8 @@ import { pathToFileURL } from "node:url";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { createDatabase, documents, forChores, migrate, rowsOf, seedDemoDocuments } from "@directory/db";
+import { seedDemoDocuments } from "@directory/api";
+import { createDatabase, documents, forChores, migrate, rowsOf } from "@directory/db";
 import { runLoad } from "./load";
 import { startAndWait, stop } from "./processes";
 

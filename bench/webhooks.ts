@@ -15,8 +15,8 @@ import { pathToFileURL } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
-import { businesses, createDatabase, migrate, outboxEvents, seedDemoWorld, webhookDeliveries, webhooks, type Db } from "@directory/db";
-import { createApiKey, createSecretBox, DEFAULT_DELIVERY_SETTINGS } from "@directory/api";
+import { businesses, createDatabase, migrate, outboxEvents, webhookDeliveries, webhooks, type Db } from "@directory/db";
+import { createApiKey, createSecretBox, DEFAULT_DELIVERY_SETTINGS, seedDemoWorld } from "@directory/api";
 import { createLogger } from "../apps/server/src/logger";
 import { startWebhookWorker } from "../apps/server/src/webhooks/worker";
 

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Command } from "commander";
 import { SingleBar, Presets } from "cli-progress";
-import { createDatabase, choreDatabaseOptionsFromEnv, isDatabaseEmpty, migrate, seedDemoWorld } from "@directory/db";
+import { isDatabaseEmpty, seedDemoWorld } from "@directory/api";
+import { createDatabase, choreDatabaseOptionsFromEnv, migrate } from "@directory/db";
 
 /** Database chores run directly on the database (DATABASE_URL, else the embedded one in DATA_DIR). */
 export function registerDbCommands(program: Command): void {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, cities, coMentionEdges, documents } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
+import { createTestDatabase, type TestDatabase } from "@directory/api/testing";
 import { ingestFile } from "./graph-commands";
 
 let database: TestDatabase;

@@ -2,17 +2,8 @@ import { createReadStream, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { Presets, SingleBar } from "cli-progress";
-import {
-  createDatabase,
-  choreDatabaseOptionsFromEnv,
-  ingestDocuments,
-  loadContextResolver,
-  MatcherCache,
-  migrate,
-  parseDocumentLine,
-  type Db,
-  type IncomingDocument,
-} from "@directory/db";
+import { ingestDocuments, loadContextResolver, MatcherCache, parseDocumentLine, type IncomingDocument } from "@directory/api";
+import { createDatabase, choreDatabaseOptionsFromEnv, migrate, type Db } from "@directory/db";
 
 /** Documents per transaction: each batch is stored and folded into the graph at once. */
 const BATCH_SIZE = 500;
@@ -32,7 +23,7 @@ export async function ingestFile(db: Db, path: string, options: { progress: bool
     let batch: IncomingDocument[] = [];
     let lineNumber = 0;
     const flush = async () => {
-      const result = await ingestDocuments(db, batch, matchers);
+      const result = await ingestDocuments(db, { batch, matchers });
       batch = [];
       totals.stored += result.stored;
       totals.duplicates += result.duplicates;

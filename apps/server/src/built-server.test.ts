@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
+import { createTestDatabase, type TestDatabase } from "@directory/api/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPnpmCli } from "./find-pnpm-cli";
 import { serverUnderTest } from "./testing";

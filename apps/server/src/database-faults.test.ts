@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "@directory/api";
 import { createDatabase, type Database, type DatabaseTimeouts } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
+import { createTestDatabase, type TestDatabase } from "@directory/api/testing";
 import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
 
 /** Every fault must turn into a 503 this fast (the default timeouts are well inside it). */

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses, createDatabase, rateLimitCounters, type Database } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
+import { createTestDatabase, type TestDatabase } from "@directory/api/testing";
 import { createDirectoryClient } from "@directory/sdk";
 import { getJson, startTestServer, type TestServer } from "./testing";
 

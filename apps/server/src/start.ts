@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
-import { createDatabase, forChores, isDatabaseEmpty, migrate, seedDemoWorld, type Database } from "@directory/db";
+import { isDatabaseEmpty, seedDemoWorld } from "@directory/api";
+import { createDatabase, forChores, migrate, type Database } from "@directory/db";
 import { ensureAdminKey } from "./admin-key";
 import { createApp } from "./app";
 import { createMetrics } from "./metrics";

@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import type { DestinationStream } from "pino";
 import { randomBytes } from "node:crypto";
 import { createApiKey, createSecretBox, DEFAULT_DELIVERY_SETTINGS, type DeliverySettings, type RateLimitSettings, type WebhookConfig } from "@directory/api";
-import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from "@directory/db/testing";
+import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from "@directory/api/testing";
 import * as sourceModules from "./server-modules";
 import type { WebhookWorker } from "./webhooks/worker";
 

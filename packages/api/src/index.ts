@@ -26,3 +26,8 @@ export {
   type DeliverySettings,
 } from "./services/webhooks/dispatch";
 export type { WebhookConfig } from "./context";
+/** The demo world (data seed, then documents through the extractor) and the graph's ingest, for the server's first start, the admin CLI and the bench. */
+export { seedDemoWorld } from "./seed-demo-world";
+export { isDatabaseEmpty, type SeedOptions } from "@directory/db/seed";
+export { seedDemoDocuments } from "./services/graph/demo-documents";
+export { ingestDocuments, loadContextResolver, MatcherCache, parseDocumentLine, type IncomingDocument, type IngestDocumentsParams, type IngestResult } from "./services/graph/ingest";

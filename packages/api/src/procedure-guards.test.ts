@@ -1,8 +1,8 @@
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { createContext } from "./context";
 import { appRouter } from "./root";
+import { createTestDatabase, type TestDatabase } from "./testing";
 import type { AccessClass, DirectoryMeta } from "./trpc";
 
 /**

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
-import { createDatabase, type Database } from "./client";
+import { createDatabase, type Database, type Db } from "./client";
 import { migrate } from "./migrate";
-import { seedDemoWorld, type SeedOptions } from "./seed/index";
+import { seedDemoData, type SeedOptions } from "./seed/index";
 
 /**
  * Test databases. With TEST_DATABASE_URL (a PostgreSQL server URL) each call creates a fresh
@@ -23,27 +23,42 @@ export interface TestDatabaseOptions {
 
 export const TEST_WORLD_BUSINESSES = 1500;
 
-const templates = new Map<string, Promise<Blob>>();
+/** Writes a world into a migrated, empty database (the data seed, or a seed built on it). */
+export type SeedWorld = (db: Db, options: SeedOptions) => Promise<unknown>;
 
-export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
-  const seed = options.seed === false ? false : { businesses: TEST_WORLD_BUSINESSES, ...options.seed };
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  return serverUrl ? createPostgresTestDatabase(serverUrl, seed) : createPgliteTestDatabase(seed);
+/**
+ * createTestDatabase for worlds written by `seedWorld`. packages/db knows only its data seed; a
+ * package above it that seeds more (packages/api: the demo documents) makes its own, with its own
+ * templates.
+ */
+export function testDatabaseFactory(seedWorld: SeedWorld): (options?: TestDatabaseOptions) => Promise<TestDatabase> {
+  const templates = new Map<string, Promise<Blob>>();
+  return async (options = {}) => {
+    const seed = options.seed === false ? false : { businesses: TEST_WORLD_BUSINESSES, ...options.seed };
+    const prepare = async (database: Database) => {
+      await migrate(database);
+      if (seed) await seedWorld(database.db, seed);
+    };
+    const serverUrl = process.env.TEST_DATABASE_URL;
+    return serverUrl ? createPostgresTestDatabase(serverUrl, prepare) : createPgliteTestDatabase(templates, JSON.stringify(seed), prepare);
+  };
 }
 
-async function prepare(database: Database, seed: SeedOptions | false): Promise<void> {
-  await migrate(database);
-  if (seed) await seedDemoWorld(database.db, seed);
-}
+/** Test databases holding packages/db's data-only demo world. */
+export const createTestDatabase = testDatabaseFactory(seedDemoData);
 
-async function createPgliteTestDatabase(seed: SeedOptions | false): Promise<TestDatabase> {
-  const templateKey = JSON.stringify(seed);
+/** A clone of the template prepared once per key (and process); the template is built on first use. */
+async function createPgliteTestDatabase(
+  templates: Map<string, Promise<Blob>>,
+  templateKey: string,
+  prepare: (database: Database) => Promise<void>,
+): Promise<TestDatabase> {
   let template = templates.get(templateKey);
   if (!template) {
     template = (async () => {
       const database = await createDatabase({ memory: true });
       try {
-        await prepare(database, seed);
+        await prepare(database);
         return await dumpDataDir(database);
       } finally {
         await database.close();
@@ -60,7 +75,7 @@ async function dumpDataDir(database: Database): Promise<Blob> {
   return client.dumpDataDir("none");
 }
 
-async function createPostgresTestDatabase(serverUrl: string, seed: SeedOptions | false): Promise<TestDatabase> {
+async function createPostgresTestDatabase(serverUrl: string, prepare: (database: Database) => Promise<void>): Promise<TestDatabase> {
   const name = `directory_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   try {
@@ -81,7 +96,7 @@ async function createPostgresTestDatabase(serverUrl: string, seed: SeedOptions |
     }
   };
   try {
-    await prepare(database, seed);
+    await prepare(database);
   } catch (error) {
     await destroy();
     throw error;

@@ -85,7 +85,7 @@ export const businesses = pgTable(
       .on(t.categorySlug, t.planTier, t.visibilityScore.desc().nullsFirst(), t.name, t.id)
       .where(sql`${t.status} = 'active'`),
     index("businesses_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`),
-    // Finds a city's businesses: mention dictionaries and category co-occurrence (src/graph/).
+    // Finds a city's businesses: mention dictionaries and category co-occurrence (packages/api/src/services/graph/).
     index("businesses_city_idx").on(t.cityId, t.categorySlug),
     // The few businesses not servable (inactive, or expired), which graph answers leave out.
     index("businesses_inactive_idx").on(t.id).where(sql`${t.status} <> 'active'`),

@@ -4,7 +4,7 @@ import { businesses } from "./businesses";
 
 /**
  * The co-citation graph: two businesses named in the same documents, stored once with the smaller
- * id first. Kept current on every ingest (src/graph/derive.ts); weight = documents naming both.
+ * id first. Kept current on every ingest (packages/api/src/services/graph/derive.ts); weight = documents naming both.
  */
 export const coMentionEdges = pgTable(
   "co_mention_edges",

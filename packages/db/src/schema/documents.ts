@@ -6,7 +6,7 @@ import { cities } from "./cities";
 /**
  * Text that mentions businesses (an AI assistant's answer to a buyer question, an article), kept
  * with its provenance like a claim. Mentions, the co-citation graph, citation checks and the
- * internal visibility score are all derived from this text (see src/graph/).
+ * internal visibility score are all derived from this text (see packages/api/src/services/graph/).
  */
 export const documents = pgTable(
   "documents",

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../client";
 import { rowsOf } from "../rows";
 import { createTestDatabase, type TestDatabase } from "../testing";
-import { seedDemoWorld } from "./index";
+import { seedDemoData } from "./index";
 
 let seeded: TestDatabase;
 let migratedOnly: TestDatabase;
@@ -58,7 +58,7 @@ describe("seed: load first, then the keys, indexes and foreign keys", () => {
   it("refuses to load over an existing world, before any key is dropped", async () => {
     const businessCount = async () => rowsOf<{ n: number }>(await seeded.db.execute(sql`select count(*)::int as n from businesses`))[0]?.n;
     const [constraintsBefore, businessesBefore] = [await constraintDefinitions(seeded.db), await businessCount()];
-    await expect(seedDemoWorld(seeded.db, { businesses: 10 })).rejects.toThrow(/empty database/);
+    await expect(seedDemoData(seeded.db, { businesses: 10 })).rejects.toThrow(/empty database/);
     expect(await constraintDefinitions(seeded.db)).toEqual(constraintsBefore);
     expect(await businessCount()).toBe(businessesBefore);
   });

@@ -7,13 +7,19 @@ import { BatchQueue } from "./batch-queue";
 import { CATEGORIES } from "./categories";
 import { loadDemoCities } from "./cities";
 import { deferForBulkLoad, restoreAfterBulkLoad } from "./deferred-ddl";
-import { seedDocuments } from "./documents";
 import { insertBatch } from "./insert";
 import { insertReferenceData } from "./reference-data";
 import { SlugRegistry, assertDigitFree } from "./slugs";
 import { kebab } from "./text";
 
-export const DEMO_BUSINESS_COUNT = 10_000;
+// The building blocks a seed step above packages/db (the demo documents, in packages/api) writes with.
+export { CATEGORIES } from "./categories";
+export { insertAsJson } from "./insert";
+export { createRng, type Rng } from "./random";
+export type { JsonRow } from "./rows";
+export { DAY_SECONDS, DEMO_EPOCH_MS } from "./time";
+
+const DEMO_BUSINESS_COUNT = 10_000;
 
 export interface SeedOptions {
   /** How many businesses to generate; default DEMO_BUSINESS_COUNT. */
@@ -23,9 +29,14 @@ export interface SeedOptions {
   /** Businesses per transaction; default 1,000. */
   batchSize?: number;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Refresh the planner's statistics at the end; default true. False for a caller that writes
+   * more rows next (the demo documents) and analyzes once after them.
+   */
+  analyze?: boolean;
 }
 
-const DEFAULT_SEED = 42;
+export const DEFAULT_SEED = 42;
 const DEFAULT_BATCH_SIZE = 1_000;
 /**
  * Batch transactions that may run at once. On PostgreSQL the next batch is generated while the
@@ -41,10 +52,12 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
 }
 
 /**
- * Writes the deterministic demo world into an empty, migrated database. Businesses are generated
- * and inserted batch by batch, so memory stays flat however many are requested.
+ * Writes the deterministic demo world's data (reference data, businesses, claims, offers,
+ * questions; not the documents, which need the extractor) into an empty, migrated database.
+ * Businesses are generated and inserted batch by batch, so memory stays flat however many are
+ * requested.
  */
-export async function seedDemoWorld(
+export async function seedDemoData(
   db: Db,
   options: SeedOptions = {},
 ): Promise<{ businesses: number; claims: number; cities: number; categories: number }> {
@@ -87,9 +100,8 @@ export async function seedDemoWorld(
     throw error;
   }
   await restoreAfterBulkLoad(db, deferred);
-  await seedDocuments(db, seed, demoCities);
   // Fresh statistics, or the planner guesses a handful of rows and walks a whole index (the 1M
   // partner feed's first page took over 3 s before, 3 ms after).
-  await db.execute(sql`analyze`);
+  if (options.analyze ?? true) await db.execute(sql`analyze`);
   return { businesses: total, claims, cities: demoCities.length, categories: CATEGORIES.length };
 }

@@ -6,7 +6,7 @@ import { PLAN_TIERS } from "../schema/enums";
 import { businesses, buyerQuestions, categories, cities, claims, offers, slugHistory } from "../schema/index";
 import { CATEGORIES } from "./categories";
 import { CLAIMED_PROPERTIES } from "./claims";
-import { isDatabaseEmpty, seedDemoWorld } from "./index";
+import { isDatabaseEmpty, seedDemoData } from "./index";
 import { createTestDatabase } from "../testing";
 import { SlugRegistry } from "./slugs";
 import { DEMO_EPOCH_MS } from "./time";
@@ -17,7 +17,7 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 
 interface SeededDatabase {
   database: Database;
-  result: Awaited<ReturnType<typeof seedDemoWorld>>;
+  result: Awaited<ReturnType<typeof seedDemoData>>;
   emptyBeforeSeeding: boolean;
   emptyAfterSeeding: boolean;
 }
@@ -26,7 +26,7 @@ async function seededDatabase(): Promise<SeededDatabase> {
   const database = await createDatabase({ memory: true });
   await migrate(database);
   const emptyBeforeSeeding = await isDatabaseEmpty(database.db);
-  const result = await seedDemoWorld(database.db, { businesses: BUSINESSES, seed: 42, batchSize: 250 });
+  const result = await seedDemoData(database.db, { businesses: BUSINESSES, seed: 42, batchSize: 250 });
   return { database, result, emptyBeforeSeeding, emptyAfterSeeding: await isDatabaseEmpty(database.db) };
 }
 
@@ -43,7 +43,7 @@ async function snapshot(db: Db) {
   };
 }
 
-describe("seedDemoWorld", () => {
+describe("seedDemoData", () => {
   let first: Database;
   let second: Database;
   let seeded: SeededDatabase;

@@ -1,10 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businesses, cities, documents, rowsOf, ingestDocuments, loadDictionary, MentionMatcher, type Db, type DocumentContext } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
+import { businesses, cities, documents, rowsOf, type Db } from "@directory/db";
 import { decommissionBusiness } from "../../services/claims/lifecycle";
+import { loadDictionary } from "../../services/graph/dictionary";
+import { MentionMatcher, type DocumentContext } from "../../services/graph/extract";
+import { ingestDocuments } from "../../services/graph/ingest";
 import { ownCitations } from "../../services/owner/owner-insights";
 import { anonymousCaller, SERVABLE } from "../../test-callers";
+import { createTestDatabase, type TestDatabase } from "../../testing";
 
 let database: TestDatabase;
 let caller: ReturnType<typeof anonymousCaller>;
@@ -148,14 +151,14 @@ describe("knowledge graph (GET /api/v2/knowledge-graph)", () => {
       categorySlug: null,
       body: `Two names keep coming up: ${first!.name}, and right after it ${second!.name}.`,
     };
-    const once = await ingestDocuments(database.db, [doc]);
+    const once = await ingestDocuments(database.db, { batch: [doc] });
     expect(once).toMatchObject({ stored: 1, duplicates: 0 });
     const after = await caller.graph.getKnowledgeGraph({ type: "network", businessId: first!.id });
     if (after.type !== "network") throw new Error("wrong shape");
     const edge = after.neighbours.find((n) => n.business.id === second!.id);
     expect(edge?.weight).toBe(weightBefore + 1);
 
-    const twice = await ingestDocuments(database.db, [doc, doc]);
+    const twice = await ingestDocuments(database.db, { batch: [doc, doc] });
     expect(twice).toMatchObject({ stored: 0, duplicates: 2 });
     expect(await caller.graph.getKnowledgeGraph({ type: "network", businessId: first!.id })).toEqual(after);
   });

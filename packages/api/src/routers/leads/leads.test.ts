@@ -1,11 +1,11 @@
 import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, leadConsents, leads, outboxEvents } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { createContext } from "../../context";
 import { createCaller } from "../../root";
 import { createApiKey } from "../../services/access/api-keys";
 import { anonymousCaller, TEST_BASE_URL } from "../../test-callers";
+import { createTestDatabase, type TestDatabase } from "../../testing";
 
 let database: TestDatabase;
 let slugs: string[];

@@ -1,10 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, documentMentions, documents } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { createContext } from "../../context";
 import { createCaller } from "../../root";
 import { createApiKey } from "../../services/access/api-keys";
+import { createTestDatabase, type TestDatabase } from "../../testing";
 
 let database: TestDatabase;
 const callerWith = (key?: string) =>

@@ -1,9 +1,9 @@
 import { asc, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { sitemapPage, sitemapPageStarts } from "../../services/pages/pages";
 import { anonymousCaller, SERVABLE } from "../../test-callers";
+import { createTestDatabase, type TestDatabase } from "../../testing";
 
 let database: TestDatabase;
 let caller: ReturnType<typeof anonymousCaller>;

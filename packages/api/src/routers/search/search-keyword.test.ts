@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { anonymousCaller, SERVABLE } from "../../test-callers";
+import { createTestDatabase, type TestDatabase } from "../../testing";
 
 /*
  * Relevance cases for keyword search (issue 11): whatever the search reads and however it bounds

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, buyerQuestions, cities } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { anonymousCaller, SERVABLE } from "../../test-callers";
+import { createTestDatabase, type TestDatabase } from "../../testing";
 
 let database: TestDatabase;
 let caller: ReturnType<typeof anonymousCaller>;

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeys, businesses } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { createContext } from "../../context";
 import { createCaller } from "../../root";
+import { createTestDatabase, type TestDatabase } from "../../testing";
 import { createApiKey } from "./api-keys";
 import { generateApiKey, hashApiKey, parseApiKey } from "./api-key-format";
 

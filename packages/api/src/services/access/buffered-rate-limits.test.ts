@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimitCounters } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
+import { createTestDatabase, type TestDatabase } from "../../testing";
 import { consumeBufferedRateLimit } from "./buffered-rate-limits";
 
 let database: TestDatabase;

@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { categories, cities, type Db } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { createContext } from "../../context";
 import { createCaller } from "../../root";
+import { createTestDatabase, type TestDatabase } from "../../testing";
 import { REFERENCE_DATA_RECHECK_MS } from "./reference-data";
 
 let database: TestDatabase;

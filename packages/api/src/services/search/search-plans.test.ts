@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
+import { createTestDatabase, type TestDatabase } from "../../testing";
 import { servableCondition } from "../entities/servable";
 import { categorySearchQuery } from "./category-search";
 

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/db/testing";
 import { DomainError } from "../../errors";
 import { createOpenApiDocument } from "../../openapi";
 import { ZOffersOutput } from "../../routers/entities/business-extras.types";
 import { ZEntityProfile } from "../../routers/entities/entity-profile.types";
+import { createTestDatabase, type TestDatabase } from "../../testing";
 import { recordClaims } from "../claims/claim-writes";
 import { cleanOwnerJson, cleanOwnerList, cleanOwnerText, OWNER_TEXT_LIMITS, TRUNCATION_NOTE } from "./owner-text";
 import { anonymousCaller } from "../../test-callers";

@@ -1,19 +1,10 @@
-import { asc, eq, sql } from "drizzle-orm";
-import type { Db } from "../client";
-import { addCoMentionEdges, refreshVisibilityScores } from "../graph/derive";
-import { loadDictionary } from "../graph/dictionary";
-import { MentionMatcher } from "../graph/extract";
-import { contentHash, type IncomingDocument } from "../graph/ingest";
-import { businesses } from "../schema/businesses";
-import type { City } from "../schema/cities";
-import { documentMentions } from "../schema/document-mentions";
-import { documents } from "../schema/documents";
-import { CATEGORIES } from "./categories";
-import { loadDemoCities } from "./cities";
-import { insertAsJson } from "./insert";
-import { createRng, type Rng } from "./random";
-import type { JsonRow } from "./rows";
-import { DAY_SECONDS, DEMO_EPOCH_MS } from "./time";
+import { asc, desc, eq, sql } from "drizzle-orm";
+import { businesses, cities, documentMentions, documents, type City, type Db } from "@directory/db";
+import { CATEGORIES, createRng, DAY_SECONDS, DEFAULT_SEED, DEMO_EPOCH_MS, insertAsJson, type JsonRow, type Rng } from "@directory/db/seed";
+import { addCoMentionEdges, refreshVisibilityScores } from "./derive";
+import { loadDictionary } from "./dictionary";
+import { MentionMatcher } from "./extract";
+import { contentHash, type IncomingDocument } from "./ingest";
 
 /** Documents written per transaction (with their mentions). */
 const DOCUMENTS_PER_TRANSACTION = 5_000;
@@ -77,7 +68,7 @@ function guideText(rng: Rng, named: readonly Candidate[], city: string): string 
   return `A local's guide to ${city}: ${parts.join("; ")}. These are the names that come up again and again.`;
 }
 
-function documentsForCity(seed: number, city: City, byCategory: Map<string, Candidate[]>): IncomingDocument[] {
+function documentsForCity(seed: number, city: Pick<City, "id" | "name">, byCategory: Map<string, Candidate[]>): IncomingDocument[] {
   const rng = createRng(seed, "documents", city.id);
   const docs: IncomingDocument[] = [];
   const fetchedAt = (slot: number) => new Date(DEMO_EPOCH_MS + (slot * 45 + rng.int(0, 40)) * DAY_SECONDS * 1000);
@@ -99,13 +90,19 @@ function documentsForCity(seed: number, city: City, byCategory: Map<string, Cand
   return docs;
 }
 
+export interface DemoDocumentsParams {
+  /** The seed the world's businesses were written with; default the demo seed's. */
+  seed?: number;
+}
+
 /**
  * The demo world's documents, written as text first (AI answers per city and category, city
  * guides across related categories), then read with the same extractor an ingest uses. Citation
  * checks, co-mention edges and visibility scores are derived from them afterwards. Runs per city
- * after the businesses are stored, so memory holds one city at a time.
+ * after the businesses are stored, so memory holds one city at a time. Also gives a world seeded
+ * before documents existed (its graph is empty) its documents.
  */
-export async function seedDocuments(db: Db, seed: number, demoCities: readonly City[]): Promise<void> {
+export async function seedDemoDocuments(db: Db, { seed = DEFAULT_SEED }: DemoDocumentsParams = {}): Promise<void> {
   let docRows: JsonRow<typeof documents>[] = [];
   let mentionRows: JsonRow<typeof documentMentions>[] = [];
   const flush = async () => {
@@ -116,6 +113,8 @@ export async function seedDocuments(db: Db, seed: number, demoCities: readonly C
       await insertAsJson(tx, documentMentions, mentions);
     });
   };
+  // The seeded cities in the seed's order (largest first), read back rather than loaded again from GeoNames.
+  const demoCities = await db.select({ id: cities.id, name: cities.name }).from(cities).orderBy(desc(cities.population), asc(cities.id));
   for (const city of demoCities) {
     const rows = await db
       .select({ id: businesses.id, name: businesses.name, categorySlug: businesses.categorySlug, reviewCount: businesses.reviewCount })
@@ -143,12 +142,8 @@ export async function seedDocuments(db: Db, seed: number, demoCities: readonly C
   await flush();
   await db.transaction(async (tx) => {
     await tx.execute(sql`set local statement_timeout = 0`);
-    await addCoMentionEdges(tx, null);
-    await refreshVisibilityScores(tx, null);
+    await addCoMentionEdges(tx, { documentIds: null });
+    await refreshVisibilityScores(tx, { documentIds: null });
   });
 }
 
-/** The demo documents for a world seeded before documents existed (its graph is empty). */
-export async function seedDemoDocuments(db: Db, seed = 42): Promise<void> {
-  await seedDocuments(db, seed, loadDemoCities());
-}

@@ -1,10 +1,14 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Db } from "../client";
+import type { Db } from "@directory/db";
 
 /**
  * Everything derived from documents, as SQL over their mentions. `documentIds` limits the work to
  * newly stored documents (ingest: incremental); null derives from all of them (seed: once).
  */
+export interface DerivationScope {
+  documentIds: readonly string[] | null;
+}
+
 function documentFilter(alias: string, documentIds: readonly string[] | null): SQL {
   if (documentIds === null) return sql`true`;
   if (documentIds.length === 0) return sql`false`;
@@ -12,7 +16,7 @@ function documentFilter(alias: string, documentIds: readonly string[] | null): S
 }
 
 /** Adds each new document's business pairs to their edges (weight = documents naming both). */
-export async function addCoMentionEdges(db: Db, documentIds: readonly string[] | null): Promise<void> {
+export async function addCoMentionEdges(db: Db, { documentIds }: DerivationScope): Promise<void> {
   await db.execute(sql`
     insert into co_mention_edges (business_a, business_b, weight)
     select a.business_id, b.business_id, count(*)::int
@@ -36,7 +40,7 @@ export async function addCoMentionEdges(db: Db, documentIds: readonly string[] |
  * those named before in the new answers' cities and categories (their denominators grew); null
  * recomputes every named business.
  */
-export async function refreshVisibilityScores(db: Db, documentIds: readonly string[] | null): Promise<void> {
+export async function refreshVisibilityScores(db: Db, { documentIds }: DerivationScope): Promise<void> {
   const affected =
     documentIds === null
       ? sql`select distinct business_id as id, city_id, category_slug from document_mentions`

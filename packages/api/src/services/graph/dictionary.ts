@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../client";
-import { rowsOf } from "../rows";
+import { rowsOf, type Db } from "@directory/db";
 import type { DictionaryEntry, DocumentContext } from "./extract";
 
 interface NameRow extends Record<string, unknown> {
@@ -39,7 +38,7 @@ export async function loadDictionary(db: Db, context: DocumentContext): Promise<
     order by business_id, kind, name`);
   return rowsOf<NameRow>(rows).map((row) => ({
     businessId: row.business_id,
-    name: row.kind === "slug" ? (nameFromSlug(row.name as string, row.city_slug) ?? "") : row.name,
+    name: row.kind === "slug" ? (nameFromSlug(row.name, row.city_slug) ?? "") : row.name,
     kind: row.kind === "name" ? "name" : "former_name",
     cityId: row.city_id,
     cityName: row.city_name,

@@ -1,10 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Db } from "../client";
-import { categories } from "../schema/categories";
-import { cities } from "../schema/cities";
-import { documentMentions } from "../schema/document-mentions";
-import { documents } from "../schema/documents";
+import { categories, cities, documentMentions, documents, type Db } from "@directory/db";
 import { addCoMentionEdges, refreshVisibilityScores } from "./derive";
 import { loadDictionary } from "./dictionary";
 import { MentionMatcher, type DocumentContext } from "./extract";
@@ -50,13 +46,19 @@ export class MatcherCache {
   }
 }
 
+export interface IngestDocumentsParams {
+  batch: readonly IncomingDocument[];
+  /** Share one across the batches of a run, so each context's dictionary is compiled once. */
+  matchers?: MatcherCache;
+}
+
 /**
  * Stores new documents with their mentions and brings the graph up to date in the same
  * transaction: the edges of the new documents' business pairs are incremented and the visibility
  * scores they touch recomputed (citation checks are read from the documents when asked for). Documents already stored are
  * skipped, so ingesting a file twice changes nothing.
  */
-export async function ingestDocuments(db: Db, batch: readonly IncomingDocument[], matchers = new MatcherCache()): Promise<IngestResult> {
+export async function ingestDocuments(db: Db, { batch, matchers = new MatcherCache() }: IngestDocumentsParams): Promise<IngestResult> {
   const byHash = new Map(batch.map((doc) => [contentHash(doc), doc]));
   if (byHash.size === 0) return { stored: 0, duplicates: batch.length, mentions: 0 };
   return db.transaction(async (tx) => {
@@ -77,8 +79,8 @@ export async function ingestDocuments(db: Db, batch: readonly IncomingDocument[]
     }
     if (mentionRows.length > 0) await tx.insert(documentMentions).values(mentionRows);
     const ids = inserted.map((row) => row.id);
-    await addCoMentionEdges(tx, ids);
-    await refreshVisibilityScores(tx, ids);
+    await addCoMentionEdges(tx, { documentIds: ids });
+    await refreshVisibilityScores(tx, { documentIds: ids });
     return { stored: inserted.length, duplicates: batch.length - inserted.length, mentions: mentionRows.length };
   });
 }

@@ -1,0 +1,18 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "@directory/db";
+import { seedDemoData, type SeedOptions } from "@directory/db/seed";
+import { seedDemoDocuments } from "./services/graph/demo-documents";
+
+/**
+ * The demo world the server's first start, `admin db seed` and the tests write: packages/db's
+ * data seed, then the documents, read with the extractor, that the graph, the citation checks
+ * and the visibility scores (which order search ties) are derived from. Deterministic: the same
+ * options write the same rows.
+ */
+export async function seedDemoWorld(db: Db, options: SeedOptions = {}): Promise<Awaited<ReturnType<typeof seedDemoData>>> {
+  const written = await seedDemoData(db, { ...options, analyze: false });
+  await seedDemoDocuments(db, { seed: options.seed });
+  // Statistics once, over the documents too (why they matter: seedDemoData).
+  if (options.analyze ?? true) await db.execute(sql`analyze`);
+  return written;
+}
