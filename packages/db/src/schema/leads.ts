@@ -1,14 +1,7 @@
 import { sql } from "drizzle-orm";
-import { index, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
-
-/**
- * new -> contacted -> (won | lost); new -> rejected (spam, out of scope). Only the owning
- * business moves a lead, through its business key.
- */
-export const leadStatus = pgEnum("lead_status", ["new", "contacted", "won", "lost", "rejected"]);
-export const LEAD_STATUSES = leadStatus.enumValues;
-export type LeadStatus = (typeof LEAD_STATUSES)[number];
+import { leadStatus } from "./enums";
 
 /** A request to be contacted, submitted by an agent on a consenting user's behalf. */
 export const leads = pgTable(

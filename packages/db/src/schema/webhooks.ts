@@ -1,17 +1,8 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { apiKeys } from "./api-keys";
+import { deliveryStatus, webhookStatus, type WebhookEventType } from "./enums";
 import { outboxEvents } from "./outbox-events";
-
-export const WEBHOOK_EVENT_TYPES = ["entity.updated", "lead.created"] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-export const webhookStatus = pgEnum("webhook_status", ["active", "disabled"]);
-export const WEBHOOK_STATUSES = webhookStatus.enumValues;
-
-/** pending: more attempts to come; succeeded: a 2xx arrived; failed: all attempts used, kept for a manual resend. */
-export const deliveryStatus = pgEnum("webhook_delivery_status", ["pending", "succeeded", "failed"]);
-export const DELIVERY_STATUSES = deliveryStatus.enumValues;
 
 /** A receiver registered by one API key; only that key sees or changes it. */
 export const webhooks = pgTable(

@@ -1,0 +1,39 @@
+/*
+ * The value lists of the database enums, with no drizzle in reach: output schemas and doors (the
+ * stdio MCP bundle among them) read these through `@directory/db/enums`, and schema/enums.ts
+ * builds the PostgreSQL enums from the same lists.
+ */
+
+/**
+ * Declared best-first on purpose: PostgreSQL sorts enum values by declaration order, so
+ * `ORDER BY plan_tier` puts premium, pro, basic, free in that order and an index can serve it.
+ */
+export const PLAN_TIERS = ["premium", "pro", "basic", "free"] as const;
+export type PlanTier = (typeof PLAN_TIERS)[number];
+
+/** inactive = decommissioned by an admin. Subscription expiry is a separate column. */
+export const BUSINESS_STATUSES = ["active", "inactive"] as const;
+
+/** owner_verified: an owner proved control. unclaimed: sourced from a registry, nobody claimed it. */
+export const OWNERSHIPS = ["owner_verified", "unclaimed"] as const;
+
+export const CLAIM_VERIFICATIONS = ["self_reported", "admin_verified", "registry"] as const;
+export type ClaimVerification = (typeof CLAIM_VERIFICATIONS)[number];
+
+export const API_KEY_KINDS = ["developer", "partner", "business", "admin"] as const;
+export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
+
+/**
+ * new -> contacted -> (won | lost); new -> rejected (spam, out of scope). Only the owning
+ * business moves a lead, through its business key.
+ */
+export const LEAD_STATUSES = ["new", "contacted", "won", "lost", "rejected"] as const;
+export type LeadStatus = (typeof LEAD_STATUSES)[number];
+
+export const WEBHOOK_EVENT_TYPES = ["entity.updated", "lead.created"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const WEBHOOK_STATUSES = ["active", "disabled"] as const;
+
+/** pending: more attempts to come; succeeded: a 2xx arrived; failed: all attempts used, kept for a manual resend. */
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
