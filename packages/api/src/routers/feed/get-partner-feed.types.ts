@@ -35,6 +35,9 @@ export const ZGetPartnerFeedOutput = z.object({
   locations: z.array(ZFeedLocation),
 });
 
+export type TGetPartnerFeedInput = z.input<typeof ZGetPartnerFeedInput>;
+export type TGetPartnerFeedOutput = z.infer<typeof ZGetPartnerFeedOutput>;
+
 export const getPartnerFeedMeta: OpenApiMeta = {
   openapi: {
     method: "GET",

@@ -84,6 +84,9 @@ const ZStatistics = z.object({
 /** Knowledge graph data (spec 4.3); `type` says which shape. Derived from document text only. */
 export const ZKnowledgeGraph = z.discriminatedUnion("type", [ZNetwork, ZComplementary, ZTopPairs, ZStatistics]);
 
+export type TGetKnowledgeGraphInput = z.input<typeof ZGetKnowledgeGraphInput>;
+export type TGetKnowledgeGraphOutput = z.infer<typeof ZKnowledgeGraph>;
+
 export const getKnowledgeGraphMeta: OpenApiMeta = {
   openapi: {
     method: "GET",

@@ -11,3 +11,6 @@ export const ZAvailableCitiesOutput = z.object({
   cities: z.array(z.object({ name: z.string(), slug: z.string(), country: z.string(), region: z.string(), listings: z.number().int() })),
   total: z.number().int(),
 });
+
+export type TAvailableCitiesInput = z.input<typeof ZAvailableCitiesInput>;
+export type TAvailableCitiesOutput = z.infer<typeof ZAvailableCitiesOutput>;

@@ -14,3 +14,6 @@ export const ZGetListicleOutput = z.object({
   paidPlacement: z.literal(false),
   disclosure: z.string(),
 });
+
+export type TGetListicleInput = z.input<typeof ZGetListicleInput>;
+export type TGetListicleOutput = z.infer<typeof ZGetListicleOutput>;

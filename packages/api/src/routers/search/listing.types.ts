@@ -34,3 +34,5 @@ export const ZFieldsParam = z
   .max(200)
   .optional()
   .describe("Legacy: geoScore and visibilityScore were removed (score contract 2.1-phase0); asking for them is logged and they stay omitted");
+
+export type TListing = z.infer<typeof ZListing>;

@@ -32,6 +32,9 @@ export const ZLookupBusinessesOutput = z.object({
   rankingDisclosure: z.string(),
 });
 
+export type TLookupBusinessesInput = z.input<typeof ZLookupBusinessesInput>;
+export type TLookupBusinessesOutput = z.infer<typeof ZLookupBusinessesOutput>;
+
 export const lookupBusinessesMeta: OpenApiMeta = {
   openapi: {
     method: "GET",

@@ -18,6 +18,9 @@ export const ZSearchBusinessesOutput = z.object({
   rankingDisclosure: z.string(),
 });
 
+export type TSearchBusinessesInput = z.input<typeof ZSearchBusinessesInput>;
+export type TSearchBusinessesOutput = z.infer<typeof ZSearchBusinessesOutput>;
+
 export const searchBusinessesMeta: OpenApiMeta = {
   openapi: {
     method: "GET",

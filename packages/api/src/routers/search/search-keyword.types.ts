@@ -15,3 +15,6 @@ export const ZSearchKeywordOutput = z.object({
   total: z.number().int(),
   rankingModel: z.string(),
 });
+
+export type TSearchKeywordInput = z.input<typeof ZSearchKeywordInput>;
+export type TSearchKeywordOutput = z.infer<typeof ZSearchKeywordOutput>;

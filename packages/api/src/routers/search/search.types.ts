@@ -16,3 +16,7 @@ export const ZRankedListings = z.object({
   total: z.number().int().describe("Number of results returned"),
   rankingModel: z.string().describe("How the results are ordered, in plain words"),
 });
+
+export type TResolvedCategory = z.infer<typeof ZResolvedCategory>;
+export type TResolvedCity = z.infer<typeof ZResolvedCity>;
+export type TRankedListings = z.infer<typeof ZRankedListings>;
