@@ -83,9 +83,9 @@ export async function benchWebhooks(serverUrl: string, note: (line: string) => v
     await seedDemoWorld(writer.db, { businesses: 20 });
     const owners = await writer.db.select({ id: businesses.id, slug: businesses.slug }).from(businesses);
     const secretBox = createSecretBox(randomBytes(32));
-    const { summary } = await createApiKey(writer.db, { kind: "developer", label: "webhook bench" });
+    const { apiKey } = await createApiKey(writer.db, { kind: "developer", label: "webhook bench" });
     // Registered directly (the bench measures delivery, not the registration endpoint).
-    await writer.db.insert(webhooks).values({ id: randomUUID(), apiKeyId: summary.id, url: receiverUrl, events: ["entity.updated"], secretSealed: secretBox.seal(`whsec_${randomBytes(32).toString("base64")}`) });
+    await writer.db.insert(webhooks).values({ id: randomUUID(), apiKeyId: apiKey.id, url: receiverUrl, events: ["entity.updated"], secretSealed: secretBox.seal(`whsec_${randomBytes(32).toString("base64")}`) });
     worker = startWebhookWorker({
       database: workerDatabase,
       publicBaseUrl: "http://directory.bench",

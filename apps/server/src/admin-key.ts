@@ -14,7 +14,7 @@ export async function ensureAdminKey(db: Db, options: { dataDir: string; adminAp
   const { dataDir, adminApiKey, log } = options;
   if (adminApiKey) {
     if (parseApiKey(adminApiKey) !== "admin") throw new Error("ADMIN_API_KEY is not a well-formed admin key (bdk_adm_...)");
-    await provisionApiKey(db, adminApiKey, "ADMIN_API_KEY");
+    await provisionApiKey(db, { key: adminApiKey, label: "ADMIN_API_KEY" });
     log.info("admin key provisioned from ADMIN_API_KEY");
     return;
   }

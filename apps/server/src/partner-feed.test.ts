@@ -105,9 +105,9 @@ describe("GET /api/v2/partner-feed: authentication", () => {
   });
 
   it("is 401 with publicAlternative for a revoked partner key", async () => {
-    const { key, summary } = await createApiKey(db(), { kind: "partner" });
+    const { key, apiKey } = await createApiKey(db(), { kind: "partner" });
     expect((await feed("", key)).status).toBe(200);
-    await db().update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, summary.id));
+    await db().update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, apiKey.id));
     const { status, body } = await feed("", key);
     expect(status).toBe(401);
     expect(body.publicAlternative).toEqual(expect.any(String));

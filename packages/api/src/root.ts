@@ -1,23 +1,20 @@
-import { compare, getBuyerQuestions, getOffers } from "./routers/entities/business-extras";
-import { getAgentProfile } from "./routers/entities/get-agent-profile";
-import { getEntityById } from "./routers/entities/get-entity-by-id";
-import { getEntityProfile } from "./routers/entities/get-entity-profile";
-import { leadsRouter } from "./routers/leads/leads";
-import { ownerRouter } from "./routers/owner/owner";
+import { adminRouter } from "./routers/admin";
+import { lifecycleRouter } from "./routers/admin/lifecycle";
 import { getAgentDiscovery, getAgenticGateway } from "./routers/agents/agents";
+import { entitiesRouter } from "./routers/entities";
 import { getPartnerFeed } from "./routers/feed/get-partner-feed";
 import { getKnowledgeGraph } from "./routers/graph/get-knowledge-graph";
-import { adminAccessRouter } from "./routers/admin/access";
-import { lifecycleRouter } from "./routers/admin/lifecycle";
-import { apiKeysRouter } from "./routers/keys/api-keys";
+import { apiKeysRouter } from "./routers/keys";
+import { leadsRouter } from "./routers/leads";
+import { ownerRouter } from "./routers/owner";
+import { pagesRouter } from "./routers/pages";
 import { searchRouter } from "./routers/search";
-import { webhooksRouter } from "./routers/webhooks/webhooks";
-import { pagesRouter } from "./routers/pages/pages";
+import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, router } from "./trpc";
 
 export const appRouter = router({
   search: searchRouter,
-  entities: router({ getEntityProfile, getEntityById, getAgentProfile, getBuyerQuestions, getOffers, compare }),
+  entities: entitiesRouter,
   feed: router({ getPartnerFeed }),
   graph: router({ getKnowledgeGraph }),
   agents: router({ getAgentDiscovery, getAgenticGateway }),
@@ -25,7 +22,7 @@ export const appRouter = router({
   owner: ownerRouter,
   apiKeys: apiKeysRouter,
   lifecycle: lifecycleRouter,
-  admin: adminAccessRouter,
+  admin: adminRouter,
   webhooks: webhooksRouter,
   pages: pagesRouter,
 });

@@ -5,7 +5,7 @@ import type { ApiKeyKind } from "@directory/db";
 import type { Context } from "./context";
 import { DomainError, toPublicError, toTrpcError, type ErrorDetails } from "./errors";
 import { assertSafeInput } from "./input-gate";
-import { ZSubmitLeadInput } from "./routers/leads/leads.types";
+import { ZSubmitLeadInput } from "./routers/leads/submit-lead.types";
 import { authenticateApiKey, type AuthenticatedKey } from "./services/access/api-keys";
 import { clientBucketOf } from "./services/access/client-ip";
 import { consumeBufferedRateLimit } from "./services/access/buffered-rate-limits";
@@ -103,7 +103,7 @@ async function countCall(ctx: Context, subject: string, policy: RateLimitPolicy,
   let decision: RateLimitDecision;
   try {
     // Fail-open limits may count in memory between exact writes (buffered-rate-limits.ts).
-    decision = await (onCounterFailure === "open" ? consumeBufferedRateLimit : consumeRateLimit)(ctx.db, subject, policy);
+    decision = await (onCounterFailure === "open" ? consumeBufferedRateLimit : consumeRateLimit)(ctx.db, { subject, policy });
   } catch (error) {
     ctx.log.warn({ err: error, policy: policy.name }, `rate-limit counter unavailable: ${onCounterFailure === "open" ? "letting the call through (fail open)" : "refusing the call (fail closed)"}`);
     if (onCounterFailure === "open") return;

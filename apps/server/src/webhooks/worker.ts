@@ -69,13 +69,13 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     });
 
   const round = async (): Promise<boolean> => {
-    const fannedOut = await fanOutOutbox(db, options.publicBaseUrl);
-    const claimed = await claimDueDeliveries(db, options.secretBox, concurrency, leaseMs);
+    const fannedOut = await fanOutOutbox(db, { publicBaseUrl: options.publicBaseUrl });
+    const claimed = await claimDueDeliveries(db, { secretBox: options.secretBox, limit: concurrency, leaseMs });
     // Every claimed attempt is awaited even when one fails to record, so a round never leaves sends running behind it.
     const settled = await Promise.allSettled(
       claimed.map(async (delivery) => {
         const outcome = await sendDelivery(delivery, { outbound: options.outbound, timeoutMs: settings.attemptTimeoutMs, userAgent: USER_AGENT });
-        await recordAttempt(db, delivery, outcome, settings);
+        await recordAttempt(db, { delivery, outcome, settings });
         options.onAttempt?.(outcome.error === null);
         logger.info(
           { webhookId: delivery.webhookId, eventId: delivery.eventId, attempt: delivery.attempt, statusCode: outcome.statusCode, durationMs: outcome.durationMs, delivered: outcome.error === null },

@@ -68,3 +68,6 @@ export const ZEntityProfile = z.object({
   history: z.boolean().describe("True when superseded claims are included"),
   links: z.object({ profileUrl: z.string(), agentProfileUrl: z.string(), canonicalUrl: z.string() }),
 });
+
+export type TClaim = z.infer<typeof ZClaim>;
+export type TEntityProfile = z.infer<typeof ZEntityProfile>;

@@ -2,8 +2,9 @@ import { getAgentProfile as buildAgentProfile } from "../../services/entities/ag
 import { openProcedure } from "../../trpc";
 import { getAgentProfileMeta, ZAgentProfile, ZGetAgentProfileInput } from "./get-agent-profile.types";
 
+/** GET /business/{slug}/agent.json: the agent-readable profile (ABO/1.0), no key. */
 export const getAgentProfile = openProcedure
   .meta(getAgentProfileMeta)
   .input(ZGetAgentProfileInput)
   .output(ZAgentProfile)
-  .query(({ ctx, input }) => buildAgentProfile(ctx.db, ctx.publicBaseUrl, input.slug));
+  .query(({ ctx, input }) => buildAgentProfile(ctx.db, { ...input, baseUrl: ctx.publicBaseUrl }));

@@ -7,6 +7,4 @@ export const getEntityById = v2Procedure
   .meta(getEntityByIdMeta)
   .input(ZGetEntityByIdInput)
   .output(ZEntityProfile)
-  .query(({ ctx, input }) =>
-    getEntityProfileById(ctx.db, ctx.publicBaseUrl, input.id, { history: input.history, hasApiKey: ctx.apiKey !== null }),
-  );
+  .query(({ ctx, input }) => getEntityProfileById(ctx.db, { ...input, hasApiKey: ctx.apiKey !== null, baseUrl: ctx.publicBaseUrl }));

@@ -1,12 +1,15 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { ZHistoryParam } from "./entity-profile.types";
+import { type ZEntityProfile, ZHistoryParam } from "./entity-profile.types";
 
 export const ZGetEntityByIdInput = z.object({
   id: z.string().trim().min(1).max(64).describe("Immutable business id (UUID)"),
   format: z.enum(["json"]).default("json").describe("Only json is served"),
   history: ZHistoryParam,
 });
+
+export type TGetEntityByIdInput = z.input<typeof ZGetEntityByIdInput>;
+export type TGetEntityByIdOutput = z.infer<typeof ZEntityProfile>;
 
 export const getEntityByIdMeta: OpenApiMeta = {
   openapi: {

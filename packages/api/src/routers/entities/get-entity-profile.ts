@@ -7,6 +7,4 @@ export const getEntityProfile = v2Procedure
   .meta(getEntityProfileMeta)
   .input(ZGetEntityProfileInput)
   .output(ZEntityProfile)
-  .query(({ ctx, input }) =>
-    getEntityProfileBySlug(ctx.db, ctx.publicBaseUrl, input.slug, { history: input.history, hasApiKey: ctx.apiKey !== null }),
-  );
+  .query(({ ctx, input }) => getEntityProfileBySlug(ctx.db, { ...input, hasApiKey: ctx.apiKey !== null, baseUrl: ctx.publicBaseUrl }));

@@ -1,11 +1,15 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { ZHistoryParam } from "./entity-profile.types";
+import { ZSlug } from "./entities.types";
+import { type ZEntityProfile, ZHistoryParam } from "./entity-profile.types";
 
 export const ZGetEntityProfileInput = z.object({
-  slug: z.string().trim().min(1).max(200).describe('A business slug as returned by the search tools, e.g. "bright-smile-dental-mumbai"; a former slug also resolves'),
+  slug: ZSlug,
   history: ZHistoryParam,
 });
+
+export type TGetEntityProfileInput = z.input<typeof ZGetEntityProfileInput>;
+export type TGetEntityProfileOutput = z.infer<typeof ZEntityProfile>;
 
 export const getEntityProfileMeta: OpenApiMeta = {
   openapi: {

@@ -172,7 +172,7 @@ describe("knowledge graph (GET /api/v2/knowledge-graph)", () => {
     const named = answers.flatMap((answer) => text.named.get(answer.id)!.map((id, index) => ({ id, position: index + 1 })));
     const owner = named.find((mention) => verified.has(mention.id))!.id;
     const positionsFromText = named.filter((mention) => mention.id === owner).map((mention) => mention.position).sort();
-    const { checks } = await ownCitations(database.db, owner, 100);
+    const { checks } = await ownCitations(database.db, { businessId: owner, limit: 100 });
     expect(checks.length).toBeGreaterThan(0);
     expect(checks.filter((check) => check.mentioned).map((check) => check.position).sort()).toEqual(positionsFromText);
     for (const check of checks.filter((c) => !c.mentioned)) expect(check.position).toBeNull();
@@ -220,7 +220,7 @@ describe("knowledge graph (GET /api/v2/knowledge-graph)", () => {
     const top = await caller.graph.getKnowledgeGraph({ type: "top_pairs" });
     if (top.type !== "top_pairs") throw new Error("wrong shape");
     const [gone, partner] = top.pairs[0]!.businesses;
-    await decommissionBusiness(database.db, gone!.slug);
+    await decommissionBusiness(database.db, { slug: gone!.slug });
 
     const afterTop = await caller.graph.getKnowledgeGraph({ type: "top_pairs" });
     if (afterTop.type !== "top_pairs") throw new Error("wrong shape");

@@ -34,7 +34,7 @@ describe("pages procedures", () => {
     expect(starts).toHaveLength(Math.ceil(all.length / pageSize));
     const walked: string[] = [];
     for (const [i, from] of starts.entries()) {
-      const page = await sitemapPage(database.db, "http://directory.test", { from, to: starts[i + 1] }, pageSize + 10);
+      const { profiles: page } = await sitemapPage(database.db, { from, to: starts[i + 1], limit: pageSize + 10, baseUrl: "http://directory.test" });
       expect(page.length).toBeLessThanOrEqual(pageSize);
       walked.push(...page.map((p) => p.slug));
     }

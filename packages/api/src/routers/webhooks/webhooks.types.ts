@@ -1,20 +1,12 @@
 import { z } from "zod";
-import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, WEBHOOK_STATUSES } from "@directory/db";
+import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, WEBHOOK_STATUSES } from "@directory/db/enums";
 import type { DirectoryMeta } from "../../trpc";
 
-const BASE_PATH = "/api/developers/webhooks";
-const ZWebhookId = z.string().trim().min(1).max(64).describe("The webhook's id, as returned at registration");
+/* Shared pieces of the webhook procedures: the webhook and delivery views, the id input, the REST route. */
 
-export const ZCreateWebhookInput = z.object({
-  url: z.string().trim().min(1).max(2000).describe("Where deliveries are POSTed: an http(s) URL on a public address"),
-  events: z
-    .array(z.enum(WEBHOOK_EVENT_TYPES))
-    .min(1)
-    .max(WEBHOOK_EVENT_TYPES.length)
-    .describe("Event kinds to receive: entity.updated (any key), lead.created (business keys: their own business's leads)"),
-});
+const BASE_PATH = "/api/developers/webhooks";
+export const ZWebhookId = z.string().trim().min(1).max(64).describe("The webhook's id, as returned at registration");
 export const ZWebhookIdInput = z.object({ id: ZWebhookId });
-export const ZRedeliverInput = z.object({ id: ZWebhookId, deliveryId: z.string().trim().min(1).max(64).describe("A failed delivery of this webhook") });
 
 export const ZWebhook = z.object({
   id: z.string(),
@@ -27,12 +19,6 @@ export const ZWebhook = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-
-export const ZCreatedWebhook = ZWebhook.extend({
-  secret: z.string().describe("whsec_...: shown once; verify X-Service-Signature and webhook-signature with it"),
-});
-
-const ZAttempt = z.object({ attempt: z.number().int(), attemptedAt: z.string(), durationMs: z.number().int(), statusCode: z.number().int().nullable(), error: z.string().nullable() });
 
 export const ZDelivery = z.object({
   id: z.string(),
@@ -47,26 +33,19 @@ export const ZDelivery = z.object({
   completedAt: z.string().nullable(),
 });
 
-export const ZWebhookDetail = ZWebhook.extend({ deliveries: z.array(ZDelivery.extend({ attemptLog: z.array(ZAttempt) })) });
-export const ZWebhookList = z.object({ webhooks: z.array(ZWebhook), total: z.number().int() });
-export const ZRotatedSecret = z.object({ id: z.string(), secret: z.string(), previousSecretExpiresAt: z.string() });
-export const ZDeletedWebhook = z.object({ id: z.string(), deleted: z.literal(true) });
+export type TWebhookIdInput = z.input<typeof ZWebhookIdInput>;
+export type TWebhook = z.infer<typeof ZWebhook>;
+export type TDelivery = z.infer<typeof ZDelivery>;
 
-function route(method: "GET" | "POST" | "DELETE", path: string, operationId: string, summary: string, errorResponses: Record<number, string> = {}): DirectoryMeta {
+/** The REST meta of a webhook procedure: a path under /api/developers/webhooks, key required. */
+export function webhookRoute(
+  method: "GET" | "POST" | "DELETE",
+  path: string,
+  operationId: string,
+  summary: string,
+  errorResponses: Record<number, string> = {},
+): DirectoryMeta {
   return { openapi: { method, path: `${BASE_PATH}${path}`, operationId, summary, tags: ["webhooks"], protect: true, errorResponses } };
 }
 
-const notFound = { 404: "No webhook with this id for this key (another key's webhook is reported the same way)" };
-export const webhookMeta = {
-  create: { ...route("POST", "", "createWebhook", "Register a webhook; the response carries its signing secret, once", { 409: "This key already holds the most webhooks one key may" }), successStatus: 201 },
-  list: route("GET", "", "listWebhooks", "This key's webhooks"),
-  get: route("GET", "/{id}", "getWebhook", "One webhook with its recent deliveries and their attempt log", notFound),
-  rotateSecret: route("POST", "/{id}/rotate-secret", "rotateWebhookSecret", "A new signing secret; the old one keeps signing beside it for 24 hours", notFound),
-  sendTest: route("POST", "/{id}/test", "sendWebhookTest", "Queue a webhook.test event to this webhook", { ...notFound, 409: "The webhook is disabled" }),
-  enable: route("POST", "/{id}/enable", "enableWebhook", "Enable a disabled webhook again", notFound),
-  redeliver: route("POST", "/{id}/deliveries/{deliveryId}/retry", "redeliverWebhook", "Send a failed delivery again (same event id, five new attempts)", {
-    404: "No such webhook for this key, or no such delivery on it",
-    409: "Only a failed delivery can be sent again",
-  }),
-  delete: route("DELETE", "/{id}", "deleteWebhook", "Delete a webhook and its delivery log", notFound),
-};
+export const WEBHOOK_NOT_FOUND = { 404: "No webhook with this id for this key (another key's webhook is reported the same way)" };

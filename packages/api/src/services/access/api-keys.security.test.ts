@@ -40,8 +40,8 @@ describe("API key format", () => {
 
 describe("keys at rest and in use", () => {
   it("stores only a hash and a short visible prefix", async () => {
-    const { key, summary } = await createApiKey(database.db, { kind: "developer" });
-    const [row] = await database.db.select().from(apiKeys).where(eq(apiKeys.id, summary.id));
+    const { key, apiKey } = await createApiKey(database.db, { kind: "developer" });
+    const [row] = await database.db.select().from(apiKeys).where(eq(apiKeys.id, apiKey.id));
     expect(row?.keyHash).toBe(hashApiKey(key));
     expect(key.startsWith(row!.visiblePrefix)).toBe(true);
     expect(row!.visiblePrefix.length).toBeLessThan(key.length / 2);
@@ -62,9 +62,9 @@ describe("keys at rest and in use", () => {
 
   it("stops accepting a revoked key at once", async () => {
     const { key: admin } = await createApiKey(database.db, { kind: "admin" });
-    const { key, summary } = await createApiKey(database.db, { kind: "admin" });
+    const { key, apiKey } = await createApiKey(database.db, { kind: "admin" });
     await expect(callerWith(key).apiKeys.list({ limit: 1 })).resolves.toHaveLength(1);
-    await callerWith(admin).apiKeys.revoke({ id: summary.id });
+    await callerWith(admin).apiKeys.revoke({ id: apiKey.id });
     await expect(callerWith(key).apiKeys.list({ limit: 1 })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   });
 

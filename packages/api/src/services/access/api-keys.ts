@@ -17,23 +17,30 @@ export interface CreateApiKeyParams {
   label?: string;
 }
 
+/** A key as admins see it: never the key or its hash; dates as ISO strings. */
 export interface ApiKeySummary {
   id: string;
   kind: ApiKeyKind;
   visiblePrefix: string;
   businessId: string | null;
   label: string | null;
-  createdAt: Date;
-  revokedAt: Date | null;
+  createdAt: string;
+  revokedAt: string | null;
 }
 
 function summarise(row: ApiKey): ApiKeySummary {
   const { id, kind, visiblePrefix, businessId, label, createdAt, revokedAt } = row;
-  return { id, kind, visiblePrefix, businessId, label, createdAt, revokedAt };
+  return { id, kind, visiblePrefix, businessId, label, createdAt: createdAt.toISOString(), revokedAt: revokedAt?.toISOString() ?? null };
+}
+
+export interface CreatedApiKey {
+  /** The plaintext key. */
+  key: string;
+  apiKey: ApiKeySummary;
 }
 
 /** Creates a key and returns its plaintext: the only time anybody sees it. */
-export async function createApiKey(db: Db, params: CreateApiKeyParams): Promise<{ key: string; summary: ApiKeySummary }> {
+export async function createApiKey(db: Db, params: CreateApiKeyParams): Promise<CreatedApiKey> {
   let businessId: string | null = null;
   if (params.kind === "business") {
     if (!params.businessSlug) throw new DomainError("INVALID_INPUT", "A business key needs the business it is bound to");
@@ -44,22 +51,29 @@ export async function createApiKey(db: Db, params: CreateApiKeyParams): Promise<
   return insertApiKey(db, params.kind, businessId, params.label ?? null, generateApiKey(params.kind));
 }
 
+export interface ProvisionApiKeyParams {
+  /** The plaintext key, well-formed for this service. */
+  key: string;
+  label: string;
+}
+
 /** Stores a given plaintext key (used to provision ADMIN_API_KEY); idempotent for the same key. */
-export async function provisionApiKey(db: Db, key: string, label: string): Promise<ApiKeySummary> {
+export async function provisionApiKey(db: Db, params: ProvisionApiKeyParams): Promise<ApiKeySummary> {
+  const { key, label } = params;
   const kind = parseApiKey(key);
   if (!kind) throw new DomainError("INVALID_API_KEY", "The provisioned key is not a well-formed key of this service");
   const [existing] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(key)));
   if (existing) return summarise(existing);
-  return (await insertApiKey(db, kind, null, label, key)).summary;
+  return (await insertApiKey(db, kind, null, label, key)).apiKey;
 }
 
-async function insertApiKey(db: Db, kind: ApiKeyKind, businessId: string | null, label: string | null, key: string) {
+async function insertApiKey(db: Db, kind: ApiKeyKind, businessId: string | null, label: string | null, key: string): Promise<CreatedApiKey> {
   const [row] = await db
     .insert(apiKeys)
     .values({ kind, businessId, label, keyHash: hashApiKey(key), visiblePrefix: visiblePrefixOf(key) })
     .returning();
   if (!row) throw new Error("insert into api_keys returned no row");
-  return { key, summary: summarise(row) };
+  return { key, apiKey: summarise(row) };
 }
 
 export interface HasActiveApiKeyParams {

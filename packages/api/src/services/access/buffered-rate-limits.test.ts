@@ -23,12 +23,12 @@ describe("fail-open limits counted in memory between exact writes", () => {
     const policy = { name: "burst-test", limit: 1_000, window: "day" as const };
     const now = new Date("2026-11-22T10:00:00.000Z");
     const remaining: number[] = [];
-    for (let i = 0; i < 100; i++) remaining.push((await consumeBufferedRateLimit(database.db, "ip:198.51.100.1", policy, now)).remaining);
+    for (let i = 0; i < 100; i++) remaining.push((await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.1", policy, now })).remaining);
     expect(remaining).toEqual(Array.from({ length: 100 }, (_, i) => 1_000 - i - 1));
     expect(await storedHits("burst-test|ip:198.51.100.1")).toBe(1);
 
     const later = new Date(now.getTime() + 300);
-    const next = await consumeBufferedRateLimit(database.db, "ip:198.51.100.1", policy, later);
+    const next = await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.1", policy, now: later });
     expect(next.remaining).toBe(1_000 - 101);
     expect(await storedHits("burst-test|ip:198.51.100.1")).toBe(101);
   });
@@ -37,7 +37,7 @@ describe("fail-open limits counted in memory between exact writes", () => {
     const policy = { name: "edge-test", limit: 20, window: "day" as const };
     const now = new Date("2026-11-22T10:00:00.000Z");
     const decisions = [];
-    for (let i = 0; i < 25; i++) decisions.push(await consumeBufferedRateLimit(database.db, "ip:198.51.100.2", policy, now));
+    for (let i = 0; i < 25; i++) decisions.push(await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.2", policy, now }));
     expect(decisions.filter((d) => d.allowed)).toHaveLength(20);
     expect(decisions.slice(20).every((d) => !d.allowed && d.remaining === 0)).toBe(true);
     expect(await storedHits("edge-test|ip:198.51.100.2")).toBe(20);
@@ -46,8 +46,8 @@ describe("fail-open limits counted in memory between exact writes", () => {
   it("starts a new window with an exact write", async () => {
     const policy = { name: "window-test", limit: 1_000, window: "minute" as const };
     const first = new Date("2026-11-22T10:00:59.900Z");
-    for (let i = 0; i < 5; i++) await consumeBufferedRateLimit(database.db, "ip:198.51.100.3", policy, first);
-    const next = await consumeBufferedRateLimit(database.db, "ip:198.51.100.3", policy, new Date("2026-11-22T10:01:00.000Z"));
+    for (let i = 0; i < 5; i++) await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.3", policy, now: first });
+    const next = await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.3", policy, now: new Date("2026-11-22T10:01:00.000Z") });
     expect(next.remaining).toBe(999);
     const [row] = await database.db
       .select({ hits: rateLimitCounters.hits })

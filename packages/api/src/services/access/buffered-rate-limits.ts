@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { rateLimitCounters, type Db } from "@directory/db";
-import { consumeRateLimit, windowBounds, type RateLimitDecision, type RateLimitPolicy } from "./rate-limits";
+import { consumeRateLimit, windowBounds, type ConsumeRateLimitParams, type RateLimitDecision } from "./rate-limits";
 
 /**
  * Fail-open (anonymous) limits need not cost a database write per request. A bucket's first call
@@ -45,7 +45,8 @@ async function writePending(db: Db, bucket: string, count: LocalCount): Promise<
 }
 
 /** consumeRateLimit for fail-open policies, counted in memory between exact calls. */
-export async function consumeBufferedRateLimit(db: Db, subject: string, policy: RateLimitPolicy, now = new Date()): Promise<RateLimitDecision> {
+export async function consumeBufferedRateLimit(db: Db, params: ConsumeRateLimitParams): Promise<RateLimitDecision> {
+  const { subject, policy, now = new Date() } = params;
   const counts = countsOf(db);
   const bucket = `${policy.name}|${subject}`;
   const { start, end } = windowBounds(policy.window, now);
@@ -58,7 +59,7 @@ export async function consumeBufferedRateLimit(db: Db, subject: string, policy: 
 
   counts.delete(bucket);
   if (sameWindow && local.pending > 0) await writePending(db, bucket, local);
-  const decision = await consumeRateLimit(db, subject, policy, now);
+  const decision = await consumeRateLimit(db, { subject, policy, now });
   if (counts.size >= MAX_BUCKETS) forgetWritten(counts, now.getTime());
   if (counts.size < MAX_BUCKETS) {
     counts.set(bucket, { windowStart: start.getTime(), windowEnd: end.getTime(), synced: policy.limit - decision.remaining, pending: 0, syncedAt: now.getTime() });

@@ -53,12 +53,21 @@ export function windowBounds(window: RateLimitWindow, now: Date): { start: Date;
   return { start: new Date(start), end: new Date(start + size) };
 }
 
+export interface ConsumeRateLimitParams {
+  /** Who is counted: "ip:<bucket>", "key:<id>", "business:<slug>". */
+  subject: string;
+  policy: RateLimitPolicy;
+  /** The moment of the request; now by default. */
+  now?: Date;
+}
+
 /**
- * Counts one request of a subject ("ip:<bucket>", "key:<id>", ...) under a policy, atomically: the upsert only increments while the count is
+ * Counts one request of a subject under a policy, atomically: the upsert only increments while the count is
  * below the limit, and PostgreSQL serialises concurrent upserts on the row, so N remaining
  * requests admit exactly N callers however many race. A refused request does not count.
  */
-export async function consumeRateLimit(db: Db, subject: string, policy: RateLimitPolicy, now = new Date()): Promise<RateLimitDecision> {
+export async function consumeRateLimit(db: Db, params: ConsumeRateLimitParams): Promise<RateLimitDecision> {
+  const { subject, policy, now = new Date() } = params;
   const { start, end } = windowBounds(policy.window, now);
   // Each policy counts in its own buckets, even when two windows start at the same instant.
   const bucket = `${policy.name}|${subject}`;

@@ -53,12 +53,20 @@ export async function lockBusiness(tx: Db, id: string) {
   return row;
 }
 
+export interface RecordClaimsParams {
+  business: { id: string; slug: string };
+  newClaims: NewClaim[];
+  /** When the claims were observed; now by default. */
+  at?: Date;
+}
+
 /**
  * Records new facts about a business in the caller's transaction: each supersedes the current
  * claim on its property (kept for history), the listing column is updated to match, and one
  * entity.updated event is written. A value equal to the current one is not a change.
  */
-export async function recordClaims(tx: Db, business: { id: string; slug: string }, newClaims: NewClaim[], at = new Date()): Promise<string[]> {
+export async function recordClaims(tx: Db, params: RecordClaimsParams): Promise<string[]> {
+  const { business, newClaims, at = new Date() } = params;
   // Claim writers for one business queue on its row, so two never both supersede the same claim.
   for (const claim of newClaims) CLAIM_VALIDATORS[claim.property]?.(claim.value);
   await lockBusiness(tx, business.id);

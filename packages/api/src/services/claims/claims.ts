@@ -19,14 +19,20 @@ export function toPublicClaim(claim: Claim) {
 export type PublicClaim = ReturnType<typeof toPublicClaim>;
 
 /** A profile has a dozen properties; even a long history stays far below this bound. */
-const MAX_CLAIMS = 1_000;
+export const MAX_CLAIMS = 1_000;
+
+export interface ListClaimsParams {
+  businessId: string;
+  /** Superseded claims too (newest first per property), not only the current ones. */
+  history: boolean;
+}
 
 /** Current claims only, or (history) every claim including superseded ones, newest first; bounded. */
-export async function listClaims(db: Db, businessId: string, options: { history: boolean }): Promise<Claim[]> {
+export async function listClaims(db: Db, params: ListClaimsParams): Promise<Claim[]> {
   return db
     .select()
     .from(claims)
-    .where(and(eq(claims.businessId, businessId), options.history ? undefined : isNull(claims.supersededAt)))
+    .where(and(eq(claims.businessId, params.businessId), params.history ? undefined : isNull(claims.supersededAt)))
     .orderBy(asc(claims.property), desc(claims.observedAt))
     .limit(MAX_CLAIMS);
 }

@@ -32,8 +32,28 @@ async function reload(tx: Db, id: string) {
  * double-submitted request sees the first one's result and writes no second event.
  */
 
+/** Which business (current or former slug), and when the change happens (now by default). */
+export interface LifecycleParams {
+  slug: string;
+  at?: Date;
+}
+
+export interface ReactivateBusinessParams extends LifecycleParams {
+  /** The renewed subscription's end; required when the subscription has run out. */
+  renewUntil?: Date;
+}
+
+export interface RenameBusinessParams extends LifecycleParams {
+  name: string;
+}
+
+export interface ChangeBusinessSlugParams extends LifecycleParams {
+  newSlug: string;
+}
+
 /** Takes a business out of search, the feed and agent.json; its profile answers 410. */
-export async function decommissionBusiness(db: Db, slug: string, at = new Date()) {
+export async function decommissionBusiness(db: Db, params: LifecycleParams) {
+  const { slug, at = new Date() } = params;
   const business = await requireBusinessBySlug(db, slug);
   return db.transaction(async (tx) => {
     const current = await lockBusiness(tx, business.id);
@@ -49,7 +69,8 @@ export async function decommissionBusiness(db: Db, slug: string, at = new Date()
  * Brings a business back. If its paid subscription has run out, the caller must say until when it
  * is renewed: reactivating without that would still answer 410.
  */
-export async function reactivateBusiness(db: Db, slug: string, renewUntil?: Date, at = new Date()) {
+export async function reactivateBusiness(db: Db, params: ReactivateBusinessParams) {
+  const { slug, renewUntil, at = new Date() } = params;
   if (renewUntil && renewUntil <= at) throw new DomainError("INVALID_INPUT", "Invalid parameter subscriptionExpiresAt: it must be in the future");
   const business = await requireBusinessBySlug(db, slug);
   return db.transaction(async (tx) => {
@@ -68,16 +89,18 @@ export async function reactivateBusiness(db: Db, slug: string, renewUntil?: Date
 }
 
 /** A rename is an admin-verified claim on the name; the id and slug stay. */
-export async function renameBusiness(db: Db, slug: string, name: string, at = new Date()) {
+export async function renameBusiness(db: Db, params: RenameBusinessParams) {
+  const { slug, name, at = new Date() } = params;
   const business = await requireBusinessBySlug(db, slug);
   return db.transaction(async (tx) => {
-    await recordClaims(tx, business, [{ property: "name", value: name, source: "admin:rename", confidence: 1, verification: "admin_verified" }], at);
+    await recordClaims(tx, { business, newClaims: [{ property: "name", value: name, source: "admin:rename", confidence: 1, verification: "admin_verified" }], at });
     return reload(tx, business.id);
   });
 }
 
 /** Moves a business to a new slug; the old one goes to slug history and keeps resolving. */
-export async function changeBusinessSlug(db: Db, slug: string, newSlug: string, at = new Date()) {
+export async function changeBusinessSlug(db: Db, params: ChangeBusinessSlugParams) {
+  const { slug, newSlug, at = new Date() } = params;
   if (!SLUG_PATTERN.test(newSlug)) {
     throw new DomainError("INVALID_INPUT", "Invalid parameter newSlug: lower-case letters, digits and single hyphens only");
   }

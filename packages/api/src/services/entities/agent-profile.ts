@@ -85,11 +85,17 @@ function actions(business: BusinessRecord, baseUrl: string) {
   ];
 }
 
-export async function getAgentProfile(db: Db, baseUrl: string, slug: string) {
-  const business = await requireServableBySlug(db, slug);
+export interface AgentProfileParams {
+  /** Current or former slug. */
+  slug: string;
+  baseUrl: string;
+}
+
+export async function getAgentProfile(db: Db, params: AgentProfileParams) {
+  const business = await requireServableBySlug(db, params.slug);
   const [currentClaims, ownerQuestions] = await Promise.all([
-    listClaims(db, business.id, { history: false }),
-    listAnsweredOwnerQuestions(db, business.id, MAX_OWNER_INTENTS),
+    listClaims(db, { businessId: business.id, history: false }),
+    listAnsweredOwnerQuestions(db, { businessId: business.id, limit: MAX_OWNER_INTENTS }),
   ]);
   const current = new Map(currentClaims.map((claim) => [claim.property, claim]));
   const ownerIntents = ownerQuestions.map((q) => ({
@@ -108,7 +114,7 @@ export async function getAgentProfile(db: Db, baseUrl: string, slug: string) {
       trustScore: trustScore(currentClaims),
     },
     contact: { phone: business.phone ?? "", website: business.website ?? "", address: business.address },
-    actions: actions(business, baseUrl),
+    actions: actions(business, params.baseUrl),
     intents: [...profileIntents(business, current), ...ownerIntents],
     // The directory's own words first: owner text (the name) comes last, so no owner can open the
     // instructions or push them past the length cap.

@@ -8,15 +8,18 @@ function side(business: BusinessRecord, baseUrl: string) {
   return { slug, name, category, city, rating, planTier, verified, directoryCompletenessScore, services: business.services, servicesText: services, usp, profileUrl };
 }
 
+export interface CompareBusinessesParams {
+  slugA: string;
+  slugB: string;
+  baseUrl: string;
+}
+
 /** Two businesses side by side with the differences spelled out; public scores only. */
-export async function compareBusinesses(db: Db, baseUrl: string, slugA: string, slugB: string) {
-  const [a, b] = await Promise.all([
-    requireServableBySlug(db, slugA),
-    requireServableBySlug(db, slugB),
-  ]);
+export async function compareBusinesses(db: Db, params: CompareBusinessesParams) {
+  const [a, b] = await Promise.all([requireServableBySlug(db, params.slugA), requireServableBySlug(db, params.slugB)]);
   if (a.id === b.id) throw new DomainError("INVALID_INPUT", "Invalid parameter slugB: both slugs name the same business");
-  const left = side(a, baseUrl);
-  const right = side(b, baseUrl);
+  const left = side(a, params.baseUrl);
+  const right = side(b, params.baseUrl);
   const onlyA = a.services.filter((service) => !b.services.includes(service));
   const onlyB = b.services.filter((service) => !a.services.includes(service));
   const differences: string[] = [];

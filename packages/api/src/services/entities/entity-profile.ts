@@ -11,18 +11,29 @@ export interface EntityProfileParams {
   history: boolean;
   /** History mode is for key holders only; the caller says whether a valid key was presented. */
   hasApiKey: boolean;
+  baseUrl: string;
 }
 
-export async function getEntityProfileBySlug(db: Db, baseUrl: string, slug: string, params: EntityProfileParams) {
-  assertHistoryAllowed(params);
-  const business = await requireServableBySlug(db, slug);
-  return buildEntityProfile(db, baseUrl, business, params.history);
+export interface EntityProfileBySlugParams extends EntityProfileParams {
+  /** Current or former slug. */
+  slug: string;
 }
 
-export async function getEntityProfileById(db: Db, baseUrl: string, id: string, params: EntityProfileParams) {
+export interface EntityProfileByIdParams extends EntityProfileParams {
+  /** The immutable id; a malformed one is not found. */
+  id: string;
+}
+
+export async function getEntityProfileBySlug(db: Db, params: EntityProfileBySlugParams) {
   assertHistoryAllowed(params);
-  const business = requireServable(await findBusinessById(db, id), `id "${id}"`);
-  return buildEntityProfile(db, baseUrl, business, params.history);
+  const business = await requireServableBySlug(db, params.slug);
+  return buildEntityProfile(db, { business, history: params.history, baseUrl: params.baseUrl });
+}
+
+export async function getEntityProfileById(db: Db, params: EntityProfileByIdParams) {
+  assertHistoryAllowed(params);
+  const business = requireServable(await findBusinessById(db, params.id), `id "${params.id}"`);
+  return buildEntityProfile(db, { business, history: params.history, baseUrl: params.baseUrl });
 }
 
 function assertHistoryAllowed(params: EntityProfileParams): void {
@@ -32,8 +43,9 @@ function assertHistoryAllowed(params: EntityProfileParams): void {
 }
 
 /** The grouped entity record (spec 2.5): identity, contact, aiSignals, services, structuredData, claims. */
-async function buildEntityProfile(db: Db, baseUrl: string, business: BusinessRecord, history: boolean) {
-  const claimRows = await listClaims(db, business.id, { history });
+async function buildEntityProfile(db: Db, params: { business: BusinessRecord; history: boolean; baseUrl: string }) {
+  const { business, history, baseUrl } = params;
+  const claimRows = await listClaims(db, { businessId: business.id, history });
   return {
     apiVersion: SCORE_CONTRACT_VERSION,
     identity: {

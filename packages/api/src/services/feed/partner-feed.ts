@@ -8,7 +8,7 @@ import { toJsonLd, type JsonLdSource } from "../entities/structured-data";
 export const FEED_MAX_LIMIT = 500;
 export const FEED_DEFAULT_LIMIT = 100;
 
-export interface FeedParams {
+export interface PartnerFeedPageParams {
   limit: number;
   offset: number;
   /** Case-insensitive substring of a category slug or name. */
@@ -16,6 +16,8 @@ export interface FeedParams {
   /** ISO date or date-time; only locations updated on or after it. */
   updatedSince?: string;
   cursor?: string;
+  /** Origin of the URLs inside each location. */
+  baseUrl: string;
 }
 
 /**
@@ -78,7 +80,7 @@ function parseUpdatedSince(raw: string): Date {
 }
 
 /** Verified, active, unexpired businesses: what partners may redistribute (spec 4.4). */
-async function feedConditions(db: Db, params: FeedParams): Promise<SQL[] | null> {
+async function feedConditions(db: Db, params: PartnerFeedPageParams): Promise<SQL[] | null> {
   const conditions: SQL[] = [
     servableCondition(),
     // A literal for the same reason as servableCondition's: businesses_feed_idx is partial on it.
@@ -103,7 +105,7 @@ async function feedConditions(db: Db, params: FeedParams): Promise<SQL[] | null>
  * but costs more with depth. The total is counted once, when a traversal starts, and carried in
  * the cursor, so deep pages never pay for a count.
  */
-export async function getPartnerFeedPage(db: Db, baseUrl: string, params: FeedParams) {
+export async function getPartnerFeedPage(db: Db, params: PartnerFeedPageParams) {
   const fingerprint = filtersFingerprint(params);
   const cursor = params.cursor ? decodeFeedCursor(params.cursor, fingerprint) : null;
   if (cursor && params.offset !== 0) throw new DomainError("INVALID_INPUT", "Invalid parameter offset: use either offset or cursor, not both");
@@ -129,6 +131,6 @@ export async function getPartnerFeedPage(db: Db, baseUrl: string, params: FeedPa
     rows.length > params.limit && last
       ? encodeFeedCursor({ updatedAtMicros: last.updatedAtMicros, id: last.id, offset: offset + page.length, total, filters: fingerprint })
       : null;
-  const locations = page.map((row) => toJsonLd(row, baseUrl));
+  const locations = page.map((row) => toJsonLd(row, params.baseUrl));
   return { total, limit: params.limit, offset, nextCursor, locations };
 }

@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js";
 import { leadConsents, leads, outboxEvents, type Db, type LeadStatus } from "@directory/db";
 import { DomainError } from "../../errors";
+import { clientBucketOf } from "../access/client-ip";
 import { requireServableBySlug } from "../entities/business-lookup";
 import { isUuid } from "../shared/ids";
 import { isUniqueViolation } from "../shared/db-errors";
@@ -24,10 +25,31 @@ export interface SubmitLeadParams {
   message: string;
   idempotencyKey: string;
   consent: { statementShownToUser: string; consentedAt?: string };
-  /** The agent or client that attested the consent. */
-  attestedBy: string;
-  /** Whose idempotency keys these are ("key:<id>", "ip:<bucket>"): one caller's key never finds another's lead. */
-  idempotencyScope: string;
+  submitter: LeadSubmitter;
+}
+
+/** Who submits: the caller's API key, else its address (null for in-process callers). */
+export interface LeadSubmitter {
+  apiKeyId: string | null;
+  clientIp: string | null;
+}
+
+/** The agent or client that attested the consent. */
+function attesterOf(submitter: LeadSubmitter): string {
+  return submitter.apiKeyId ? `api-key:${submitter.apiKeyId}` : "anonymous-agent";
+}
+
+/** Whose idempotency keys these are ("key:<id>", "ip:<bucket>"): one caller's key never finds another's lead. */
+function idempotencyScopeOf(submitter: LeadSubmitter): string {
+  if (submitter.apiKeyId) return `key:${submitter.apiKeyId}`;
+  return `ip:${submitter.clientIp === null ? "in-process" : clientBucketOf(submitter.clientIp)}`;
+}
+
+export interface TransitionLeadParams {
+  /** The business whose key asks; only its own leads move. */
+  businessId: string;
+  leadId: string;
+  status: LeadStatus;
 }
 
 /** The only view of a lead outside its business: no personal data. */
@@ -60,7 +82,8 @@ export async function submitLead(db: Db, submitted: SubmitLeadParams) {
   const business = await requireServableBySlug(db, submitted.slug);
   const params = { ...submitted, contactPhone: submitted.contactPhone === undefined ? undefined : toE164(submitted.contactPhone, business.country) };
   const key = `${params.idempotencyKey}:${fingerprint(params)}`;
-  const existing = await findByKey(db, business.id, params.idempotencyScope, params.idempotencyKey);
+  const idempotencyScope = idempotencyScopeOf(params.submitter);
+  const existing = await findByKey(db, business.id, idempotencyScope, params.idempotencyKey);
   if (existing) return replay(existing, key);
   const now = new Date();
   const id = randomUUID();
@@ -74,7 +97,7 @@ export async function submitLead(db: Db, submitted: SubmitLeadParams) {
         contactPhone: params.contactPhone ?? null,
         message: params.message,
         idempotencyKey: params.idempotencyKey,
-        idempotencyScope: params.idempotencyScope,
+        idempotencyScope,
         requestFingerprint: key,
         createdAt: now,
         updatedAt: now,
@@ -82,7 +105,7 @@ export async function submitLead(db: Db, submitted: SubmitLeadParams) {
       await tx.insert(leadConsents).values({
         leadId: id,
         statement: params.consent.statementShownToUser,
-        attestedBy: params.attestedBy,
+        attestedBy: attesterOf(params.submitter),
         consentedAt: params.consent.consentedAt ? new Date(params.consent.consentedAt) : now,
       });
       await tx.insert(outboxEvents).values({
@@ -95,7 +118,7 @@ export async function submitLead(db: Db, submitted: SubmitLeadParams) {
   } catch (error) {
     // A concurrent retry with the same key won the race: answer with its lead.
     if (!isUniqueViolation(error)) throw error;
-    const winner = await findByKey(db, business.id, params.idempotencyScope, params.idempotencyKey);
+    const winner = await findByKey(db, business.id, idempotencyScope, params.idempotencyKey);
     if (!winner) throw error;
     return replay(winner, key);
   }
@@ -128,7 +151,8 @@ export async function getLeadStatus(db: Db, leadId: string) {
 }
 
 /** Moves a lead on; only the owning business (its business key) may, and only forward. */
-export async function transitionLead(db: Db, businessId: string, leadId: string, status: LeadStatus) {
+export async function transitionLead(db: Db, params: TransitionLeadParams) {
+  const { businessId, leadId, status } = params;
   const lead = await requireLead(db, leadId);
   // Another business's lead is indistinguishable from a missing one: ids are not confirmed to strangers.
   if (lead.businessId !== businessId) throw new DomainError("NOT_FOUND", `No lead with id "${leadId}"`);

@@ -31,7 +31,6 @@ async function ownBusiness(db: Db, businessId: string): Promise<OwnBusiness> {
   return row;
 }
 
-
 /**
  * The business's citation checks, read from the documents rather than stored: each AI answer of
  * its city and category (named in it or not) and each AI answer that names it, with its place in
@@ -76,14 +75,20 @@ export async function ownVisibility(db: Db, businessId: string) {
   };
 }
 
+export interface OwnCitationsParams {
+  /** The business of the caller's business key. */
+  businessId: string;
+  limit: number;
+}
+
 /** Recent AI-platform checks of the business, newest first, bounded by the caller's limit. */
-export async function ownCitations(db: Db, businessId: string, limit: number) {
-  const business = await ownBusiness(db, businessId);
+export async function ownCitations(db: Db, params: OwnCitationsParams) {
+  const business = await ownBusiness(db, params.businessId);
   const rows = rowsOf<{ engine: string; query: string; mentioned: boolean; position: number | null; checked_at: Date | string }>(
     await db.execute(sql`
       select engine, query, mentioned, position, checked_at from ${citationChecks(business)} checks
       order by checked_at desc, id desc
-      limit ${limit}`),
+      limit ${params.limit}`),
   );
   return {
     business: { slug: business.slug, name: business.name },

@@ -10,6 +10,8 @@ import { RANKING_ORDER } from "../search/ranking";
 
 /** The sitemaps protocol allows 50,000 sitemaps in an index. */
 export const SITEMAP_INDEX_MAX_PAGES = 50_000;
+/** URLs per sitemap page: well under the protocol's 50,000 URLs and 50 MB. */
+export const SITEMAP_PAGE_SIZE = 10_000;
 
 /* What the HTML pages read beyond the public procedures: overview, sitemaps, alternatives. */
 
@@ -52,7 +54,7 @@ export const SITEMAP_STARTS_TTL_MS = 60 * 60 * 1000;
 const cachedStarts = new WeakMap<Db, Map<number, { at: number; starts: Promise<string[]> }>>();
 
 /** sitemapPageStarts, computed at most once per SITEMAP_STARTS_TTL_MS per database and page size. */
-export function cachedSitemapPageStarts(db: Db, pageSize: number): Promise<string[]> {
+function cachedSitemapPageStarts(db: Db, pageSize: number): Promise<string[]> {
   let bySize = cachedStarts.get(db);
   if (!bySize) {
     bySize = new Map();
@@ -69,19 +71,41 @@ export function cachedSitemapPageStarts(db: Db, pageSize: number): Promise<strin
   return starts;
 }
 
+/** The sitemap index: where each page of SITEMAP_PAGE_SIZE slugs starts and ends. */
+export async function sitemapIndex(db: Db) {
+  const starts = await cachedSitemapPageStarts(db, SITEMAP_PAGE_SIZE);
+  return { pageSize: SITEMAP_PAGE_SIZE, pages: starts.map((from, i) => ({ from, to: starts[i + 1] ?? null })) };
+}
+
+export interface SitemapPageParams {
+  /** The slug range [from, to), as the index gives it; no `to` on the last page. */
+  from: string;
+  to?: string;
+  limit: number;
+  baseUrl: string;
+}
+
 /** One sitemap page: servable profiles in [from, to) in slug order (keyset, any depth). */
-export async function sitemapPage(db: Db, baseUrl: string, range: { from: string; to?: string }, limit: number) {
+export async function sitemapPage(db: Db, params: SitemapPageParams) {
   const rows = await db
     .select({ slug: businesses.slug, updatedAt: businesses.updatedAt })
     .from(businesses)
-    .where(and(gte(businesses.slug, range.from), range.to === undefined ? undefined : lt(businesses.slug, range.to), servableCondition()))
+    .where(and(gte(businesses.slug, params.from), params.to === undefined ? undefined : lt(businesses.slug, params.to), servableCondition()))
     .orderBy(businesses.slug)
-    .limit(limit);
-  return rows.map((row) => ({ slug: row.slug, url: publicUrls.profile(baseUrl, row.slug), updatedAt: row.updatedAt.toISOString() }));
+    .limit(params.limit);
+  return { profiles: rows.map((row) => ({ slug: row.slug, url: publicUrls.profile(params.baseUrl, row.slug), updatedAt: row.updatedAt.toISOString() })) };
+}
+
+export interface AlternativesParams {
+  /** Current or former slug, servable or decommissioned. */
+  slug: string;
+  limit: number;
+  baseUrl: string;
 }
 
 /** Where a visitor can go instead of a business: its category and city, and others servable there. */
-export async function alternativesTo(db: Db, baseUrl: string, slug: string, limit: number) {
+export async function alternativesTo(db: Db, params: AlternativesParams) {
+  const { slug, limit, baseUrl } = params;
   const business = await requireBusinessBySlug(db, slug);
   const [[category], [city], others] = await Promise.all([
     db.select().from(categories).where(eq(categories.slug, business.categorySlug)).limit(1),

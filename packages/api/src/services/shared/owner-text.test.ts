@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses } from "@directory/db";
 import { DomainError } from "../../errors";
 import { createOpenApiDocument } from "../../openapi";
-import { ZOffersOutput } from "../../routers/entities/business-extras.types";
+import { ZOffersOutput } from "../../routers/entities/get-offers.types";
 import { ZEntityProfile } from "../../routers/entities/entity-profile.types";
 import { createTestDatabase, type TestDatabase } from "../../testing";
 import { recordClaims } from "../claims/claim-writes";
@@ -76,7 +76,7 @@ describe("owner-written text reaches agents as plain, bounded data", () => {
   it("refuses a website claim that is not an http(s) URL", async () => {
     const [target] = await database.db.select({ id: businesses.id, slug: businesses.slug }).from(businesses).limit(1);
     const write = (website: string) =>
-      database.db.transaction((tx) => recordClaims(tx, target!, [{ property: "website", value: website, source: "owner:test", confidence: 0.9, verification: "self_reported" }]));
+      database.db.transaction((tx) => recordClaims(tx, { business: target!, newClaims: [{ property: "website", value: website, source: "owner:test", confidence: 0.9, verification: "self_reported" }] }));
     for (const bad of ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "ftp://files.example", "not a url"]) {
       await expect(write(bad)).rejects.toSatisfy((error) => error instanceof DomainError && error.code === "INVALID_INPUT");
     }

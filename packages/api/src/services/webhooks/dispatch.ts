@@ -42,7 +42,15 @@ const ZOutgoingEvent = z.object({
   data: z.object({ name: ZOwnerText.optional() }).loose(),
 });
 
-export async function fanOutOutbox(db: Db, publicBaseUrl: string, batchSize = 200): Promise<number> {
+export interface FanOutOutboxParams {
+  /** Origin of the URLs inside the events. */
+  publicBaseUrl: string;
+  /** Outbox events taken per transaction; 200 by default. */
+  batchSize?: number;
+}
+
+export async function fanOutOutbox(db: Db, params: FanOutOutboxParams): Promise<number> {
+  const { publicBaseUrl, batchSize = 200 } = params;
   return db.transaction(async (tx) => {
     const events = await tx
       .select({
@@ -92,7 +100,17 @@ export interface ClaimedDelivery {
   secrets: string[];
 }
 
-export async function claimDueDeliveries(db: Db, secretBox: SecretBox, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+export interface ClaimDueDeliveriesParams {
+  /** Opens the webhooks' sealed secrets. */
+  secretBox: SecretBox;
+  /** The most deliveries claimed at once. */
+  limit: number;
+  /** How long a claim holds before the delivery comes due again. */
+  leaseMs: number;
+}
+
+export async function claimDueDeliveries(db: Db, params: ClaimDueDeliveriesParams): Promise<ClaimedDelivery[]> {
+  const { secretBox, limit, leaseMs } = params;
   const now = new Date();
   const claimed = await db.transaction(async (tx) => {
     // A worker that died during the last attempt leaves a delivery with no attempt left: it has failed.
@@ -140,8 +158,15 @@ function withJitter(delayMs: number): number {
   return Math.round(delayMs * (0.8 + Math.random() * 0.4));
 }
 
+export interface RecordAttemptParams {
+  delivery: ClaimedDelivery;
+  outcome: AttemptOutcome;
+  settings: DeliverySettings;
+}
+
 /** Records one attempt: the log row, the delivery's new state, and the webhook's health, together. */
-export async function recordAttempt(db: Db, delivery: ClaimedDelivery, outcome: AttemptOutcome, settings: DeliverySettings): Promise<void> {
+export async function recordAttempt(db: Db, params: RecordAttemptParams): Promise<void> {
+  const { delivery, outcome, settings } = params;
   const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
   const gone = outcome.statusCode === 410;
   const final = succeeded || gone || delivery.attempt >= MAX_ATTEMPTS;

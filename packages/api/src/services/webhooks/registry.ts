@@ -23,6 +23,30 @@ export interface WebhookDeps {
 
 type WebhookRow = typeof webhooks.$inferSelect;
 
+/** One webhook of the calling key; another key's webhook is reported as missing. */
+export interface OwnWebhookParams {
+  apiKey: AuthenticatedKey;
+  /** The webhook's id. */
+  id: string;
+}
+
+/** As OwnWebhookParams, for the operations that seal secrets or build events. */
+export interface OwnWebhookWithDepsParams extends OwnWebhookParams {
+  deps: WebhookDeps;
+}
+
+export interface CreateWebhookParams {
+  deps: WebhookDeps;
+  apiKey: AuthenticatedKey;
+  url: string;
+  events: WebhookEventType[];
+}
+
+export interface RedeliverWebhookParams extends OwnWebhookParams {
+  /** A failed delivery of this webhook. */
+  deliveryId: string;
+}
+
 function webhookView(row: WebhookRow) {
   return {
     id: row.id,
@@ -44,26 +68,28 @@ function assertEventsAllowed(key: AuthenticatedKey, events: readonly WebhookEven
   }
 }
 
-export async function createWebhook(db: Db, deps: WebhookDeps, key: AuthenticatedKey, input: { url: string; events: WebhookEventType[] }) {
-  const url = checkWebhookUrl(input.url, deps.outbound);
+export async function createWebhook(db: Db, params: CreateWebhookParams) {
+  const { deps, apiKey } = params;
+  const url = checkWebhookUrl(params.url, deps.outbound);
   await assertPublicDestination(url, deps.outbound);
-  const events = [...new Set(input.events)];
-  assertEventsAllowed(key, events);
-  const [held] = await db.select({ n: count() }).from(webhooks).where(eq(webhooks.apiKeyId, key.id));
+  const events = [...new Set(params.events)];
+  assertEventsAllowed(apiKey, events);
+  const [held] = await db.select({ n: count() }).from(webhooks).where(eq(webhooks.apiKeyId, apiKey.id));
   if ((held?.n ?? 0) >= MAX_WEBHOOKS_PER_KEY) {
     throw new DomainError("CONFLICT", `This key already has ${MAX_WEBHOOKS_PER_KEY} webhooks, the most one key may hold; delete one first`);
   }
   const secret = generateWebhookSecret();
   const [row] = await db
     .insert(webhooks)
-    .values({ id: randomUUID(), apiKeyId: key.id, url: url.href, events, secretSealed: deps.secretBox.seal(secret) })
+    .values({ id: randomUUID(), apiKeyId: apiKey.id, url: url.href, events, secretSealed: deps.secretBox.seal(secret) })
     .returning();
   return { ...webhookView(row!), secret };
 }
 
 /** Another key's webhook is indistinguishable from a missing one. */
-async function requireOwnWebhook(db: Db, key: AuthenticatedKey, id: string): Promise<WebhookRow> {
-  const [row] = isUuid(id) ? await db.select().from(webhooks).where(and(eq(webhooks.id, id.toLowerCase()), eq(webhooks.apiKeyId, key.id))) : [];
+async function requireOwnWebhook(db: Db, params: OwnWebhookParams): Promise<WebhookRow> {
+  const { apiKey, id } = params;
+  const [row] = isUuid(id) ? await db.select().from(webhooks).where(and(eq(webhooks.id, id.toLowerCase()), eq(webhooks.apiKeyId, apiKey.id))) : [];
   if (!row) throw new DomainError("NOT_FOUND", `No webhook with id "${id}"`);
   return row;
 }
@@ -73,8 +99,8 @@ export async function listWebhooks(db: Db, key: AuthenticatedKey) {
   return { webhooks: rows.map(webhookView), total: rows.length };
 }
 
-export async function getWebhook(db: Db, key: AuthenticatedKey, id: string) {
-  const row = await requireOwnWebhook(db, key, id);
+export async function getWebhook(db: Db, params: OwnWebhookParams) {
+  const row = await requireOwnWebhook(db, params);
   const deliveries = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, row.id)).orderBy(desc(webhookDeliveries.createdAt)).limit(RECENT_DELIVERIES);
   const attempts = deliveries.length
     ? await db.select().from(webhookDeliveryAttempts).where(inArray(webhookDeliveryAttempts.deliveryId, deliveries.map((d) => d.id))).orderBy(webhookDeliveryAttempts.attempt)
@@ -105,8 +131,9 @@ function deliveryView(delivery: typeof webhookDeliveries.$inferSelect) {
   };
 }
 
-export async function rotateWebhookSecret(db: Db, deps: WebhookDeps, key: AuthenticatedKey, id: string) {
-  const row = await requireOwnWebhook(db, key, id);
+export async function rotateWebhookSecret(db: Db, params: OwnWebhookWithDepsParams) {
+  const { deps } = params;
+  const row = await requireOwnWebhook(db, params);
   const secret = generateWebhookSecret();
   const previousSecretExpiresAt = new Date(Date.now() + SECRET_ROTATION_OVERLAP_MS);
   await db
@@ -117,10 +144,10 @@ export async function rotateWebhookSecret(db: Db, deps: WebhookDeps, key: Authen
 }
 
 /** Queues a webhook.test event for this webhook alone, delivered like any other. */
-export async function sendTestEvent(db: Db, deps: WebhookDeps, key: AuthenticatedKey, id: string) {
-  const row = await requireOwnWebhook(db, key, id);
+export async function sendWebhookTest(db: Db, params: OwnWebhookWithDepsParams) {
+  const row = await requireOwnWebhook(db, params);
   if (row.status !== "active") throw new DomainError("CONFLICT", "This webhook is disabled; enable it first");
-  const event = buildTestEvent(deps.publicBaseUrl, row.id);
+  const event = buildTestEvent(params.deps.publicBaseUrl, row.id);
   const [delivery] = await db
     .insert(webhookDeliveries)
     .values({ id: randomUUID(), webhookId: row.id, eventId: event.id, eventType: event.type, body: eventBody(event) })
@@ -129,8 +156,9 @@ export async function sendTestEvent(db: Db, deps: WebhookDeps, key: Authenticate
 }
 
 /** Sends a failed delivery again: a fresh set of attempts, the same event id and body. */
-export async function redeliver(db: Db, key: AuthenticatedKey, id: string, deliveryId: string) {
-  const row = await requireOwnWebhook(db, key, id);
+export async function redeliverWebhook(db: Db, params: RedeliverWebhookParams) {
+  const { deliveryId } = params;
+  const row = await requireOwnWebhook(db, params);
   const [delivery] = isUuid(deliveryId)
     ? await db
         .update(webhookDeliveries)
@@ -144,8 +172,8 @@ export async function redeliver(db: Db, key: AuthenticatedKey, id: string, deliv
   throw new DomainError("CONFLICT", `Only a failed delivery can be sent again; this one is ${existing.status}`);
 }
 
-export async function enableWebhook(db: Db, key: AuthenticatedKey, id: string) {
-  const row = await requireOwnWebhook(db, key, id);
+export async function enableWebhook(db: Db, params: OwnWebhookParams) {
+  const row = await requireOwnWebhook(db, params);
   const [updated] = await db
     .update(webhooks)
     .set({ status: "active", disabledReason: null, failingSince: null, updatedAt: new Date() })
@@ -154,8 +182,8 @@ export async function enableWebhook(db: Db, key: AuthenticatedKey, id: string) {
   return webhookView(updated!);
 }
 
-export async function deleteWebhook(db: Db, key: AuthenticatedKey, id: string) {
-  const row = await requireOwnWebhook(db, key, id);
+export async function deleteWebhook(db: Db, params: OwnWebhookParams) {
+  const row = await requireOwnWebhook(db, params);
   await db.delete(webhooks).where(eq(webhooks.id, row.id));
   return { id: row.id, deleted: true as const };
 }

@@ -1,15 +1,6 @@
 import { z } from "zod";
+import { ZBusinessRef } from "../entities/entities.types";
 import { ZOwnerText } from "../owner-text.types";
-
-const ZBusinessRef = z.object({ slug: z.string(), name: ZOwnerText });
-
-export const ZVisibilityOutput = z.object({
-  business: ZBusinessRef,
-  visibilityScore: z.number().describe("Internal visibility score 0-100; shown only to the business itself"),
-  geoScore: z.number().describe("Internal GEO score 0-100; shown only to the business itself"),
-  citationRate: z.object({ checks: z.number().int(), mentioned: z.number().int(), rate: z.number().min(0).max(1) }),
-  periodDays: z.number().int(),
-});
 
 export const ZCitationsInput = z.object({ limit: z.number().int().min(1).max(100).default(20).describe("How many checks to return: 1 to 100, default 20") });
 
@@ -26,3 +17,6 @@ export const ZCitationsOutput = z.object({
   ),
   total: z.number().int(),
 });
+
+export type TCitationsInput = z.input<typeof ZCitationsInput>;
+export type TCitationsOutput = z.infer<typeof ZCitationsOutput>;

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { ZOwnerText } from "../owner-text.types";
+
+/** Shared pieces of the procedures that name one business by its slug. */
+export const ZSlug = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .describe('A business slug as returned by the search tools, e.g. "bright-smile-dental-mumbai"; a former slug also resolves');
+export const ZBusinessRef = z.object({ slug: z.string(), name: ZOwnerText });
+
+export const ZBySlugInput = z.object({ slug: ZSlug });
+
+export type TBySlugInput = z.input<typeof ZBySlugInput>;
+export type TBusinessRef = z.infer<typeof ZBusinessRef>;

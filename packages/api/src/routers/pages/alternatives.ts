@@ -1,0 +1,9 @@
+import { alternativesTo } from "../../services/pages/pages";
+import { v2Procedure } from "../../trpc";
+import { ZAlternativesInput, ZAlternativesOutput } from "./alternatives.types";
+
+/** Same category, same city: what a 404 or 410 profile page offers instead. 404 for an unknown slug. */
+export const alternatives = v2Procedure
+  .input(ZAlternativesInput)
+  .output(ZAlternativesOutput)
+  .query(({ ctx, input }) => alternativesTo(ctx.db, { ...input, baseUrl: ctx.publicBaseUrl }));

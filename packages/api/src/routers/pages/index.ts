@@ -1,0 +1,8 @@
+import { router } from "../../trpc";
+import { alternatives } from "./alternatives";
+import { overview } from "./overview";
+import { sitemapIndex } from "./sitemap-index";
+import { sitemapPage } from "./sitemap-page";
+
+/** What the HTML pages need beyond the other routers; no REST paths (the pages are their door). */
+export const pagesRouter = router({ overview, sitemapIndex, sitemapPage, alternatives });

@@ -1,0 +1,9 @@
+import { directoryOverview } from "../../services/pages/pages";
+import { openProcedure } from "../../trpc";
+import { ZOverviewInput, ZOverviewOutput } from "./overview.types";
+
+/** Popular categories and cities for the home page and the not-found pages. */
+export const overview = openProcedure
+  .input(ZOverviewInput)
+  .output(ZOverviewOutput)
+  .query(({ ctx, input }) => directoryOverview(ctx.db, input.limit));

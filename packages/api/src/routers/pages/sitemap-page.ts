@@ -1,0 +1,9 @@
+import { sitemapPage as readSitemapPage } from "../../services/pages/pages";
+import { openProcedure } from "../../trpc";
+import { ZSitemapPageInput, ZSitemapPageOutput } from "./sitemap-page.types";
+
+/** One sitemap page of servable profile URLs: a slug range, at most SITEMAP_PAGE_SIZE. */
+export const sitemapPage = openProcedure
+  .input(ZSitemapPageInput)
+  .output(ZSitemapPageOutput)
+  .query(({ ctx, input }) => readSitemapPage(ctx.db, { ...input, baseUrl: ctx.publicBaseUrl }));
