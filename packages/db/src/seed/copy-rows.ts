@@ -25,6 +25,13 @@ function escapeCopyText(text: string): string {
   return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (char) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[char]!) : text;
 }
 
+/** Text, uuid, enum, numeric, number and boolean columns: the value's own string form. */
+function scalarText(value: unknown, column: PgColumn): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+  throw new Error(`copy: ${column.name} takes a scalar, not ${typeof value}`);
+}
+
 /** One generated value as COPY text, by the column's type (dates travel as epoch milliseconds, see rows.ts). */
 function copyValue(value: unknown, column: PgColumn): string {
   if (value === null || value === undefined) return "\\N";
@@ -36,7 +43,7 @@ function copyValue(value: unknown, column: PgColumn): string {
     case "PgArray":
       return escapeCopyText(arrayLiteral(value as string[]));
     default:
-      return escapeCopyText(String(value));
+      return escapeCopyText(scalarText(value, column));
   }
 }
 
