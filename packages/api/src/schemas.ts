@@ -1,15 +1,24 @@
 /**
- * The procedures' own input schemas, for doors that describe their inputs themselves (the MCP
- * tools): a door takes the rule from here and never restates it.
+ * The procedures' own input and output schemas, for doors that describe their inputs and outputs
+ * themselves (the MCP tools, the GraphQL types): a door takes the rule and the shape from here and
+ * never restates them. Nothing here may reach drizzle: the stdio MCP server bundles this module.
  */
-export { ZAvailableCitiesInput } from "./routers/search/available-cities.types";
-export { ZGetListicleInput } from "./routers/search/get-listicle.types";
-export { ZSearchCategoryInput } from "./routers/search/search-category.types";
-export { ZCategoryLeadersInput } from "./routers/search/category-leaders.types";
-export { ZSearchKeywordInput } from "./routers/search/search-keyword.types";
+export { ZAvailableCitiesInput, ZAvailableCitiesOutput } from "./routers/search/available-cities.types";
+export { ZGetListicleInput, ZGetListicleOutput } from "./routers/search/get-listicle.types";
+export { ZSearchCategoryInput, ZSearchCategoryOutput } from "./routers/search/search-category.types";
+export { ZCategoryLeadersInput, ZCategoryLeadersOutput } from "./routers/search/category-leaders.types";
+export { ZSearchKeywordInput, ZSearchKeywordOutput } from "./routers/search/search-keyword.types";
+export { LOOKUP_MAX_LIMIT, ZLookupBusinessesOutput } from "./routers/search/lookup-businesses.types";
 export { ZBySlugInput } from "./routers/entities/entities.types";
-export { ZCompareInput } from "./routers/entities/compare.types";
+export { ZBuyerQuestionsOutput } from "./routers/entities/get-buyer-questions.types";
+export { ZOffersOutput } from "./routers/entities/get-offers.types";
+export { ZCompareInput, ZCompareOutput } from "./routers/entities/compare.types";
 export { ZGetEntityProfileInput } from "./routers/entities/get-entity-profile.types";
+export { ZEntityProfile } from "./routers/entities/entity-profile.types";
+export { ZAgentProfile } from "./routers/entities/get-agent-profile.types";
+export { ZKnowledgeGraph } from "./routers/graph/get-knowledge-graph.types";
+export { ZLeadView } from "./routers/leads/leads.types";
 export { ZLeadStatusInput } from "./routers/leads/lead-status.types";
-export { ZSubmitLeadInput } from "./routers/leads/submit-lead.types";
-export { ZCitationsInput } from "./routers/owner/citations.types";
+export { ZSubmitLeadInput, ZSubmitLeadOutput } from "./routers/leads/submit-lead.types";
+export { ZCitationsInput, ZCitationsOutput } from "./routers/owner/citations.types";
+export { ZVisibilityOutput } from "./routers/owner/visibility.types";

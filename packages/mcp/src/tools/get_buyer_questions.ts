@@ -1,8 +1,8 @@
-import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ZBySlugInput } from "@directory/api/schemas";
+import { ZBuyerQuestionsOutput, ZBySlugInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY, ZBusinessScopedShape } from "./shared";
+import { callProcedure, READ_ONLY } from "./shared";
+import { toolOutput } from "./tool-output";
 
 export function registerGetBuyerQuestions(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -12,10 +12,7 @@ export function registerGetBuyerQuestions(server: McpServer, client: DirectoryCl
       description:
         "Questions buyers ask about a business, with answers where the owner gave one. source says whether a question was submitted by the owner or is a template asked of every business in the category.",
       inputSchema: ZBySlugInput,
-      outputSchema: looseOutput({
-        ...ZBusinessScopedShape,
-        questions: z.array(z.object({ question: z.string(), answer: z.string().nullable(), source: z.string() }).loose()),
-      }),
+      outputSchema: toolOutput(ZBuyerQuestionsOutput),
       annotations: READ_ONLY,
     },
     ({ slug }) => callProcedure(() => client.entities.getBuyerQuestions.query({ slug })),

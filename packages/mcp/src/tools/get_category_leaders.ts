@@ -1,7 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ZCategoryLeadersInput } from "@directory/api/schemas";
+import { ZCategoryLeadersInput, ZCategoryLeadersOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY, ZRankedListingsShape } from "./shared";
+import { callProcedure, READ_ONLY } from "./shared";
+import { toolOutput } from "./tool-output";
 
 export function registerGetCategoryLeaders(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -11,7 +12,7 @@ export function registerGetCategoryLeaders(server: McpServer, client: DirectoryC
       description:
         "The top-ranked businesses of a category across all cities, ordered by plan tier (premium, pro, basic, free), then an internal visibility score, then name (see rankingModel in the response).",
       inputSchema: ZCategoryLeadersInput,
-      outputSchema: looseOutput(ZRankedListingsShape),
+      outputSchema: toolOutput(ZCategoryLeadersOutput),
       annotations: READ_ONLY,
     },
     (input) => callProcedure(() => client.search.categoryLeaders.query(input)),

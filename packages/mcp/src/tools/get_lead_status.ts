@@ -1,8 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ZLeadStatusInput } from "@directory/api/schemas";
+import { ZLeadStatusInput, ZLeadView } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY } from "./shared";
-import { ZLeadView } from "./submit_lead";
+import { callProcedure, READ_ONLY } from "./shared";
+import { toolOutput } from "./tool-output";
 
 export function registerGetLeadStatus(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -11,7 +11,7 @@ export function registerGetLeadStatus(server: McpServer, client: DirectoryClient
       title: "Status of a submitted lead",
       description: "The status and timestamps of a lead sent with submit_lead, by the leadId it returned. No personal data is returned.",
       inputSchema: ZLeadStatusInput,
-      outputSchema: looseOutput(ZLeadView),
+      outputSchema: toolOutput(ZLeadView),
       annotations: READ_ONLY,
     },
     ({ leadId }) => callProcedure(() => client.leads.status.query({ leadId })),

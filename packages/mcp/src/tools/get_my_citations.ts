@@ -1,8 +1,8 @@
-import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ZCitationsInput } from "@directory/api/schemas";
+import { ZCitationsInput, ZCitationsOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY } from "./shared";
+import { callProcedure, READ_ONLY } from "./shared";
+import { toolOutput } from "./tool-output";
 
 export function registerGetMyCitations(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -12,11 +12,7 @@ export function registerGetMyCitations(server: McpServer, client: DirectoryClien
       description:
         "For business owners: the authenticated business's recent AI-platform checks, newest first: which engine, which query, when, whether the business was mentioned and at which position in the answer (checks are read from stored AI answers). Requires a business-scoped API key sent as Authorization: Bearer <key> to this MCP server; without one the tool returns an error.",
       inputSchema: ZCitationsInput,
-      outputSchema: looseOutput({
-        business: z.object({ slug: z.string(), name: z.string() }).loose(),
-        checks: z.array(z.object({ engine: z.string(), query: z.string(), mentioned: z.boolean(), checkedAt: z.string() }).loose()),
-        total: z.number().int(),
-      }),
+      outputSchema: toolOutput(ZCitationsOutput),
       annotations: READ_ONLY,
     },
     ({ limit }) => callProcedure(() => client.owner.citations.query({ limit })),

@@ -1,7 +1,8 @@
-import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ZVisibilityOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY } from "./shared";
+import { callProcedure, READ_ONLY } from "./shared";
+import { toolOutput } from "./tool-output";
 
 export function registerGetMyVisibilityScore(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -10,13 +11,7 @@ export function registerGetMyVisibilityScore(server: McpServer, client: Director
       title: "My visibility score (business owners)",
       description:
         "For business owners: the authenticated business's own visibility score, GEO score and AI citation-rate summary. Requires a business-scoped API key sent as Authorization: Bearer <key> to this MCP server; without one the tool returns an error.",
-      outputSchema: looseOutput({
-        business: z.object({ slug: z.string(), name: z.string() }).loose(),
-        visibilityScore: z.number().nullable(),
-        geoScore: z.number().nullable(),
-        citationRate: z.object({ checks: z.number(), mentioned: z.number(), rate: z.number().nullable() }).loose(),
-        periodDays: z.number(),
-      }),
+      outputSchema: toolOutput(ZVisibilityOutput),
       annotations: READ_ONLY,
     },
     () => callProcedure(() => client.owner.visibility.query()),

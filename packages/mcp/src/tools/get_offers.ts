@@ -1,8 +1,8 @@
-import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ZBySlugInput } from "@directory/api/schemas";
+import { ZBySlugInput, ZOffersOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY, ZBusinessScopedShape } from "./shared";
+import { callProcedure, READ_ONLY } from "./shared";
+import { toolOutput } from "./tool-output";
 
 export function registerGetOffers(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -11,10 +11,7 @@ export function registerGetOffers(server: McpServer, client: DirectoryClient) {
       title: "A business's published offers",
       description: "The products and services a business publishes with prices (exact decimal amount and ISO 4217 currency) and an optional expiry date.",
       inputSchema: ZBySlugInput,
-      outputSchema: looseOutput({
-        ...ZBusinessScopedShape,
-        offers: z.array(z.object({ title: z.string(), price: z.string(), currency: z.string() }).loose()),
-      }),
+      outputSchema: toolOutput(ZOffersOutput),
       annotations: READ_ONLY,
     },
     ({ slug }) => callProcedure(() => client.entities.getOffers.query({ slug })),

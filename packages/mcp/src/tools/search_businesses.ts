@@ -1,7 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ZSearchCategoryInput } from "@directory/api/schemas";
+import { ZSearchCategoryInput, ZSearchCategoryOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY, ZRankedListingsShape } from "./shared";
+import { callProcedure, READ_ONLY } from "./shared";
+import { toolOutput } from "./tool-output";
 
 export function registerSearchBusinesses(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -11,7 +12,7 @@ export function registerSearchBusinesses(server: McpServer, client: DirectoryCli
       description:
         "Find businesses of a category, optionally in one city. Results are ordered by plan tier (premium, pro, basic, free), then an internal visibility score, then name; the response states this in rankingModel. Verified and unclaimed listings are both included. Use the returned slug with get_business_profile, get_offers or compare_businesses.",
       inputSchema: ZSearchCategoryInput,
-      outputSchema: looseOutput(ZRankedListingsShape),
+      outputSchema: toolOutput(ZSearchCategoryOutput),
       annotations: READ_ONLY,
     },
     (input) => callProcedure(() => client.search.searchCategory.query(input)),

@@ -1,8 +1,8 @@
-import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ZSearchKeywordInput } from "@directory/api/schemas";
+import { ZSearchKeywordInput, ZSearchKeywordOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, looseOutput, READ_ONLY, ZListing } from "./shared";
+import { callProcedure, READ_ONLY } from "./shared";
+import { toolOutput } from "./tool-output";
 
 export function registerSearchByKeyword(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -12,13 +12,7 @@ export function registerSearchByKeyword(server: McpServer, client: DirectoryClie
       description:
         "Free-text search over business names, descriptions, services, USPs, taglines, keywords and buyer-question text, optionally in one city. Typos are tolerated; each result says whether it matched by full text or by a fuzzy name match.",
       inputSchema: ZSearchKeywordInput,
-      outputSchema: looseOutput({
-        query: z.string(),
-        city: z.object({ slug: z.string(), name: z.string() }).loose().nullable(),
-        businesses: z.array(ZListing.extend({ matchedBy: z.string() })),
-        total: z.number().int(),
-        rankingModel: z.string(),
-      }),
+      outputSchema: toolOutput(ZSearchKeywordOutput),
       annotations: READ_ONLY,
     },
     (input) => callProcedure(() => client.search.searchKeyword.query(input)),

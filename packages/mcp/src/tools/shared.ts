@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { directoryErrorOf } from "@directory/sdk";
 
@@ -6,21 +5,6 @@ import { directoryErrorOf } from "@directory/sdk";
 export const MAX_STRING_LENGTH = 2_000;
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-
-const ZBusinessRef = z.object({ slug: z.string(), name: z.string() }).loose();
-export const ZListing = z.object({ slug: z.string(), name: z.string(), planTier: z.string(), profileUrl: z.string() }).loose();
-const ZResolved = z.object({ slug: z.string(), name: z.string() }).loose();
-
-/** search_businesses and get_category_leaders share the procedure's ranked envelope. */
-export const ZRankedListingsShape = {
-  category: ZResolved,
-  city: ZResolved.nullable(),
-  businesses: z.array(ZListing),
-  total: z.number().int(),
-  rankingModel: z.string(),
-};
-
-export const ZBusinessScopedShape = { business: ZBusinessRef, total: z.number().int() };
 
 /** Cuts every string longer than MAX_STRING_LENGTH, saying how much was left out. */
 export function truncateStrings<T>(value: T): T {
@@ -52,9 +36,4 @@ export async function callProcedure(call: () => Promise<object>): Promise<CallTo
   } catch (error) {
     return toolError(error);
   }
-}
-
-/** Output schemas tolerate fields they do not name, so a procedure can grow without breaking clients. */
-export function looseOutput<Shape extends z.ZodRawShape>(shape: Shape) {
-  return z.object(shape).loose();
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CLAIM_VERIFICATIONS, PLAN_TIERS } from "@directory/db";
+import { CLAIM_VERIFICATIONS, PLAN_TIERS } from "@directory/db/enums";
 import { cleanedJson, ownerList, ZOwnerLongText, ZOwnerText, ZOwnerTextList } from "../owner-text.types";
 
 export const ZClaim = z.object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PLAN_TIERS } from "@directory/db";
+import { PLAN_TIERS } from "@directory/db/enums";
 import { ZOwnerLongText, ZOwnerText } from "../owner-text.types";
 
 /** Spec 2.1 under score contract 2.1-phase0: geoScore and visibilityScore are absent by design. */

@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+/*
+ * A tool's outputSchema is its procedure's zod output schema, never a shape written for the tool.
+ * The SDK checks every result against that schema, and lists it in tools/list through
+ * z.toJSONSchema. The listing is kept compact: field names, types, enums, constants and
+ * nullability stay; what costs tokens and tells an agent little goes: descriptions (the REST
+ * and SDK documentation carries them), `required` and `additionalProperties: false` (a result
+ * may carry more than is listed), and the safe-integer range zod writes on every integer.
+ */
+
+type JsonSchema = Record<string, unknown>;
+
+/** Keywords whose value is a map from names (properties) to schemas, not a schema itself. */
+const SCHEMA_MAPS = new Set(["properties", "$defs", "definitions"]);
+const DROPPED = new Set(["$schema", "title", "description", "examples", "required", "propertyNames"]);
+
+const isSchema = (value: unknown): value is JsonSchema => typeof value === "object" && value !== null && !Array.isArray(value);
+
+function isNoise(key: string, value: unknown): boolean {
+  if (DROPPED.has(key)) return true;
+  if (key === "additionalProperties") return value === false || (isSchema(value) && Object.keys(value).length === 0);
+  return (key === "minimum" && value === Number.MIN_SAFE_INTEGER) || (key === "maximum" && value === Number.MAX_SAFE_INTEGER);
+}
+
+function compact(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compact);
+  if (!isSchema(node)) return node;
+  const kept: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (isNoise(key, value)) continue;
+    kept[key] =
+      SCHEMA_MAPS.has(key) && isSchema(value) ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, compact(schema)])) : compact(value);
+  }
+  // A tuple of one shape (compare_businesses' pair) lists that shape once, its length kept.
+  const tuple = kept.prefixItems;
+  if (Array.isArray(tuple) && tuple.every((item) => JSON.stringify(item) === JSON.stringify(tuple[0]))) {
+    delete kept.prefixItems;
+    kept.items = tuple[0];
+  }
+  return kept;
+}
+
+/** The procedure's output schema as tools/list shows it. */
+export function listedOutputSchema(schema: z.ZodType): JsonSchema {
+  return compact(z.toJSONSchema(schema, { io: "output" })) as JsonSchema;
+}
+
+/** The procedure's output schema for registerTool: it validates as the procedure's, and lists compact. */
+export function toolOutput<Schema extends z.ZodObject>(schema: Schema): Schema {
+  const listed = listedOutputSchema(schema);
+  // Given its def, clone makes a copy with no parent link, which z.toJSONSchema would follow.
+  const copy = schema.clone(schema.def);
+  // z.toJSONSchema takes a schema's own JSON Schema when it has one; a fresh copy each time, as it may change it.
+  copy._zod.toJSONSchema = () => structuredClone(listed);
+  return copy;
+}
