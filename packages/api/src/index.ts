@@ -1,5 +1,11 @@
 export { appRouter, createCaller, type AppRouter } from "./root";
 export type { AccessClass, DirectoryMeta } from "./trpc";
+/** The caps of the lists the services return, for the GraphQL door's cost analysis. */
+export { CLAIM_PROPERTIES } from "./services/claims/claim-writes";
+export { MAX_CLAIMS } from "./services/claims/claims";
+export { MAX_OFFERS, MAX_QUESTIONS } from "./services/entities/business-extras";
+export { GRAPH_LIMITS } from "./services/graph/knowledge-graph";
+export { OWNER_TEXT_LIMITS } from "./services/shared/owner-text";
 export { createContext, bearerTokenFrom, type Context, type ContextLogger, type CreateContextOptions } from "./context";
 export { DomainError, toPublicError, type DomainErrorCode, type PublicErrorBody } from "./errors";
 export { createOpenApiDocument, API_VERSION } from "./openapi";

@@ -56,7 +56,7 @@ afterAll(async () => {
 async function post(query: string, variables?: Record<string, unknown>) {
   const response = await fetch(`${server.url}/api/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
   const raw = await response.text();
-  return { status: response.status, raw, body: JSON.parse(raw) as JsonBody };
+  return { status: response.status, raw, body: JSON.parse(raw) };
 }
 
 /** Every string of a JSON value. */

@@ -33,7 +33,7 @@ function prepare(query: string, operationName: string | undefined, variableValue
   }
   const refused = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.operation !== "query");
   if (refused?.kind === Kind.OPERATION_DEFINITION) return [doorError("OPERATION_NOT_SUPPORTED", `${refused.operation[0]!.toUpperCase()}${refused.operation.slice(1)}s are not offered. ${QUERY_ONLY_MESSAGE}`)];
-  const overLimit = checkLimits(graphqlSchema, document);
+  const overLimit = checkLimits(graphqlSchema, document, variableValues);
   if (overLimit) return [overLimit];
   const invalid = validate(graphqlSchema, document, specifiedRules);
   if (invalid.length > 0) return invalid.map((error) => doorError("GRAPHQL_VALIDATION_FAILED", error.message, error));
