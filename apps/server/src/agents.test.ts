@@ -50,6 +50,25 @@ describe("agent-facing routes", () => {
     expect(bad.status).toBe(401);
   });
 
+  it("names in the handshake exactly the tools the MCP server lists", async () => {
+    const response = await fetch(`${server.url}/api/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    const listed = (((await response.json()) as JsonBody).result.tools as JsonBody[]).map((tool) => tool.name as string);
+
+    // A business key may call the owner tools, an admin key every other one.
+    const [owned] = await server.database.db.select({ slug: businesses.slug }).from(businesses).limit(1);
+    const keys = [await createApiKey(server.database.db, { kind: "business", businessSlug: owned!.slug }), await createApiKey(server.database.db, { kind: "admin" })];
+    const named = new Set<string>();
+    for (const { key } of keys) {
+      const { body } = await getJson(server.url, "/api/agentic-gateway", { authorization: `Bearer ${key}` });
+      for (const op of body.mayCall as JsonBody[]) if (op.mcpTool) named.add(op.mcpTool as string);
+    }
+    expect([...named].sort()).toEqual(listed.sort());
+  });
+
   it("serves the assistant plugin manifest and llms.txt pointing at the real API", async () => {
     const plugin = await getJson(server.url, "/.well-known/ai-plugin.json");
     expect(plugin.status).toBe(200);

@@ -175,7 +175,7 @@ export function createApp(deps: AppDeps): Express {
 
   mountDocs(app);
   mountPages(app, contextFor);
-  mountWellKnown(app, publicBaseUrl);
+  mountWellKnown(app, publicBaseUrl, deps.rateLimits);
 
   app.use(errorHandler(logger));
   // Last: trpc-to-openapi answers every path it does not know with a JSON 404 and never calls next().

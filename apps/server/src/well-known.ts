@@ -1,8 +1,14 @@
 import type { Express } from "express";
-import { API_VERSION } from "@directory/api";
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "@directory/api";
+import { API_VERSION, DIRECTORY_DESCRIPTION, DIRECTORY_NAME, LEAD_CONSENT_RULE, MCP_SERVER, RANKING, rateLimitSentence, SUPPORT_CONTACT } from "@directory/api/schemas";
 
-/** The assistant plugin manifest and llms.txt: static descriptions that point agents at the real doors. */
-export function mountWellKnown(app: Express, publicBaseUrl: string): void {
+/**
+ * The assistant plugin manifest and llms.txt: static descriptions that point agents at the real
+ * doors. Every fact in them (versions, limits, ranking, the lead rule, contact) is read from the
+ * agent facts, with the limits this server's rate limiter enforces.
+ */
+export function mountWellKnown(app: Express, publicBaseUrl: string, rateLimits: Partial<RateLimitSettings> = {}): void {
+  const limits = { ...DEFAULT_RATE_LIMITS, ...rateLimits };
   const pluginManifest = {
     schema_version: "v1",
     version: API_VERSION,
@@ -10,30 +16,31 @@ export function mountWellKnown(app: Express, publicBaseUrl: string): void {
     name_for_model: "business_directory",
     description_for_human: "Find businesses worldwide by category and city, with sourced, confidence-rated facts.",
     description_for_model:
-      "Search businesses by category and city (GET /api/assistant-plugin). Results are ordered by plan tier (premium, pro, basic, free), " +
-      "then an internal score, then name; every fact in a profile carries its source and confidence. Never contact a business for a user without their explicit consent.",
+      `Search businesses by category and city (GET /api/assistant-plugin). ${RANKING.search} ` +
+      `Every fact in a profile carries its source and confidence. Submitting a lead ${LEAD_CONSENT_RULE}`,
     auth: { type: "none" },
     api: { type: "openapi", url: `${publicBaseUrl}/api/openapi.json` },
-    contact_email: "support@directory.example",
+    contact_email: SUPPORT_CONTACT.email,
     legal_info_url: `${publicBaseUrl}/llms.txt`,
   };
   const llmsTxt = [
-    "# Business Directory for AI agents",
+    `# ${DIRECTORY_NAME}`,
     "",
-    "> Worldwide businesses by category and city. Every fact carries its source, confidence and verification (self-reported, admin-verified, registry).",
+    `> ${DIRECTORY_DESCRIPTION} Verification is self-reported, admin-verified or registry.`,
     "",
-    "Search results are ordered by plan tier (premium, pro, basic, free), then an internal visibility score, then name; listicles are ordered by profile completeness and are not paid placements.",
+    `Search results: ${RANKING.search}`,
+    `Listicles: ${RANKING.listicle}`,
     "",
     "## Doors",
     `- [OpenAPI 3.1](${publicBaseUrl}/api/openapi.json): the REST API`,
     `- [Discovery manifest](${publicBaseUrl}/api/agent-discovery): every door, auth, limits, ranking`,
     `- [Gateway handshake](${publicBaseUrl}/api/agentic-gateway): what your key may call`,
-    `- MCP (Streamable HTTP, protocol 2024-11-05): ${publicBaseUrl}/api/mcp`,
+    `- MCP (Streamable HTTP, protocol ${MCP_SERVER.protocolVersion}): ${publicBaseUrl}/api/mcp`,
     `- Agent profile per business: ${publicBaseUrl}/business/{slug}/agent.json`,
     "",
     "## Rules",
-    "- Anonymous: 500 requests per day per IP on /api/v2; keys: 10,000 requests per month.",
-    "- Submit a lead only after the user explicitly agreed to be contacted by that business.",
+    `- ${rateLimitSentence(limits)}`,
+    `- A lead (submitLead, MCP submit_lead) ${LEAD_CONSENT_RULE}`,
     "",
   ].join("\n");
 

@@ -8,7 +8,7 @@ export { GRAPH_LIMITS } from "./services/graph/knowledge-graph";
 export { OWNER_TEXT_LIMITS } from "./services/shared/owner-text";
 export { createContext, bearerTokenFrom, type Context, type ContextLogger, type CreateContextOptions } from "./context";
 export { DomainError, toPublicError, type DomainErrorCode, type PublicErrorBody } from "./errors";
-export { createOpenApiDocument, API_VERSION } from "./openapi";
+export { createOpenApiDocument } from "./openapi";
 export { provisionApiKey, createApiKey, hasActiveApiKey } from "./services/access/api-keys";
 export { generateApiKey, parseApiKey, hashApiKey } from "./services/access/api-key-format";
 /** For the benchmark's limit server: the same resolution and listing shape without the HTTP stack. */

@@ -2,12 +2,8 @@ import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import OPENAPI_EXAMPLES from "./openapi-examples.json";
 import { appRouter } from "./root";
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/access/rate-limits";
+import { API_VERSION, rateLimitSentence, SUPPORT_CONTACT } from "./services/agents/agent-facts";
 import type { AccessClass, DirectoryMeta } from "./trpc";
-
-export const API_VERSION = "1.0.0";
-
-/** Where API users write to; the same address the assistant plugin manifest names. */
-export const API_CONTACT_EMAIL = "support@directory.example";
 
 /** Every tag an operation may carry, with what it groups; an undeclared tag fails the build of the document. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
@@ -234,7 +230,7 @@ export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateL
     description:
       "A worldwide business directory for AI agents. Every fact carries its source and confidence. " +
       "Errors are JSON bodies { error, code }. Keys are sent as Authorization: Bearer <key>. " +
-      `Anonymous callers get ${count(limits.anonymousPerDay)} requests per day per address on the v2 routes; a key gets ${count(limits.keyedPerMonth)} requests per month.`,
+      rateLimitSentence(limits),
     version: API_VERSION,
     baseUrl,
     securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "Authorization: Bearer bdk_<kind>_<key>" } },
@@ -273,7 +269,7 @@ export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateL
   }
 
   document.info.license = { name: "Business Directory usage rules (no open-source licence)", url: `${baseUrl}/llms.txt` };
-  document.info.contact = { name: "Business Directory API support", email: API_CONTACT_EMAIL };
+  document.info.contact = { ...SUPPORT_CONTACT };
   document.tags = Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description }));
   const schemas = Object.fromEntries(Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith("error.")));
   document.components = {

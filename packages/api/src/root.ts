@@ -1,6 +1,6 @@
 import { adminRouter } from "./routers/admin";
 import { lifecycleRouter } from "./routers/admin/lifecycle";
-import { getAgentDiscovery, getAgenticGateway } from "./routers/agents/agents";
+import { agentsRouter } from "./routers/agents";
 import { entitiesRouter } from "./routers/entities";
 import { getPartnerFeed } from "./routers/feed/get-partner-feed";
 import { getKnowledgeGraph } from "./routers/graph/get-knowledge-graph";
@@ -17,7 +17,7 @@ export const appRouter = router({
   entities: entitiesRouter,
   feed: router({ getPartnerFeed }),
   graph: router({ getKnowledgeGraph }),
-  agents: router({ getAgentDiscovery, getAgenticGateway }),
+  agents: agentsRouter,
   leads: leadsRouter,
   owner: ownerRouter,
   apiKeys: apiKeysRouter,

@@ -22,3 +22,5 @@ export { ZLeadStatusInput } from "./routers/leads/lead-status.types";
 export { ZSubmitLeadInput, ZSubmitLeadOutput } from "./routers/leads/submit-lead.types";
 export { ZCitationsInput, ZCitationsOutput } from "./routers/owner/citations.types";
 export { ZVisibilityOutput } from "./routers/owner/visibility.types";
+/** What every door tells agents (versions, limits, ranking, contact): the MCP server's identity and instructions read it here. */
+export * from "./services/agents/agent-facts";

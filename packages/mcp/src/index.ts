@@ -1,4 +1,4 @@
-export { createMcpServer, SERVER_NAME, SERVER_VERSION } from "./server";
+export { createMcpServer } from "./server";
 export { mountMcp, MCP_PATH, type MountMcpOptions } from "./http";
 export { MAX_STRING_LENGTH, truncateStrings } from "./tools/shared";
 export { listedOutputSchema } from "./tools/tool-output";

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { LEAD_CONSENT_RULE, MCP_SERVER, RANKING } from "@directory/api/schemas";
 import { directoryErrorOf, type DirectoryClient } from "@directory/sdk";
 import { registerPrompts } from "./prompts";
 import { registerBusinessProfileResource } from "./resources";
@@ -16,9 +17,6 @@ import { registerGetOffers } from "./tools/get_offers";
 import { registerSearchBusinesses } from "./tools/search_businesses";
 import { registerSearchByKeyword } from "./tools/search_by_keyword";
 import { registerSubmitLead } from "./tools/submit_lead";
-
-export const SERVER_NAME = "business-directory";
-export const SERVER_VERSION = "1.7.0";
 
 const TOOL_REGISTRATIONS = [
   registerSearchBusinesses,
@@ -37,9 +35,9 @@ const TOOL_REGISTRATIONS = [
 ];
 
 const INSTRUCTIONS = `A worldwide business directory: verified and unclaimed businesses, each with a category and a city. ${TOOL_REGISTRATIONS.length} tools.
-Ranking: search_businesses and get_category_leaders order results by plan tier (premium, then pro, then basic, then free), then an internal visibility score, then name; each response states this in rankingModel, so tell the user paid tiers rank first. get_listicle orders by directory completeness score, then name, and is not a paid placement.
+Ranking of search_businesses and get_category_leaders: ${RANKING.search} Each response states this in rankingModel, so tell the user paid tiers rank first. Ranking of get_listicle: ${RANKING.listicle}
 Use search_businesses, search_by_keyword, get_category_leaders or get_listicle to find businesses; their slugs feed get_business_profile, get_buyer_questions, get_offers and compare_businesses. get_available_cities lists the cities of a category.
-submit_lead sends the user's contact details to a business: call it only after the user explicitly agreed in this conversation to be contacted by that business, never speculatively. get_lead_status follows a lead up.
+submit_lead sends the user's contact details to a business and ${LEAD_CONSENT_RULE} get_lead_status follows a lead up.
 get_my_visibility_score and get_my_citations are for business owners and need a business-scoped API key.`;
 
 /** One finished tool call: a result with isError is an error even though the HTTP answer is 200. */
@@ -100,7 +98,7 @@ function observeTools(server: McpServer, onToolCall: ToolCallObserver): void {
  * With onToolCall, each finished tool call is reported (for logs and metrics).
  */
 export function createMcpServer(client: DirectoryClient, onToolCall?: ToolCallObserver): McpServer {
-  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: MCP_SERVER.name, version: MCP_SERVER.version }, { instructions: INSTRUCTIONS });
   if (onToolCall) {
     observeTools(server, onToolCall);
     client = observeClient(client);

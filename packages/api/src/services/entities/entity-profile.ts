@@ -2,8 +2,8 @@ import type { Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { findBusinessById, requireServable, requireServableBySlug, type BusinessRecord } from "./business-lookup";
 import { listClaims, toPublicClaim } from "../claims/claims";
-import { publicScoreFields, SCORE_CONTRACT_VERSION } from "../search/listing";
-import { roundedRating } from "../search/listing";
+import { SCORE_CONTRACT_VERSION } from "../search/disclosures";
+import { publicScoreFields, roundedRating } from "../search/listing";
 import { publicUrls } from "../shared/public-urls";
 import { toJsonLd } from "./structured-data";
 

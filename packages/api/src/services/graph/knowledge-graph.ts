@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { findBusinessById, findBusinessBySlugOrHistory, requireServable } from "../entities/business-lookup";
-import { SCORE_CONTRACT_VERSION } from "../search/completeness";
+import { SCORE_CONTRACT_VERSION } from "../search/disclosures";
 import { isUuid } from "../shared/ids";
 import { resolvedCategory, resolvedCity, requireResolved } from "../search/resolved";
 import { resolveCategory, resolveCity } from "../search/search";

@@ -2,7 +2,8 @@ import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { businesses, cities, preparedQuery, type Category, type Db } from "@directory/db";
 import { servableCondition } from "../entities/servable";
 import { directoryCompletenessScore, SELECT_LISTINGS, toListing, type ListingSource } from "./listing";
-import { RANKING_DISCLOSURE, RANKING_ORDER } from "./ranking";
+import { LISTICLE_DISCLOSURE, RANKING_DISCLOSURE } from "./disclosures";
+import { RANKING_ORDER } from "./ranking";
 import { requireResolved, resolveCategory, resolveCity, resolvedCategory, resolvedCity } from "./resolve";
 
 /**
@@ -86,9 +87,6 @@ async function citiesWithListings(db: Db, params: { category: Category; limit: n
 
 /** A category+city pair rarely holds more; the cap keeps the in-memory sort bounded. */
 const LISTICLE_CANDIDATES = 1_000;
-
-export const LISTICLE_DISCLOSURE =
-  "Ordered by directoryCompletenessScore (how complete each profile is), then by name. Not a paid placement: plan tier plays no part in this order.";
 
 /**
  * Listings for a category and city ordered by the public completeness score, then name. The score

@@ -2,25 +2,11 @@ import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { businessSearch, businesses, buyerQuestions, cityLexeme, preparedQuery, type City, type Db } from "@directory/db";
 import { servableCondition } from "../entities/servable";
 import { selectBusinessRecords } from "../entities/business-lookup";
+import { KEYWORD_CANDIDATES, KEYWORD_RANKING } from "./disclosures";
 import { SELECT_LISTINGS, toListing, type ListingSource } from "./listing";
 import { referenceData } from "./reference-data";
 import { requireResolved, resolveCity, resolvedCity } from "./resolve";
 import { correctSpelling } from "./spelling";
-
-/**
- * Ranking reads every candidate's row; bounding the set keeps a word shared by 18,000 businesses
- * of a 1M world at ~15 ms instead of ~120 ms (a city or a rarer word rarely reaches the bound).
- * 500 rather than 1,000: half the heap reads and ts_rank calls took the bench's keyword mix at 4
- * connections from 282 to 325 req/s (p95 29 -> 25 ms), with the same categories on top.
- */
-export const KEYWORD_CANDIDATES = 500;
-
-export const KEYWORD_RANKING =
-  "Ordered by text relevance (PostgreSQL full-text rank; a word in the name weighs most, then services and keywords, then USP and tagline, then description; " +
-  "businesses whose buyer questions match are included), then plan tier, then name. " +
-  `When more than ${KEYWORD_CANDIDATES} businesses match, ${KEYWORD_CANDIDATES} of them are ranked (the first the text index yields, not the best by any score): add a city or more words to narrow a broad query. ` +
-  "When no word matches exactly, misspelt words are corrected to the nearest word of a category name or synonym (\"dentst\" finds dentists) and the search runs again; " +
-  "when that finds nothing either, names are matched by trigram similarity.";
 
 /** Buyer questions can only add so many candidates; the text index does the rest. */
 const QUESTION_CANDIDATES = 200;

@@ -2,13 +2,7 @@ import { eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { businesses, categories, cities, type Business } from "@directory/db";
 import type { BusinessRecord } from "../entities/business-lookup";
 import { publicUrls } from "../shared/public-urls";
-
-/** Score contract 2.1-phase0 (spec section 9). */
-export const SCORE_CONTRACT_VERSION = "2.1-phase0";
-export const RANKING_MODEL = "plan-neutral-directory-completeness" as const;
-export const COMPLETENESS_LABEL =
-  "Directory-owned profile completeness metric (0-100): the share of profile fields that are filled in. " +
-  "It is not a ranking factor of any AI platform and not a recommendation; plan contribution is 0.";
+import { COMPLETENESS_LABEL, RANKING_MODEL } from "./disclosures";
 
 /** The profile fields the score reads; a listing query selects these and no more. */
 export type CompletenessSource = Pick<

@@ -1,8 +1,9 @@
 import type { Db } from "@directory/db";
 import { publicUrls } from "../shared/public-urls";
 import { searchCategory } from "./category-search";
-import { SCORE_CONTRACT_VERSION, toListing } from "./listing";
-import { RANKING_DISCLOSURE, rankedCityPage } from "./ranking";
+import { RANKING_DISCLOSURE, SCORE_CONTRACT_VERSION } from "./disclosures";
+import { toListing } from "./listing";
+import { rankedCityPage } from "./ranking";
 import { requireResolved, resolveCategory, resolveCity, resolvedCategory, resolvedCity } from "./resolve";
 
 /** The assistant plugin (spec 4.1): an unknown category or city is an empty result, as the spec's shape has no room for a 404. */

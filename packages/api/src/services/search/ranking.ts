@@ -9,11 +9,6 @@ import { isUuid } from "../shared/ids";
 /** The ranking order of every search, matching businesses_search_idx: tier, internal score, name. */
 export const RANKING_ORDER = [asc(businesses.planTier), desc(businesses.visibilityScore), asc(businesses.name), asc(businesses.id)];
 
-/** Disclosed with every search result: the order is paid tier first, and says so. */
-export const RANKING_DISCLOSURE =
-  "Ordered by plan tier (premium, pro, basic, free), then by an internal visibility score within a tier, then by name. " +
-  "Paid tiers are placed first; the directoryCompletenessScore shown is not what orders results.";
-
 /**
  * A keyset cursor over RANKING_ORDER (tier, internal score descending, name, id). It carries the
  * last row's id only, never its keys: the internal score must not leave the service, and an

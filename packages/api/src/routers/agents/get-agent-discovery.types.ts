@@ -1,7 +1,9 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 
-export const ZDiscoveryManifest = z.object({
+export const ZGetAgentDiscoveryInput = z.object({});
+
+export const ZGetAgentDiscoveryOutput = z.object({
   name: z.string(),
   description: z.string(),
   doors: z.object({
@@ -18,34 +20,15 @@ export const ZDiscoveryManifest = z.object({
   links: z.object({ gateway: z.string(), llmsTxt: z.string(), aiPlugin: z.string() }),
 });
 
-export const ZGatewayInput = z.object({
-  agent: z.string().trim().min(1).max(200).optional().describe("The calling agent's name and version, e.g. acme-assistant/2.1"),
-});
+export type TGetAgentDiscoveryInput = z.input<typeof ZGetAgentDiscoveryInput>;
+export type TGetAgentDiscoveryOutput = z.infer<typeof ZGetAgentDiscoveryOutput>;
 
-export const ZGatewayOutput = z.object({
-  agent: z.string().nullable(),
-  identity: z.object({ kind: z.string().describe("anonymous, developer, partner, business or admin"), businessId: z.string().nullable() }),
-  mayCall: z.array(z.object({ operation: z.string(), rest: z.string().nullable(), mcpTool: z.string().nullable() })),
-  mayNotCall: z.array(z.object({ operation: z.string(), needs: z.string() })),
-  consentRule: z.string(),
-});
-
-export const agentDiscoveryMeta: OpenApiMeta = {
+export const getAgentDiscoveryMeta: OpenApiMeta = {
   openapi: {
     method: "GET",
     path: "/api/agent-discovery",
     operationId: "getAgentDiscovery",
     tags: ["agents"],
     summary: "Discovery manifest: every door, authentication, limits and the ranking disclosure",
-  },
-};
-
-export const agenticGatewayMeta: OpenApiMeta = {
-  openapi: {
-    method: "GET",
-    path: "/api/agentic-gateway",
-    operationId: "getAgenticGateway",
-    tags: ["agents"],
-    summary: "Machine-to-machine handshake: what this caller (anonymous or keyed) may call",
   },
 };

@@ -1,0 +1,6 @@
+import { router } from "../../trpc";
+import { getAgentDiscovery } from "./get-agent-discovery";
+import { getAgenticGateway } from "./get-agentic-gateway";
+
+/** Machine-readable discovery for AI agents: the manifest of every door and the per-caller handshake. */
+export const agentsRouter = router({ getAgentDiscovery, getAgenticGateway });

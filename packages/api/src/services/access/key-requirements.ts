@@ -1,0 +1,25 @@
+import type { ApiKeyKind } from "@directory/db";
+import type { AccessClass } from "../../trpc";
+
+/**
+ * The key kinds each access class admits, in one table: the procedure builders (trpc.ts) refuse
+ * the others, and the agentic gateway tells each caller what that leaves it. null: no key needed;
+ * "any": any kind of key. An admin key may do everything except act as a business, which needs a
+ * key bound to that business.
+ */
+export const KEY_KINDS_ADMITTED = {
+  open: null,
+  "anonymous-daily": null,
+  "lead-submission": null,
+  key: "any",
+  partner: ["partner", "admin"],
+  business: ["business"],
+  admin: ["admin"],
+} as const satisfies Record<AccessClass, readonly ApiKeyKind[] | "any" | null>;
+
+/** Whether a caller with this kind of key (null: none) may call a procedure of this access class. */
+export function admitsCaller(access: AccessClass, kind: ApiKeyKind | null): boolean {
+  const admitted: readonly ApiKeyKind[] | "any" | null = KEY_KINDS_ADMITTED[access];
+  if (admitted === null) return true;
+  return kind !== null && (admitted === "any" || admitted.includes(kind));
+}

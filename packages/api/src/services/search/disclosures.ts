@@ -1,0 +1,36 @@
+/**
+ * What search tells its callers about how it ranks and scores, in one drizzle-free module: the
+ * search services put these texts in their answers, and every door that describes the directory to
+ * agents (the discovery manifest, llms.txt, the plugin manifest, the stdio MCP server's
+ * instructions) quotes them from agent-facts.ts instead of restating them.
+ */
+
+/** Score contract 2.1-phase0 (spec section 9). */
+export const SCORE_CONTRACT_VERSION = "2.1-phase0";
+export const RANKING_MODEL = "plan-neutral-directory-completeness" as const;
+export const COMPLETENESS_LABEL =
+  "Directory-owned profile completeness metric (0-100): the share of profile fields that are filled in. " +
+  "It is not a ranking factor of any AI platform and not a recommendation; plan contribution is 0.";
+
+/** Disclosed with every search result: the order is paid tier first, and says so (RANKING_ORDER in ranking.ts). */
+export const RANKING_DISCLOSURE =
+  "Ordered by plan tier (premium, pro, basic, free), then by an internal visibility score within a tier, then by name. " +
+  "Paid tiers are placed first; the directoryCompletenessScore shown is not what orders results.";
+
+export const LISTICLE_DISCLOSURE =
+  "Ordered by directoryCompletenessScore (how complete each profile is), then by name. Not a paid placement: plan tier plays no part in this order.";
+
+/**
+ * Ranking reads every candidate's row; bounding the set keeps a word shared by 18,000 businesses
+ * of a 1M world at ~15 ms instead of ~120 ms (a city or a rarer word rarely reaches the bound).
+ * 500 rather than 1,000: half the heap reads and ts_rank calls took the bench's keyword mix at 4
+ * connections from 282 to 325 req/s (p95 29 -> 25 ms), with the same categories on top.
+ */
+export const KEYWORD_CANDIDATES = 500;
+
+export const KEYWORD_RANKING =
+  "Ordered by text relevance (PostgreSQL full-text rank; a word in the name weighs most, then services and keywords, then USP and tagline, then description; " +
+  "businesses whose buyer questions match are included), then plan tier, then name. " +
+  `When more than ${KEYWORD_CANDIDATES} businesses match, ${KEYWORD_CANDIDATES} of them are ranked (the first the text index yields, not the best by any score): add a city or more words to narrow a broad query. ` +
+  "When no word matches exactly, misspelt words are corrected to the nearest word of a category name or synonym (\"dentst\" finds dentists) and the search runs again; " +
+  "when that finds nothing either, names are matched by trigram similarity.";
