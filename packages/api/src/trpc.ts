@@ -8,8 +8,9 @@ import { assertSafeInput } from "./input-gate";
 import { ZSubmitLeadInput } from "./routers/leads/submit-lead.types";
 import { authenticateApiKey, type AuthenticatedKey } from "./services/access/api-keys";
 import { clientBucketOf } from "./services/access/client-ip";
+import { KEY_KINDS_ADMITTED } from "./services/access/key-requirements";
 import { consumeBufferedRateLimit } from "./services/access/buffered-rate-limits";
-import { consumeRateLimit, rateLimitHeaders, type RateLimitDecision, type RateLimitPolicy, type RateLimitSettings } from "./services/access/rate-limits";
+import { consumeRateLimit, DEFAULT_RATE_LIMITS, rateLimitHeaders, type RateLimitDecision, type RateLimitPolicy, type RateLimitSettings } from "./services/access/rate-limits";
 
 /**
  * Who may call a procedure and which limit counts it; every procedure gets exactly one, from the
@@ -187,7 +188,7 @@ function requireKey(kinds: readonly ApiKeyKind[] | "any", needed: string, refusa
 }
 
 /** Guarantee: ctx.apiKey is a valid, unrevoked key of any kind, within its monthly quota. */
-export const keyedProcedure = baseProcedure.meta({ access: "key" }).use(requireKey("any", "an API key"));
+export const keyedProcedure = baseProcedure.meta({ access: "key" }).use(requireKey(KEY_KINDS_ADMITTED.key, "an API key"));
 
 /**
  * Guarantee: as keyedProcedure, and ctx.webhooks is ready (sealing key and outbound policy). The
@@ -199,7 +200,7 @@ export const webhookProcedure = keyedProcedure.use(({ ctx, next }) => {
 });
 
 /** Routes an unkeyed caller may use instead of the partner feed; named in every partner 401. */
-export const PARTNER_PUBLIC_ALTERNATIVE = "/api/v2/businesses?category={category}&city={city} (anonymous, 500 requests per day), /api/assistant-plugin, /api/v2/entity-profile?slug={slug}";
+export const PARTNER_PUBLIC_ALTERNATIVE = `/api/v2/businesses?category={category}&city={city} (anonymous, ${DEFAULT_RATE_LIMITS.anonymousPerDay} requests per day), /api/assistant-plugin, /api/v2/entity-profile?slug={slug}`;
 
 /**
  * Guarantee: ctx.apiKey is a partner key (or an admin key, which may do everything), within its
@@ -211,19 +212,19 @@ export const partnerProcedure = t.procedure
   .use(inputGate)
   .use(authenticate({ publicAlternative: PARTNER_PUBLIC_ALTERNATIVE }))
   .use(keyedQuota)
-  .use(requireKey(["partner", "admin"], "a partner API key", { publicAlternative: PARTNER_PUBLIC_ALTERNATIVE }));
+  .use(requireKey(KEY_KINDS_ADMITTED.partner, "a partner API key", { publicAlternative: PARTNER_PUBLIC_ALTERNATIVE }));
 
 /**
  * Guarantee: ctx.apiKey is a business key with a businessId. The procedure must still check that
  * the business it acts on is ctx.apiKey.businessId.
  */
-export const businessProcedure = baseProcedure.meta({ access: "business" }).use(requireKey(["business"], "a business-scoped API key")).use(({ ctx, next }) => {
+export const businessProcedure = baseProcedure.meta({ access: "business" }).use(requireKey(KEY_KINDS_ADMITTED.business, "a business-scoped API key")).use(({ ctx, next }) => {
   const { businessId } = ctx.apiKey;
   if (!businessId) throw toTrpcError(new DomainError("FORBIDDEN", "This business key is not bound to a business"));
   return next({ ctx: { apiKey: { ...ctx.apiKey, businessId } } });
 });
 
 /** Guarantee: ctx.apiKey is an admin key. */
-export const adminProcedure = baseProcedure.meta({ access: "admin" }).use(requireKey(["admin"], "an admin API key"));
+export const adminProcedure = baseProcedure.meta({ access: "admin" }).use(requireKey(KEY_KINDS_ADMITTED.admin, "an admin API key"));
 
 export { TRPCError };
