@@ -19,6 +19,7 @@ import {
   type WebhookConfig,
 } from "@directory/api";
 import type { Database } from "@directory/db";
+import { classifyBodyError } from "./body-errors";
 import { mountMcp } from "@directory/mcp";
 import { mountDocs } from "./docs";
 import { errorHandler, publicErrorBodies, sendError } from "./errors";
@@ -151,6 +152,7 @@ export function createApp(deps: AppDeps): Express {
   // The MCP door is one more tRPC client, run in process with the caller's own request context:
   // its key, its address (so rate limits count the real client) and its response headers.
   mountMcp(app, {
+    classifyBodyError,
     allowedHosts: [new URL(publicBaseUrl).hostname, ...(deps.allowedHosts ?? [])],
     onToolCall: (call, req, res) => {
       metrics.mcpToolCall(call.tool, call.isError);

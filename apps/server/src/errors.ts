@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Request, RequestHandler } from "express";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";
 import type { PublicErrorBody } from "@directory/api";
-import { TooDeepError } from "./request-hygiene";
+import { classifyBodyError } from "./body-errors";
 
 export function sendError(res: Parameters<RequestHandler>[1], status: number, body: PublicErrorBody): void {
   res.status(status).type("application/json").send(JSON.stringify(body));
@@ -52,22 +52,9 @@ function refuse(req: Request, res: Parameters<RequestHandler>[1], status: number
 
 /** Errors raised before a procedure runs (body parser, bad JSON, too deep, oversize): JSON, never HTML. */
 export function errorHandler(log: { error(obj: object, msg: string): void }): ErrorRequestHandler {
-  return (error: { status?: number; type?: string }, req, res, _next) => {
-    if (error instanceof TooDeepError) {
-      return refuse(req, res, 400, { error: error.message, code: "INVALID_INPUT" });
-    }
-    if (error.type === "entity.too.large" || error.status === 413) {
-      return refuse(req, res, 413, { error: "Request body too large", code: "PAYLOAD_TOO_LARGE" });
-    }
-    if (error.status === 415) {
-      return refuse(req, res, 415, { error: "The request body must be UTF-8 JSON (Content-Type: application/json; charset=utf-8)", code: "UNSUPPORTED_MEDIA_TYPE" });
-    }
-    if (error.type === "entity.parse.failed") {
-      return refuse(req, res, 400, { error: "Request body is not valid JSON", code: "INVALID_INPUT" });
-    }
-    if (error.status && error.status >= 400 && error.status < 500) {
-      return refuse(req, res, error.status, { error: "Bad request", code: "INVALID_INPUT" });
-    }
+  return (error: unknown, req, res, _next) => {
+    const refusal = classifyBodyError(error);
+    if (refusal) return refuse(req, res, refusal.status, refusal.body);
     log.error({ err: error }, "unhandled error");
     return refuse(req, res, 500, { error: "Internal server error", code: "INTERNAL" });
   };

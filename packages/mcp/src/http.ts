@@ -23,6 +23,18 @@ export interface MountMcpOptions {
   allowedHosts?: readonly string[];
   /** Told of every finished tool call (metrics); the call is also logged on the request's logger. */
   onToolCall?(call: ToolCallRecord, req: Request, res: Response): void;
+  /**
+   * What the app's body parser refused, as the app classifies it for every door; this door answers
+   * it as a JSON-RPC error. Without it, a parser's errors pass on to the app's own error handler.
+   */
+  classifyBodyError?(error: unknown): RefusedBody | null;
+}
+
+/** A request body the app's parser refused: what was wrong, the status, and the parser's own words. */
+export interface RefusedBody {
+  kind: string;
+  status: number;
+  detail: string;
 }
 
 export const MCP_PATH = "/api/mcp";
@@ -49,13 +61,14 @@ function jsonRpcError(res: Response, status: number, message: string, code = -32
  * The app parses JSON bodies before the MCP routes run; its refusals (malformed, too large, too
  * deep) reach MCP clients as JSON-RPC errors, after the same Host and Origin check as every route.
  */
-function bodyErrorsAsJsonRpc(hostAndOrigin: RequestHandler): ErrorRequestHandler {
-  return (error: { status?: number; type?: string; message?: string }, req, res, next) => {
+function bodyErrorsAsJsonRpc(hostAndOrigin: RequestHandler, classify: (error: unknown) => RefusedBody | null): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
     hostAndOrigin(req, res, () => {
-      if (error.type === "entity.parse.failed") return jsonRpcError(res, 400, "Parse error: the request body is not valid JSON", PARSE_ERROR);
-      if (error.type === "entity.too.large" || error.status === 413) return jsonRpcError(res, 413, "Invalid Request: the request body is too large", INVALID_REQUEST);
-      if (error.status && error.status >= 400 && error.status < 500) return jsonRpcError(res, error.status, `Invalid Request: ${error.message ?? "bad request body"}`, INVALID_REQUEST);
-      next(error);
+      const refusal = classify(error);
+      if (!refusal) return next(error);
+      if (refusal.kind === "malformed-json") return jsonRpcError(res, refusal.status, "Parse error: the request body is not valid JSON", PARSE_ERROR);
+      if (refusal.kind === "too-large") return jsonRpcError(res, refusal.status, "Invalid Request: the request body is too large", INVALID_REQUEST);
+      jsonRpcError(res, refusal.status, `Invalid Request: ${refusal.detail}`, INVALID_REQUEST);
     });
   };
 }
@@ -253,5 +266,5 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
     }
   });
 
-  app.use(MCP_PATH, bodyErrorsAsJsonRpc(hostAndOrigin));
+  if (options.classifyBodyError) app.use(MCP_PATH, bodyErrorsAsJsonRpc(hostAndOrigin, options.classifyBodyError));
 }

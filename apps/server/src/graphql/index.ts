@@ -3,7 +3,7 @@ import type { ErrorRequestHandler, Express, Request, Response } from "express";
 import { GraphQLError, Kind, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs } from "./graphql-js";
 import { createHandler } from "graphql-http/lib/use/express";
 import { createCaller, type Context } from "@directory/api";
-import { TooDeepError } from "../request-hygiene";
+import { classifyBodyError, type BodyRefusalKind } from "../body-errors";
 import { doorError, formatGraphQLError } from "./errors";
 import { checkLimits, MAX_QUERY_BYTES, MAX_QUERY_TOKENS } from "./limits";
 import { graphqlSchema, graphqlSdl, type GraphQLContext } from "./schema";
@@ -40,18 +40,15 @@ function prepare(query: string, operationName: string | undefined, variableValue
   return { schema: graphqlSchema, document, operationName, variableValues };
 }
 
+/** Body refusals answered in the GraphQL error shape; the others get the app's JSON error body. */
+const GRAPHQL_BODY_REFUSALS: ReadonlySet<BodyRefusalKind> = new Set(["too-deep", "too-large", "malformed-json"]);
+
 /** Parse errors of the app's body parser, in the GraphQL error shape for this path. */
-const bodyErrors: ErrorRequestHandler = (error: { status?: number; type?: string }, _req, res, next) => {
-  const refusal =
-    error instanceof TooDeepError
-      ? { status: 400, code: "INVALID_INPUT", message: error.message }
-      : error.type === "entity.too.large"
-        ? { status: 413, code: "PAYLOAD_TOO_LARGE", message: "Request body too large" }
-        : error.type === "entity.parse.failed"
-          ? { status: 400, code: "INVALID_INPUT", message: "Request body is not valid JSON" }
-          : null;
-  if (!refusal) return next(error);
-  res.status(refusal.status).json({ errors: [{ message: refusal.message, extensions: { code: refusal.code, status: refusal.status } }] });
+const bodyErrors: ErrorRequestHandler = (error: unknown, _req, res, next) => {
+  const refusal = classifyBodyError(error);
+  if (!refusal || !GRAPHQL_BODY_REFUSALS.has(refusal.kind)) return next(error);
+  const { status, body } = refusal;
+  res.status(status).json({ errors: [{ message: body.error, extensions: { code: body.code, status } }] });
 };
 
 /**
