@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import cors from "cors";
 import express, { type Express } from "express";
 import { pinoHttp } from "pino-http";
 import { createTRPCClient, localLink } from "@trpc/client";
@@ -19,16 +18,17 @@ import {
   type WebhookConfig,
 } from "@directory/api";
 import type { Database } from "@directory/db";
-import { classifyBodyError } from "./body-errors";
 import { mountMcp } from "@directory/mcp";
+import { classifyBodyError } from "./body-errors";
 import { mountDocs } from "./docs";
 import { errorHandler, publicErrorBodies, sendError } from "./errors";
 import { mountGraphql } from "./graphql";
-import { bearerChallenge, compressionMiddleware, createRouteClassifier, graphqlAuthChallenge, responseConventions, restHeadAsGet } from "./http-conventions";
+import { bearerChallenge, compressionMiddleware, graphqlAuthChallenge, publicReadCors, responseConventions, restHeadAsGet } from "./http-conventions";
 import { LOG_SERIALIZERS, type Logger } from "./logger";
 import { createMetrics, metricsEndpoint, policyOf, type ServerMetrics } from "./metrics";
 import { mountPages } from "./pages";
 import { bodyParsers, decodeUnreservedPathEscapes, emptyBodyIsEmptyObject, trpcJsonContentType } from "./request-hygiene";
+import { createRouteClassifier } from "./route-classifier";
 import { mountWellKnown } from "./well-known";
 
 export interface AppDeps {
@@ -58,17 +58,11 @@ function procedureMeta(path: string): DirectoryMeta | undefined {
   return PROCEDURES[path]?._def.meta;
 }
 
-/** Route templates and procedure access classes, for Cache-Control and metrics labels. */
+/** Route templates and the procedures a request calls, for Cache-Control, CORS and metrics labels. */
 const classifyRoute = createRouteClassifier(PROCEDURES);
-
-/** Response headers a browser on another origin may read from the public routes. */
-const PUBLIC_EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "Retry-After", "X-Request-Id", "ETag"];
 
 /** Calls one tRPC batch may carry; each counts against the caller's limits, and more is a 400. */
 export const MAX_TRPC_BATCH_CALLS = 10;
-
-/** Routes anyone may read from a browser; everything else stays same-origin. */
-const PUBLIC_READ_PATHS = ["/api/assistant-plugin", "/api/v2", "/api/openapi.json", "/api/agent-discovery", "/business", "/entity", "/.well-known", "/llms.txt"];
 
 export function createApp(deps: AppDeps): Express {
   const { database, logger, publicBaseUrl } = deps;
@@ -94,10 +88,16 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use(metrics.observeRequests(classifyRoute));
-  // Compression first, so the conventions below see (and ETag) the identity body.
+  // Five middlewares patch res.* (writeHead, write, end, setHeader). A patch wraps those installed
+  // before it, so a handler's call reaches the latest first; the order they rely on:
+  //   1. compressionMiddleware, here: first installed, so it encodes the final body, last.
+  //   2. responseConventions, here: sees the identity body (Cache-Control, ETag and 304, HEAD).
+  //   3. trpcJsonContentType, at /trpc: setHeader only, independent of the others.
+  //   4. graphqlAuthChallenge, at /api/graphql: holds the head until the body shows a 401, then hands both to 2.
+  //   5. publicErrorBodies, at the OpenAPI mount: swaps in the public error body before 2 measures it.
   app.use(compressionMiddleware());
   app.use(responseConventions(classifyRoute));
-  app.use(PUBLIC_READ_PATHS, cors({ origin: "*", methods: ["GET", "HEAD", "OPTIONS"], allowedHeaders: ["Authorization", "Content-Type"], exposedHeaders: PUBLIC_EXPOSED_HEADERS }));
+  app.use(publicReadCors(classifyRoute));
   app.get("/metrics", metricsEndpoint(metrics, deps.metricsToken, (req, res) => createCaller(contextFor(req, res)).admin.confirmAccess()));
   app.use(bodyParsers(bodyLimit));
 

@@ -1,17 +1,16 @@
 import { createHash } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import compression from "compression";
+import cors from "cors";
 import type { Request, RequestHandler, Response } from "express";
-import type { AccessClass, DirectoryMeta } from "@directory/api";
+import type { CacheScope } from "@directory/api";
+import type { ProcedureCall, RouteClassifier, RouteInfo } from "./route-classifier";
 
 /**
- * The HTTP conventions every door shares, decided in one place from the request and the access
- * class of the procedure it reaches: compression, Cache-Control, ETag and 304, HEAD on REST
- * routes, and WWW-Authenticate on every 401.
+ * The HTTP conventions every door shares, decided in one place from the request and the meta of
+ * the procedure it reaches: compression, Cache-Control, CORS, ETag and 304, HEAD on REST routes,
+ * and WWW-Authenticate on every 401.
  */
-
-/** Access classes whose anonymous GETs are the same for everyone and may be cached by anyone. */
-const PUBLIC_ACCESS: readonly AccessClass[] = ["open", "anonymous-daily"];
 
 export const PUBLIC_CACHE_CONTROL = "public, max-age=60";
 export const PRIVATE_CACHE_CONTROL = "private, no-store";
@@ -22,77 +21,28 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 export const WWW_AUTHENTICATE_REALM = 'Bearer realm="directory"';
 
-/** What a request reaches: the route label for metrics and the procedures (with their access) it calls. */
-export interface RouteInfo {
-  /** A bounded label: a route template or a procedure path, never the raw URL. */
-  route: string;
-  /** tRPC or REST procedures the request calls; empty for the other routes. */
-  procedures: { path: string; access: AccessClass | undefined }[];
-}
-
-interface OpenApiRoute {
-  method: string;
-  pattern: RegExp;
-  template: string;
-  procedure: string;
-  access: AccessClass | undefined;
-}
-
-/** Maps a request to its route and procedures, from the router's own metadata. */
-export function createRouteClassifier(procedures: Record<string, { _def: { meta?: DirectoryMeta } } | undefined>) {
-  const openApiRoutes: OpenApiRoute[] = [];
-  for (const [path, procedure] of Object.entries(procedures)) {
-    const meta = procedure?._def.meta;
-    if (!meta?.openapi) continue;
-    const template = meta.openapi.path;
-    const source = template
-      .split("/")
-      .map((segment) => (/^\{[^}]+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-      .join("/");
-    openApiRoutes.push({ method: meta.openapi.method, pattern: new RegExp(`^${source}/?$`), template, procedure: path, access: meta.access });
-  }
-  const accessOf = (path: string) => procedures[path]?._def.meta?.access;
-
-  return (req: Request): RouteInfo => {
-    const path = req.baseUrl + req.path;
-    if (path.startsWith("/trpc/")) {
-      const names = path.slice("/trpc/".length).split(",").filter(Boolean);
-      const known = names.filter((name) => procedures[name]);
-      return {
-        route: names.length === 1 && known.length === 1 ? `/trpc/${names[0]}` : names.length > 1 ? "/trpc/(batch)" : "/trpc/(unknown)",
-        procedures: known.map((name) => ({ path: name, access: accessOf(name) })),
-      };
-    }
-    const method = req.method === "HEAD" ? "GET" : req.method;
-    const match = openApiRoutes.find((route) => route.method === method && route.pattern.test(path));
-    if (match) return { route: match.template, procedures: [{ path: match.procedure, access: match.access }] };
-    const expressRoute = (req as Request & { route?: { path?: unknown } }).route?.path;
-    if (typeof expressRoute === "string") return { route: expressRoute, procedures: [] };
-    if (path.startsWith("/api/mcp")) return { route: path.startsWith("/api/mcp/sse") ? "/api/mcp/sse" : path.startsWith("/api/mcp/messages") ? "/api/mcp/messages" : "/api/mcp", procedures: [] };
-    if (path.startsWith("/api/graphql")) return { route: "/api/graphql", procedures: [] };
-    return { route: "(other)", procedures: [] };
-  };
-}
-
-export type RouteClassifier = ReturnType<typeof createRouteClassifier>;
-
 /** Paths outside the procedures that are never cached: health, metrics, the MCP and GraphQL doors. */
 const UNCACHED_PREFIXES = ["/api/mcp", "/api/graphql", "/healthz", "/metrics", "/trpc"];
 
+/** A call's cache scope from its procedure's meta (a function of the input for history mode); none said is private. */
+function cacheScopeOf(call: ProcedureCall): CacheScope {
+  const cache = call.meta?.cache;
+  return typeof cache === "function" ? cache(call.input()) : (cache ?? "private");
+}
+
 /**
  * The Cache-Control rule, in one place. Anything personal or changing is no-store: a request with
- * Authorization, history mode, a non-GET, an error, a keyed procedure. Anonymous reads of public
- * procedures, the OpenAPI document, discovery files and pages are public for a minute.
+ * Authorization, a non-GET, an error, a procedure whose meta says private (keyed, or history mode).
+ * Anonymous reads of public procedures, the OpenAPI document, discovery files and pages are public
+ * for a minute.
  */
 export function cacheControlFor(req: Request, res: Response, route: RouteInfo): { value: string; isPublic: boolean } {
   const method = req.method;
   if (method !== "GET" && method !== "HEAD") return { value: NO_STORE, isPublic: false };
   if (res.statusCode >= 400 || res.statusCode < 200) return { value: NO_STORE, isPublic: false };
   if (req.headers.authorization !== undefined) return { value: PRIVATE_CACHE_CONTROL, isPublic: false };
-  const history = typeof req.query?.history === "string" ? req.query.history.toLowerCase() : "";
-  if (history !== "" && history !== "false" && history !== "0") return { value: PRIVATE_CACHE_CONTROL, isPublic: false };
   if (route.procedures.length > 0) {
-    const isPublic = route.procedures.every(({ access }) => access !== undefined && PUBLIC_ACCESS.includes(access));
+    const isPublic = route.procedures.every((call) => cacheScopeOf(call) === "public");
     return isPublic ? { value: PUBLIC_CACHE_CONTROL, isPublic } : { value: PRIVATE_CACHE_CONTROL, isPublic };
   }
   const path = req.baseUrl + req.path;
@@ -100,6 +50,33 @@ export function cacheControlFor(req: Request, res: Response, route: RouteInfo): 
   // Pages, /.well-known, llms.txt, the OpenAPI document: the same for every anonymous reader.
   if (path.startsWith("/api/") && path !== "/api/openapi.json") return { value: NO_STORE, isPublic: false };
   return { value: PUBLIC_CACHE_CONTROL, isPublic: true };
+}
+
+/** Response headers a browser on another origin may read from the public routes. */
+const PUBLIC_EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "Retry-After", "X-Request-Id", "ETag"];
+
+/** Public documents outside the procedures: the OpenAPI document, discovery files, the business pages. */
+const PUBLIC_DOCUMENT_PREFIXES = ["/api/openapi.json", "/.well-known", "/llms.txt", "/business"];
+
+/** REST procedures whose answers may be public (meta), and the public documents; never tRPC. */
+function readableFromAnyOrigin(req: Request, route: RouteInfo): boolean {
+  if (route.door === "rest") return route.procedures.every(({ meta }) => meta?.cache !== undefined && meta.cache !== "private");
+  if (route.door === "trpc") return false;
+  const path = req.baseUrl + req.path;
+  return PUBLIC_DOCUMENT_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+/**
+ * CORS on the public reads: any origin, without credentials (a key is a header, never a cookie),
+ * with the rate-limit and request-id headers exposed. A preflight (OPTIONS) is judged as the GET
+ * of its path: the read it prepares.
+ */
+export function publicReadCors(classify: RouteClassifier): RequestHandler {
+  const anyOrigin = cors({ origin: "*", methods: ["GET", "HEAD", "OPTIONS"], allowedHeaders: ["Authorization", "Content-Type"], exposedHeaders: PUBLIC_EXPOSED_HEADERS });
+  return (req, res, next) => {
+    if (readableFromAnyOrigin(req, classify(req, req.method === "OPTIONS" ? "GET" : req.method))) return anyOrigin(req, res, next);
+    next();
+  };
 }
 
 /** Runs `listener` once, just before the status line and headers are written, whoever writes them. */
@@ -120,7 +97,7 @@ export function beforeHeaders(res: ServerResponse, listener: () => void): void {
       args[0] = this.statusCode;
     }
     return writeHead.apply(this, args);
-  } as typeof res.writeHead;
+  };
 }
 
 /** A weak validator over the body's bytes (the same body compressed or not is one representation). */
@@ -160,8 +137,8 @@ export function compressionMiddleware(): RequestHandler {
     threshold: COMPRESSION_THRESHOLD_BYTES,
     level: GZIP_LEVEL,
     filter: (req, res) => {
-      const path = (req as Request).path ?? "";
-      if (path.startsWith("/api/mcp/sse") || isEventStream(res as Response)) return false;
+      const path = req.path ?? "";
+      if (path.startsWith("/api/mcp/sse") || isEventStream(res)) return false;
       return compression.filter(req, res);
     },
   });

@@ -5,7 +5,7 @@ import { toPublicError } from "@directory/api";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Database } from "@directory/db";
 import { sendError } from "./errors";
-import type { RouteClassifier } from "./http-conventions";
+import type { RouteClassifier } from "./route-classifier";
 
 /**
  * Prometheus metrics of one app instance, on its own registry (never prom-client's global one),

@@ -30,6 +30,17 @@ describe("every procedure", () => {
     }
   });
 
+  it("says who may cache its answers: anyone for open and anonymous-daily reads (entity profiles but in history mode), no one for the rest", () => {
+    for (const [path, procedure] of procedures) {
+      const { access, cache, openapi } = procedure._def.meta ?? {};
+      if (openapi?.operationId === "getEntityProfile" || openapi?.operationId === "getEntityById") {
+        expect(typeof cache === "function" && [cache({ history: "true" }), cache({ history: "false" }), cache({})], path).toEqual(["private", "public", "public"]);
+      } else {
+        expect(cache, path).toBe(access === "open" || access === "anonymous-daily" ? "public" : "private");
+      }
+    }
+  });
+
   it("passes the input gate before anything else: a NUL in any parameter is a 400 naming it", async () => {
     const caller = appRouter.createCaller(createContext({ db: database.db, publicBaseUrl: "http://directory.test", clientIp: "203.0.113.9" }));
     for (const [path] of procedures) {

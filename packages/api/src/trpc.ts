@@ -23,10 +23,21 @@ import { consumeRateLimit, DEFAULT_RATE_LIMITS, rateLimitHeaders, type RateLimit
  */
 export type AccessClass = "open" | "anonymous-daily" | "lead-submission" | "key" | "partner" | "business" | "admin";
 
+/**
+ * Who may keep a copy of a successful anonymous read: "public" (any cache, for a minute; any origin
+ * may read it over REST) or "private" (no one). Keyed callers' answers are private whatever it says.
+ */
+export type CacheScope = "public" | "private";
+
 export interface DirectoryMeta extends OpenApiMeta {
   access?: AccessClass;
   /** The HTTP status of success when it is not 200 (201 for a creation); documented and sent. */
   successStatus?: number;
+  /**
+   * Set by the builder from the access class; a procedure whose answer depends on its input says so
+   * with a function of the input as sent, before parsing (history mode is private).
+   */
+  cache?: CacheScope | ((input: unknown) => CacheScope);
 }
 
 const t = initTRPC
@@ -163,16 +174,16 @@ const baseProcedure = t.procedure.use(domainErrors).use(inputGate).use(authentic
 
 /** Guarantee: anonymous callers allowed, at most `openPerMinute` calls a minute per address. */
 export const openProcedure = baseProcedure
-  .meta({ access: "open" })
+  .meta({ access: "open", cache: "public" })
   .use(anonymousLimit((limits) => ({ name: "anonymous-minute", limit: limits.openPerMinute, window: "minute" }), "The per-minute limit for your address"));
 
 /** Guarantee: anonymous callers allowed at the spec's daily limit per address (the v2 routes and their twins). */
 export const v2Procedure = baseProcedure
-  .meta({ access: "anonymous-daily" })
+  .meta({ access: "anonymous-daily", cache: "public" })
   .use(anonymousLimit((limits) => ({ name: "anonymous-daily", limit: limits.anonymousPerDay, window: "day" }), "The anonymous daily limit for your address (supply an API key or wait)"));
 
 /** Guarantee: as v2Procedure, plus a valid lead within the limits per address, per key and per target business. */
-export const leadSubmissionProcedure = v2Procedure.meta({ access: "lead-submission" }).input(ZSubmitLeadInput).use(leadLimits);
+export const leadSubmissionProcedure = v2Procedure.meta({ access: "lead-submission", cache: "private" }).input(ZSubmitLeadInput).use(leadLimits);
 
 function requireKey(kinds: readonly ApiKeyKind[] | "any", needed: string, refusalDetails: ErrorDetails = {}) {
   return t.middleware(({ ctx, next }) => {
@@ -188,7 +199,7 @@ function requireKey(kinds: readonly ApiKeyKind[] | "any", needed: string, refusa
 }
 
 /** Guarantee: ctx.apiKey is a valid, unrevoked key of any kind, within its monthly quota. */
-export const keyedProcedure = baseProcedure.meta({ access: "key" }).use(requireKey(KEY_KINDS_ADMITTED.key, "an API key"));
+export const keyedProcedure = baseProcedure.meta({ access: "key", cache: "private" }).use(requireKey(KEY_KINDS_ADMITTED.key, "an API key"));
 
 /**
  * Guarantee: as keyedProcedure, and ctx.webhooks is ready (sealing key and outbound policy). The
@@ -207,7 +218,7 @@ export const PARTNER_PUBLIC_ALTERNATIVE = `/api/v2/businesses?category={category
  * monthly quota. Any authentication failure carries publicAlternative (spec 4.4).
  */
 export const partnerProcedure = t.procedure
-  .meta({ access: "partner" })
+  .meta({ access: "partner", cache: "private" })
   .use(domainErrors)
   .use(inputGate)
   .use(authenticate({ publicAlternative: PARTNER_PUBLIC_ALTERNATIVE }))
@@ -218,13 +229,13 @@ export const partnerProcedure = t.procedure
  * Guarantee: ctx.apiKey is a business key with a businessId. The procedure must still check that
  * the business it acts on is ctx.apiKey.businessId.
  */
-export const businessProcedure = baseProcedure.meta({ access: "business" }).use(requireKey(KEY_KINDS_ADMITTED.business, "a business-scoped API key")).use(({ ctx, next }) => {
+export const businessProcedure = baseProcedure.meta({ access: "business", cache: "private" }).use(requireKey(KEY_KINDS_ADMITTED.business, "a business-scoped API key")).use(({ ctx, next }) => {
   const { businessId } = ctx.apiKey;
   if (!businessId) throw toTrpcError(new DomainError("FORBIDDEN", "This business key is not bound to a business"));
   return next({ ctx: { apiKey: { ...ctx.apiKey, businessId } } });
 });
 
 /** Guarantee: ctx.apiKey is an admin key. */
-export const adminProcedure = baseProcedure.meta({ access: "admin" }).use(requireKey(KEY_KINDS_ADMITTED.admin, "an admin API key"));
+export const adminProcedure = baseProcedure.meta({ access: "admin", cache: "private" }).use(requireKey(KEY_KINDS_ADMITTED.admin, "an admin API key"));
 
 export { TRPCError };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CLAIM_VERIFICATIONS, PLAN_TIERS } from "@directory/db/enums";
+import type { CacheScope } from "../../trpc";
 import { cleanedJson, ownerList, ZOwnerLongText, ZOwnerText, ZOwnerTextList } from "../owner-text.types";
 
 export const ZClaim = z.object({
@@ -21,6 +22,11 @@ export const ZHistoryParam = z
   .stringbool()
   .default(false)
   .describe("true adds superseded claims; needs an API key");
+
+/** History mode shows a keyed caller superseded claims: no shared cache may keep that answer. */
+export function historyModeCache(input: unknown): CacheScope {
+  return ZHistoryParam.safeParse((input as { history?: unknown } | null | undefined)?.history).data === true ? "private" : "public";
+}
 
 /** Spec 2.5: identity, contact, aiSignals, services, structuredData, claims. */
 export const ZEntityProfile = z.object({

@@ -1,10 +1,10 @@
 import { getEntityProfileBySlug } from "../../services/entities/entity-profile";
 import { v2Procedure } from "../../trpc";
-import { ZEntityProfile } from "./entity-profile.types";
+import { historyModeCache, ZEntityProfile } from "./entity-profile.types";
 import { getEntityProfileMeta, ZGetEntityProfileInput } from "./get-entity-profile.types";
 
 export const getEntityProfile = v2Procedure
-  .meta(getEntityProfileMeta)
+  .meta({ ...getEntityProfileMeta, cache: historyModeCache })
   .input(ZGetEntityProfileInput)
   .output(ZEntityProfile)
   .query(({ ctx, input }) => getEntityProfileBySlug(ctx.db, { ...input, hasApiKey: ctx.apiKey !== null, baseUrl: ctx.publicBaseUrl }));
