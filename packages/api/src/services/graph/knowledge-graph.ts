@@ -4,8 +4,7 @@ import { DomainError } from "../../errors";
 import { findBusinessById, findBusinessBySlugOrHistory, requireServable } from "../entities/business-lookup";
 import { SCORE_CONTRACT_VERSION } from "../search/disclosures";
 import { isUuid } from "../shared/ids";
-import { resolvedCategory, resolvedCity, requireResolved } from "../search/resolved";
-import { resolveCategory, resolveCity } from "../search/search";
+import { requireResolved, resolveCategory, resolveCity, resolvedCategory, resolvedCity } from "../search/resolve";
 
 /** Every answer is bounded: neighbours, pairs and categories per answer; documents per edge. */
 export const GRAPH_LIMITS = { neighbours: 20, documentsPerEdge: 3, pairs: 20, categories: 20 } as const;
