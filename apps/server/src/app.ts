@@ -13,7 +13,6 @@ import {
   toPublicError,
   type AppRouter,
   type DirectoryMeta,
-  type ContextLogger,
   type RateLimitSettings,
   type WebhookConfig,
 } from "@directory/api";
@@ -121,7 +120,7 @@ export function createApp(deps: AppDeps): Express {
       setHeader: (name, value) => {
         if (!res.headersSent) res.setHeader(name, value);
       },
-      log: req.log as ContextLogger,
+      log: req.log,
       webhookConfig: deps.webhookConfig ?? null,
     });
   /** The status of a failed call; a 503 also tells the client when to retry. */

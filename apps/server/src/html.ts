@@ -1,5 +1,5 @@
 /** Escapes text for HTML element content and quoted attributes (and for XML, which needs less). */
-export function escapeHtml(value: unknown): string {
+export function escapeHtml(value: string | number | boolean | null | undefined): string {
   return String(value ?? "")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")

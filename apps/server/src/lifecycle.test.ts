@@ -431,7 +431,7 @@ describe("concurrent lifecycle changes", () => {
       admin().lifecycle.rename.mutate({ slug: target.slug, name: `${target.name} East` }),
       admin().lifecycle.rename.mutate({ slug: target.slug, name: `${target.name} West` }),
     ]);
-    const failures = outcomes.filter((o) => o.status === "rejected").map((o) => directoryErrorOf((o as PromiseRejectedResult).reason));
+    const failures = outcomes.filter((o) => o.status === "rejected").map((o) => directoryErrorOf((o).reason));
     for (const failure of failures) expect(failure).toMatchObject({ status: 409, code: "CONFLICT" });
     const current = await db()
       .select()
@@ -457,7 +457,7 @@ describe("concurrent lifecycle changes", () => {
       admin().lifecycle.changeSlug.mutate({ slug: a!.slug, newSlug: contested }),
       admin().lifecycle.changeSlug.mutate({ slug: b!.slug, newSlug: contested }),
     ]);
-    const failures = outcomes.filter((o) => o.status === "rejected").map((o) => directoryErrorOf((o as PromiseRejectedResult).reason));
+    const failures = outcomes.filter((o) => o.status === "rejected").map((o) => directoryErrorOf((o).reason));
     expect(failures).toEqual([expect.objectContaining({ status: 409, code: "CONFLICT" })]);
     expect(await outboxTotal()).toBe(totalBefore + 1);
     const owners = await db().select({ id: businesses.id }).from(businesses).where(eq(businesses.slug, contested));

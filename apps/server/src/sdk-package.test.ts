@@ -110,8 +110,8 @@ describe("the SDK as a published package", () => {
     expect(bytes).toBeLessThan(MAX_INSTALLED_BYTES);
 
     // skipLibCheck off: the package's declarations must compile as they are (@trpc/server's need ESNext.Disposable).
-    await run(process.execPath, [tsc, "-p", scratch]).catch((error: { stdout?: string }) => {
-      throw new Error(`tsc failed:\n${error.stdout ?? String(error)}`);
+    await run(process.execPath, [tsc, "-p", scratch]).catch((error: Error & { stdout?: string }) => {
+      throw new Error(`tsc failed:\n${error.stdout ?? error.message}`);
     });
     const { stdout } = await run(process.execPath, [path.join(scratch, "out/main.js"), server.url], { cwd: scratch });
     const output = JSON.parse(stdout) as { total: number; first: string; code: string; status: number; quota: { remaining: number } | null };

@@ -203,7 +203,7 @@ describe.skipIf(!testDatabaseUrl)("webhook delivery under chaos (PostgreSQL only
             maxAttempts: sql<number>`coalesce(max(${webhookDeliveries.attempts}), 0)::int`,
           })
           .from(webhookDeliveries);
-        return row && row.total === EVENTS && row.pending === 0 ? row : undefined;
+        return row?.total === EVENTS && row.pending === 0 ? row : undefined;
       },
       DELIVERED_WITHIN_MS,
     );

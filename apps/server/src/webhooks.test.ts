@@ -57,7 +57,7 @@ async function rest(method: string, path: string, key: string | null, body?: unk
     body: method === "GET" ? undefined : JSON.stringify(body ?? {}),
   });
   const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : null) as JsonBody, text };
+  return { status: response.status, body: (text ? JSON.parse(text) : null), text };
 }
 
 async function register(key = developerKey, url = receiverUrl) {
@@ -141,7 +141,7 @@ describe("webhook delivery", () => {
     const delivery = await until("the rename event", () => received.slice(from).find((r) => r.body.includes("Renamed For Webhooks")));
     expect(delivery.at - started).toBeLessThan(5_000);
 
-    const event = JSON.parse(delivery.body) as JsonBody;
+    const event = JSON.parse(delivery.body);
     expect(event).toMatchObject({ type: "entity.updated", data: { slug: slugs[0], name: "Renamed For Webhooks", changedProperties: ["name"] } });
     expect(event.data.links.entity).toMatch(/\/entity\/[0-9a-f-]+\?format=json$/);
     expect(delivery.headers["webhook-id"]).toBe(event.id);

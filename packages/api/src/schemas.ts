@@ -24,3 +24,5 @@ export { ZCitationsInput, ZCitationsOutput } from "./routers/owner/citations.typ
 export { ZVisibilityOutput } from "./routers/owner/visibility.types";
 /** What every door tells agents (versions, limits, ranking, contact): the MCP server's identity and instructions read it here. */
 export * from "./services/agents/agent-facts";
+/** The per-address bucket (IPv6: its /64) every per-client cap counts by, for the MCP mount's session caps. */
+export { clientBucketOf } from "./services/access/client-ip";

@@ -85,7 +85,7 @@ function authenticate(refusalDetails: ErrorDetails = {}) {
     if (ctx.bearerToken === null) return next({ ctx: { apiKey: null as AuthenticatedKey | null } });
     try {
       const apiKey = await authenticateApiKey(ctx.db, ctx.bearerToken);
-      return next({ ctx: { apiKey } });
+      return await next({ ctx: { apiKey } });
     } catch (error) {
       if (error instanceof DomainError) throw toTrpcError(new DomainError(error.code, error.message, refusalDetails));
       throw error;

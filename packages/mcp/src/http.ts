@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } 
 import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { clientBucketOf } from "@directory/api";
+import { clientBucketOf } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
 import { createMcpServer, type ToolCallRecord } from "./server";
 

@@ -70,7 +70,7 @@ function observeClient<T extends object>(target: T): T {
           }
         };
       }
-      return typeof value === "function" || (typeof value === "object" && value !== null) ? observeClient(value as object) : value;
+      return typeof value === "function" || (typeof value === "object" && value !== null) ? observeClient(value) : value;
     },
   });
 }

@@ -7,7 +7,7 @@ type Reply = { status: number; body: unknown; headers?: Record<string, string> }
 function scriptedFetch(replies: Reply[]) {
   const calls: string[] = [];
   const fetchFn: typeof fetch = async (input) => {
-    calls.push(String(input));
+    calls.push(input instanceof Request ? input.url : input.toString());
     const reply = replies[Math.min(calls.length - 1, replies.length - 1)]!;
     return new Response(JSON.stringify([reply.body]), { status: reply.status, headers: { "content-type": "application/json", ...reply.headers } });
   };

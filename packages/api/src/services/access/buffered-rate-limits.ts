@@ -51,7 +51,7 @@ export async function consumeBufferedRateLimit(db: Db, params: ConsumeRateLimitP
   const bucket = `${policy.name}|${subject}`;
   const { start, end } = windowBounds(policy.window, now);
   const local = counts.get(bucket);
-  const sameWindow = local !== undefined && local.windowStart === start.getTime();
+  const sameWindow = local?.windowStart === start.getTime();
   if (sameWindow && now.getTime() - local.syncedAt < SYNC_INTERVAL_MS && local.synced + local.pending + 1 <= policy.limit * LOCAL_SHARE) {
     local.pending += 1;
     return { allowed: true, policy, remaining: policy.limit - local.synced - local.pending, resetAt: end };

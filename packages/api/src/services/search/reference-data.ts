@@ -64,7 +64,7 @@ export function indexReferenceData(fingerprint: string, categoryRows: Category[]
 
 async function refresh(db: Db, holder: Holder): Promise<ReferenceData> {
   const fingerprint = await readFingerprint(db);
-  const data = holder.data && holder.data.fingerprint === fingerprint ? holder.data : await load(db, fingerprint);
+  const data = holder.data?.fingerprint === fingerprint ? holder.data : await load(db, fingerprint);
   holder.data = data;
   holder.checkedAt = Date.now();
   return data;

@@ -1,7 +1,7 @@
 /** The error and what it wraps (drizzle wraps driver errors, tRPC wraps what a procedure threw). */
 function* causeChain(error: unknown): Generator<{ code?: unknown; message?: unknown }> {
   for (let current: unknown = error, depth = 0; current && typeof current === "object" && depth < 8; depth++) {
-    yield current as { code?: unknown; message?: unknown };
+    yield current;
     current = (current as { cause?: unknown }).cause;
   }
 }

@@ -3,7 +3,7 @@ import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, sql } from "dri
 import { z } from "zod";
 import { apiKeys, businesses, outboxEvents, webhookDeliveries, webhookDeliveryAttempts, webhooks, type Db } from "@directory/db";
 import { ZOwnerText } from "../../routers/owner-text.types";
-import { buildOutboxEvent, eventBody, type WebhookEvent } from "./events";
+import { buildOutboxEvent, eventBody } from "./events";
 import type { SecretBox } from "./secrets";
 
 /**
@@ -74,7 +74,7 @@ export async function fanOutOutbox(db: Db, params: FanOutOutboxParams): Promise<
       .innerJoin(apiKeys, eq(apiKeys.id, webhooks.apiKeyId))
       .where(and(eq(webhooks.status, "active"), isNull(apiKeys.revokedAt), sql`${webhooks.events} && ${sql.param(types)}::text[]`));
     const deliveries = events.flatMap((source) => {
-      const event = ZOutgoingEvent.parse(buildOutboxEvent(publicBaseUrl, source)) as WebhookEvent;
+      const event = ZOutgoingEvent.parse(buildOutboxEvent(publicBaseUrl, source));
       // A business key hears about its own business only.
       const matching = subscribers.filter((hook) => hook.events.includes(source.eventType as never) && (hook.kind !== "business" || hook.businessId === source.business.id));
       return matching.map((hook) => ({ id: randomUUID(), webhookId: hook.id, outboxEventId: source.outboxId, eventId: event.id, eventType: event.type, body: eventBody(event) }));
