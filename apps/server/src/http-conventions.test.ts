@@ -193,6 +193,15 @@ describe("CORS", () => {
     for (const header of ["ratelimit", "ratelimit-policy", "retry-after", "x-request-id"]) expect(exposed.split(/\s*,\s*/)).toContain(header);
   });
 
+  it("lets a partner's browser page read the feed with its key (no credentials), and keeps keyed writes closed", async () => {
+    const headers = { origin: "https://partner.example", "access-control-request-method": "GET", "access-control-request-headers": "authorization" };
+    const feed = await raw("/api/v2/partner-feed", { method: "OPTIONS", headers });
+    expect(feed.headers["access-control-allow-origin"]).toBe("*");
+    expect(feed.headers["access-control-allow-credentials"]).toBeUndefined();
+    const webhooks = await raw("/api/developers/webhooks", { method: "OPTIONS", headers: { ...headers, "access-control-request-method": "POST" } });
+    expect(webhooks.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+
   it("lets browser MCP clients from an allowed origin in, and refuses a foreign origin as before", async () => {
     const origin = "http://localhost:5173";
     const preflight = await raw("/api/mcp", {

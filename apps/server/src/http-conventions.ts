@@ -58,9 +58,11 @@ const PUBLIC_EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "Retry-After", 
 /** Public documents outside the procedures: the OpenAPI document, discovery files, the business pages. */
 const PUBLIC_DOCUMENT_PREFIXES = ["/api/openapi.json", "/.well-known", "/llms.txt", "/business"];
 
-/** REST procedures whose answers may be public (meta), and the public documents; never tRPC. */
+/** REST procedures whose answers may be public or that allow keyed cross-origin reads (meta), and the public documents; never tRPC. */
 function readableFromAnyOrigin(req: Request, route: RouteInfo): boolean {
-  if (route.door === "rest") return route.procedures.every(({ meta }) => meta?.cache !== undefined && meta.cache !== "private");
+  if (route.door === "rest") {
+    return route.procedures.every(({ meta }) => meta?.crossOriginRead === true || (meta?.cache !== undefined && meta.cache !== "private"));
+  }
   if (route.door === "trpc") return false;
   const path = req.baseUrl + req.path;
   return PUBLIC_DOCUMENT_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));

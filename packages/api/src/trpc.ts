@@ -38,6 +38,11 @@ export interface DirectoryMeta extends OpenApiMeta {
    * with a function of the input as sent, before parsing (history mode is private).
    */
   cache?: CacheScope | ((input: unknown) => CacheScope);
+  /**
+   * A keyed read a browser page on another origin may call over REST, without credentials (the key
+   * is a header the page sends itself, never a cookie): the partner feed. Public reads always may.
+   */
+  crossOriginRead?: boolean;
 }
 
 const t = initTRPC
@@ -218,7 +223,7 @@ export const PARTNER_PUBLIC_ALTERNATIVE = `/api/v2/businesses?category={category
  * monthly quota. Any authentication failure carries publicAlternative (spec 4.4).
  */
 export const partnerProcedure = t.procedure
-  .meta({ access: "partner", cache: "private" })
+  .meta({ access: "partner", cache: "private", crossOriginRead: true })
   .use(domainErrors)
   .use(inputGate)
   .use(authenticate({ publicAlternative: PARTNER_PUBLIC_ALTERNATIVE }))
