@@ -16,14 +16,27 @@ function boundary(files, patterns, paths = []) {
 }
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/.data/**", "**/dist/**", "packages/sdk/build/**", "packages/db/migrations/**", "bench/results/**", "**/test-artifacts/**"] },
+  {
+    ignores: [
+      "**/node_modules/**",
+      "**/.data/**",
+      "**/dist/**",
+      "packages/sdk/build/**",
+      "packages/db/migrations/**",
+      "bench/results/**",
+      "**/test-artifacts/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: {
       globals: { ...globals.node },
       // Type-aware rules: each file is checked with the tsconfig of its package.
-      parserOptions: { projectService: { allowDefaultProject: ["*.js", "*.mjs", "apps/*/build.mjs", "apps/*/bin/*.mjs", "scripts/*.mjs"] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ["*.js", "*.mjs", "apps/*/build.mjs", "apps/*/bin/*.mjs", "scripts/*.mjs"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
@@ -47,13 +60,32 @@ export default tseslint.config(
     rules: { "no-console": "off" },
   },
   // packages/db is the bottom layer: it imports nothing of ours.
-  boundary(["packages/db/**"], [{ group: ["@directory/*", "**/packages/*/src/**", "**/apps/**"], message: "packages/db imports nothing of ours: it is schema, migrations, client and data-only seed." }]),
+  boundary(
+    ["packages/db/**"],
+    [
+      {
+        group: ["@directory/*", "**/packages/*/src/**", "**/apps/**"],
+        message: "packages/db imports nothing of ours: it is schema, migrations, client and data-only seed.",
+      },
+    ],
+  ),
   // packages/api is the logic layer: no door, no app.
-  boundary(["packages/api/**"], [{ group: ["@directory/sdk", "@directory/mcp", "@directory/mcp/*", "**/packages/mcp/**", "**/packages/sdk/**", "**/apps/**", ...APPS], message: "packages/api holds the logic; doors import it, never the reverse." }]),
+  boundary(
+    ["packages/api/**"],
+    [
+      {
+        group: ["@directory/sdk", "@directory/mcp", "@directory/mcp/*", "**/packages/mcp/**", "**/packages/sdk/**", "**/apps/**", ...APPS],
+        message: "packages/api holds the logic; doors import it, never the reverse.",
+      },
+    ],
+  ),
   // Apps are doors and wiring: no other app, and no query building outside the wiring that creates the database.
   boundary(
     ["apps/**"],
-    [anotherApp, { group: ["drizzle-orm", "drizzle-orm/*"], message: "Queries belong in packages/api services; an app only wires the database (createDatabase)." }],
+    [
+      anotherApp,
+      { group: ["drizzle-orm", "drizzle-orm/*"], message: "Queries belong in packages/api services; an app only wires the database (createDatabase)." },
+    ],
   ),
   {
     // Wiring and developer tools that talk to the database directly (admin db chores, the OpenAPI example recorder).
@@ -64,8 +96,14 @@ export default tseslint.config(
   boundary(
     ["packages/mcp/**", "apps/mcp/**"],
     [
-      { group: ["@directory/db", "@directory/db/*", "drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/*"], message: "The MCP server reaches data only through the SDK." },
-      { regex: "^@directory/api(/(?!schemas$).*)?$", message: "The MCP server takes only the procedures' schemas (@directory/api/schemas) and calls them through the SDK." },
+      {
+        group: ["@directory/db", "@directory/db/*", "drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/*"],
+        message: "The MCP server reaches data only through the SDK.",
+      },
+      {
+        regex: "^@directory/api(/(?!schemas$).*)?$",
+        message: "The MCP server takes only the procedures' schemas (@directory/api/schemas) and calls them through the SDK.",
+      },
       anotherApp,
     ],
   ),

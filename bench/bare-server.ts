@@ -29,7 +29,11 @@ const server = createServer((req, res) => {
     return;
   }
   sql
-    .unsafe(query.sql, fillPlaceholders(query.params, { category: category.slug, cityId: city.id, limit: Number(url.searchParams.get("limit") ?? 5) }) as never[], { prepare: true })
+    .unsafe(
+      query.sql,
+      fillPlaceholders(query.params, { category: category.slug, cityId: city.id, limit: Number(url.searchParams.get("limit") ?? 5) }) as never[],
+      { prepare: true },
+    )
     .then((rows) => {
       const businesses = rows.map((row) => toListing(row as never, baseUrl));
       res.setHeader("content-type", "application/json");

@@ -16,7 +16,6 @@ import { startAndWait, stop } from "./processes";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
 
-
 export async function benchGraph(databaseUrl: string, note: (line: string) => void): Promise<void> {
   const database = await createDatabase(forChores({ url: databaseUrl }));
   let networkIds: string[];
@@ -49,7 +48,15 @@ export async function benchGraph(databaseUrl: string, note: (line: string) => vo
   const app = await startAndWait(
     process.execPath,
     [join(root, "apps/server/dist/main.js")],
-    { DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", DEMO_SEED: "off", LOG_LEVEL: "warn", ANON_DAILY_LIMIT: "100000000", KEY_MONTHLY_LIMIT: "100000000" },
+    {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DEMO_SEED: "off",
+      LOG_LEVEL: "warn",
+      ANON_DAILY_LIMIT: "100000000",
+      KEY_MONTHLY_LIMIT: "100000000",
+    },
     `http://127.0.0.1:${port}/healthz`,
     60_000,
   );
@@ -58,7 +65,10 @@ export async function benchGraph(databaseUrl: string, note: (line: string) => vo
     const kinds: [string, string[]][] = [
       ["statistics (no parameters)", ["/api/v2/knowledge-graph"]],
       ["type=network (50 businesses with edges)", networkIds.map((id) => `/api/v2/knowledge-graph?type=network&businessId=${id}`)],
-      ["type=complementary (20 category+city pairs)", complementary.map((p) => `/api/v2/knowledge-graph?${new URLSearchParams({ type: "complementary", category: p.category, city: p.city })}`)],
+      [
+        "type=complementary (20 category+city pairs)",
+        complementary.map((p) => `/api/v2/knowledge-graph?${new URLSearchParams({ type: "complementary", category: p.category, city: p.city })}`),
+      ],
       ["type=top_pairs", ["/api/v2/knowledge-graph?type=top_pairs"]],
     ];
     note("");

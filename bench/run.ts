@@ -31,7 +31,12 @@ const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0
 const worldSize = Number(process.env.BENCH_BUSINESSES ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const report: string[] = [`# Benchmark ${new Date().toISOString()}`, "", `Node ${process.version}, PostgreSQL at ${new URL(databaseUrl).host}, ${connections} connections, ${seconds} s per run.`, ""];
+const report: string[] = [
+  `# Benchmark ${new Date().toISOString()}`,
+  "",
+  `Node ${process.version}, PostgreSQL at ${new URL(databaseUrl).host}, ${connections} connections, ${seconds} s per run.`,
+  "",
+];
 
 function note(line: string): void {
   console.log(line);
@@ -77,7 +82,11 @@ async function prepareWorld(): Promise<string[]> {
     const [total] = await database.db.select({ n: count() }).from(businesses);
     note(`- World: ${total?.n.toLocaleString("en")} businesses`);
     // Common pairs: the ten most popular categories in the twenty largest cities.
-    const topCategories = await database.db.select({ name: categories.name }).from(categories).orderBy(desc(categories.popularity), asc(categories.slug)).limit(10);
+    const topCategories = await database.db
+      .select({ name: categories.name })
+      .from(categories)
+      .orderBy(desc(categories.popularity), asc(categories.slug))
+      .limit(10);
     const topCities = await database.db.select({ name: cities.name }).from(cities).orderBy(desc(cities.population)).limit(20);
     return topCategories.flatMap((category) =>
       topCities.map((city) => `/api/assistant-plugin?${new URLSearchParams({ category: category.name, city: city.name, limit: "10" })}`),
@@ -126,7 +135,9 @@ async function benchKeyword(): Promise<void> {
     note("");
     note("## Keyword search (tRPC search.searchKeyword, the search_by_keyword tool; 4 connections)");
     note("");
-    note(`- ${result.rps} req/s; p50 ${result.p50} ms, p90 ${result.p90} ms, **p95 ${result.p95} ms**, p97.5 ${result.p97_5} ms, **p99 ${result.p99} ms** (target p95 < 30 ms, p99 < 60 ms: ${result.p95 < 30 && result.p99 < 60 ? "holds" : "missed"}; no limit server for this row); ${result.non2xx + result.errors} failures`);
+    note(
+      `- ${result.rps} req/s; p50 ${result.p50} ms, p90 ${result.p90} ms, **p95 ${result.p95} ms**, p97.5 ${result.p97_5} ms, **p99 ${result.p99} ms** (target p95 < 30 ms, p99 < 60 ms: ${result.p95 < 30 && result.p99 < 60 ? "holds" : "missed"}; no limit server for this row); ${result.non2xx + result.errors} failures`,
+    );
     note("");
     note("| query, one at a time (10 each) | median ms | slowest ms | listings |");
     note("|---|---|---|---|");
@@ -168,8 +179,12 @@ async function benchFeed(): Promise<void> {
     note("");
     note("## Partner feed (GET /api/v2/partner-feed, limit 500, cursor walk over every verified location)");
     note("");
-    note(`- ${walk.rows.toLocaleString("en")} rows in ${walk.pages} pages, ${walk.seconds.toFixed(1)} s: **${walk.rowsPerSecond.toLocaleString("en")} rows/s** (target 50,000); page p50 ${walk.pageP50Ms} ms, p90 ${walk.pageP90Ms} ms, p99 ${walk.pageP99Ms} ms, slowest ${walk.slowestPageMs} ms`);
-    note(`- Limit, same run: \`COPY (<the JSON-LD's raw columns>) TO STDOUT\` of ${limit.rows.toLocaleString("en")} rows in feed order, ${limit.seconds.toFixed(1)} s: ${limit.rowsPerSecond.toLocaleString("en")} rows/s. **Ratio feed/limit: ${((walk.rowsPerSecond / limit.rowsPerSecond) * 100).toFixed(1)}%** (target >= 40%)`);
+    note(
+      `- ${walk.rows.toLocaleString("en")} rows in ${walk.pages} pages, ${walk.seconds.toFixed(1)} s: **${walk.rowsPerSecond.toLocaleString("en")} rows/s** (target 50,000); page p50 ${walk.pageP50Ms} ms, p90 ${walk.pageP90Ms} ms, p99 ${walk.pageP99Ms} ms, slowest ${walk.slowestPageMs} ms`,
+    );
+    note(
+      `- Limit, same run: \`COPY (<the JSON-LD's raw columns>) TO STDOUT\` of ${limit.rows.toLocaleString("en")} rows in feed order, ${limit.seconds.toFixed(1)} s: ${limit.rowsPerSecond.toLocaleString("en")} rows/s. **Ratio feed/limit: ${((walk.rowsPerSecond / limit.rowsPerSecond) * 100).toFixed(1)}%** (target >= 40%)`,
+    );
     note(`- Server RSS at 10% / 50% / 100% of the walk: ${walk.rssSamplesMb.join(" / ")} MB; peak ${walk.peakMb} MB`);
     note(`- Offset paging for comparison: page at offset 0 ${shallowMs} ms, at offset ${deepOffset.toLocaleString("en")} ${deepMs} ms`);
   } finally {
@@ -185,7 +200,13 @@ async function benchSearch(paths: string[]): Promise<void> {
   const port = 3900 + Math.floor(Math.random() * 50);
   const app = await startAndWait(node, builtServer, serverEnv(port), `http://127.0.0.1:${port}/healthz`, 60_000);
   const barePort = port + 100;
-  const bare = await startAndWait(node, withTsx("bench/bare-server.ts"), { DATABASE_URL: databaseUrl, PORT: String(barePort) }, `http://127.0.0.1:${barePort}${paths[0]}`, 60_000);
+  const bare = await startAndWait(
+    node,
+    withTsx("bench/bare-server.ts"),
+    { DATABASE_URL: databaseUrl, PORT: String(barePort) },
+    `http://127.0.0.1:${barePort}${paths[0]}`,
+    60_000,
+  );
   try {
     await runLoad(`http://127.0.0.1:${port}`, paths, { connections, seconds: 3 });
     await runLoad(`http://127.0.0.1:${barePort}`, paths, { connections, seconds: 3 });
@@ -210,10 +231,18 @@ async function benchFirstStart(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "directory-bench-start-"));
   try {
     const port = 3990;
-    const { child, readyAfterMs } = await startAndWait(node, builtServer, { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: "", LOG_LEVEL: "warn" }, `http://127.0.0.1:${port}/healthz`, 180_000);
+    const { child, readyAfterMs } = await startAndWait(
+      node,
+      builtServer,
+      { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: "", LOG_LEVEL: "warn" },
+      `http://127.0.0.1:${port}/healthz`,
+      180_000,
+    );
     await stop(child);
     note("");
-    note(`## First start on the embedded database: ${(readyAfterMs / 1000).toFixed(1)} s to a healthy server (migrate + seed 10,000 businesses; target < 30 s)`);
+    note(
+      `## First start on the embedded database: ${(readyAfterMs / 1000).toFixed(1)} s to a healthy server (migrate + seed 10,000 businesses; target < 30 s)`,
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

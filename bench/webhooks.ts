@@ -85,7 +85,13 @@ export async function benchWebhooks(serverUrl: string, note: (line: string) => v
     const secretBox = createSecretBox(randomBytes(32));
     const { apiKey } = await createApiKey(writer.db, { kind: "developer", label: "webhook bench" });
     // Registered directly (the bench measures delivery, not the registration endpoint).
-    await writer.db.insert(webhooks).values({ id: randomUUID(), apiKeyId: apiKey.id, url: receiverUrl, events: ["entity.updated"], secretSealed: secretBox.seal(`whsec_${randomBytes(32).toString("base64")}`) });
+    await writer.db.insert(webhooks).values({
+      id: randomUUID(),
+      apiKeyId: apiKey.id,
+      url: receiverUrl,
+      events: ["entity.updated"],
+      secretSealed: secretBox.seal(`whsec_${randomBytes(32).toString("base64")}`),
+    });
     worker = startWebhookWorker({
       database: workerDatabase,
       publicBaseUrl: "http://directory.bench",
@@ -125,11 +131,16 @@ export async function benchWebhooks(serverUrl: string, note: (line: string) => v
     const burstLatencies = [...burst].map(([id, at]) => received.get(id)! - at).sort((a, b) => a - b);
     // The last outcomes are recorded just after their receipt.
     let states: { succeeded: number; total: number } | undefined;
-    await waitFor("every delivery recorded", () => states?.succeeded === steadyEvents + burstEvents, 30_000, async () => {
-      [states] = await writer.db
-        .select({ succeeded: sql<number>`count(*) filter (where ${webhookDeliveries.status} = 'succeeded')::int`, total: sql<number>`count(*)::int` })
-        .from(webhookDeliveries);
-    });
+    await waitFor(
+      "every delivery recorded",
+      () => states?.succeeded === steadyEvents + burstEvents,
+      30_000,
+      async () => {
+        [states] = await writer.db
+          .select({ succeeded: sql<number>`count(*) filter (where ${webhookDeliveries.status} = 'succeeded')::int`, total: sql<number>`count(*)::int` })
+          .from(webhookDeliveries);
+      },
+    );
 
     note("");
     note("## Webhook delivery (in-process worker, concurrency 16, loopback receiver answering 204)");

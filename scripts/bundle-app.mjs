@@ -51,7 +51,12 @@ function appBuild(appDir, entryPoints) {
   const outdir = path.join(appDir, "dist");
   const stampFile = path.join(outdir, "build-inputs.json");
   // Besides the bundled sources: what decides how they are bundled and what they may import.
-  const configInputs = [fileURLToPath(import.meta.url), path.join(appDir, "build.mjs"), path.join(appDir, "package.json"), path.join(repoRoot, "pnpm-lock.yaml")];
+  const configInputs = [
+    fileURLToPath(import.meta.url),
+    path.join(appDir, "build.mjs"),
+    path.join(appDir, "package.json"),
+    path.join(repoRoot, "pnpm-lock.yaml"),
+  ];
 
   /** Up to date when every output exists and is newer than every input the last build read. */
   function upToDate() {
@@ -112,7 +117,9 @@ function appBuild(appDir, entryPoints) {
     const inputs = Object.keys(result.metafile.inputs).map((input) => path.resolve(appDir, input));
     writeAtomically(stampFile, `${JSON.stringify({ inputs }, null, 2)}\n`);
     const bytes = result.outputFiles.filter((file) => file.path.endsWith(".js")).reduce((sum, file) => sum + file.contents.length, 0);
-    process.stderr.write(`built ${appName}/dist (${inputs.length} sources, ${(bytes / 1024).toFixed(0)} KiB of JS) in ${((performance.now() - startedAt) / 1000).toFixed(1)} s\n`);
+    process.stderr.write(
+      `built ${appName}/dist (${inputs.length} sources, ${(bytes / 1024).toFixed(0)} KiB of JS) in ${((performance.now() - startedAt) / 1000).toFixed(1)} s\n`,
+    );
   }
 
   return { appName: path.relative(repoRoot, appDir), upToDate, bundle };

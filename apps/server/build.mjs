@@ -3,4 +3,8 @@
 // How, and the --if-stale flag: scripts/bundle-app.mjs.
 import { defineAppBuild } from "../../scripts/bundle-app.mjs";
 
-export const ensureBuilt = await defineAppBuild(import.meta.url, { main: "src/main.ts", "worker-main": "src/worker-main.ts", "server-modules": "src/server-modules.ts" });
+export const ensureBuilt = await defineAppBuild(import.meta.url, {
+  main: "src/main.ts",
+  "worker-main": "src/worker-main.ts",
+  "server-modules": "src/server-modules.ts",
+});

@@ -43,7 +43,21 @@ describe("pnpm admin keys (through the typed SDK, against a live server)", () =>
 
   it("prints --json output alone on stdout through the README's command (pnpm exec directory-admin)", async () => {
     const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
-    const args = ["-y", "pnpm@10.34.8", "exec", "directory-admin", "--url", server.url, "--key", server.adminKey, "keys", "create", "--kind", "developer", "--json"];
+    const args = [
+      "-y",
+      "pnpm@10.34.8",
+      "exec",
+      "directory-admin",
+      "--url",
+      server.url,
+      "--key",
+      server.adminKey,
+      "keys",
+      "create",
+      "--kind",
+      "developer",
+      "--json",
+    ];
     const { stdout } = await run("npx", args, { cwd: repoRoot, env: { ...process.env, DIRECTORY_ADMIN_KEY: "" } });
     expect(JSON.parse(stdout).key).toMatch(/^bdk_dev_/);
   });
@@ -53,7 +67,9 @@ describe("pnpm admin keys (through the typed SDK, against a live server)", () =>
     const created = JSON.parse((await admin("keys", "create", "--kind", "business", "--business", business!.slug, "--json")).stdout);
     expect(created.apiKey.businessId).toBe(business!.id);
     await expect(admin("keys", "create", "--kind", "business")).rejects.toMatchObject({ stderr: expect.stringMatching(/bound to/) });
-    await expect(admin("keys", "create", "--kind", "partner", "--business", business!.slug)).rejects.toMatchObject({ stderr: expect.stringMatching(/cannot be bound/) });
+    await expect(admin("keys", "create", "--kind", "partner", "--business", business!.slug)).rejects.toMatchObject({
+      stderr: expect.stringMatching(/cannot be bound/),
+    });
   });
 
   it("refuses non-admin keys with a clear message", async () => {

@@ -25,7 +25,9 @@ export function registerBusinessCommands(program: Command): void {
   business
     .command("rename <slug> <name>")
     .description("change the name (an admin-verified claim); id and slug stay")
-    .action(async (slug: string, name: string, _options: unknown, command: Command) => print(await adminClientFrom(command).lifecycle.rename.mutate({ slug, name })));
+    .action(async (slug: string, name: string, _options: unknown, command: Command) =>
+      print(await adminClientFrom(command).lifecycle.rename.mutate({ slug, name })),
+    );
 
   business
     .command("change-slug <slug> <newSlug>")

@@ -35,7 +35,12 @@ export function registerDbCommands(program: Command): void {
         if (!(await isDatabaseEmpty(database.db))) throw new Error("the database already holds data; seed only an empty database");
         // Progress goes to stderr (stdout stays for the result); without a terminal, a line every 2 s.
         const bar = new SingleBar(
-          { format: "seeding [{bar}] {percentage}% | {value}/{total} businesses | {duration}s", stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000 },
+          {
+            format: "seeding [{bar}] {percentage}% | {value}/{total} businesses | {duration}s",
+            stream: process.stderr,
+            noTTYOutput: true,
+            notTTYSchedule: 2000,
+          },
           Presets.shades_classic,
         );
         bar.start(businesses, 0);

@@ -20,7 +20,10 @@ afterAll(async () => {
 
 async function edgeWeight(a: string, b: string): Promise<number> {
   const [low, high] = [a, b].sort() as [string, string];
-  const [row] = await database.db.select({ weight: coMentionEdges.weight }).from(coMentionEdges).where(and(eq(coMentionEdges.businessA, low), eq(coMentionEdges.businessB, high)));
+  const [row] = await database.db
+    .select({ weight: coMentionEdges.weight })
+    .from(coMentionEdges)
+    .where(and(eq(coMentionEdges.businessA, low), eq(coMentionEdges.businessB, high)));
   return row?.weight ?? 0;
 }
 

@@ -39,7 +39,9 @@ export function registerKeyCommands(program: Command): void {
       const rows = await adminClientFrom(command).apiKeys.list.query({ includeRevoked: Boolean(options.all), limit: Number(options.limit) });
       if (options.json) return console.log(JSON.stringify(rows, null, 2));
       for (const row of rows) {
-        console.log([row.id, row.kind, row.visiblePrefix, row.businessId ?? "-", row.revokedAt ? `revoked ${row.revokedAt}` : "active", row.label ?? ""].join("\t"));
+        console.log(
+          [row.id, row.kind, row.visiblePrefix, row.businessId ?? "-", row.revokedAt ? `revoked ${row.revokedAt}` : "active", row.label ?? ""].join("\t"),
+        );
       }
     });
 

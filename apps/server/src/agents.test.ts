@@ -60,7 +60,10 @@ describe("agent-facing routes", () => {
 
     // A business key may call the owner tools, an admin key every other one.
     const [owned] = await server.database.db.select({ slug: businesses.slug }).from(businesses).limit(1);
-    const keys = [await createApiKey(server.database.db, { kind: "business", businessSlug: owned!.slug }), await createApiKey(server.database.db, { kind: "admin" })];
+    const keys = [
+      await createApiKey(server.database.db, { kind: "business", businessSlug: owned!.slug }),
+      await createApiKey(server.database.db, { kind: "admin" }),
+    ];
     const named = new Set<string>();
     for (const { key } of keys) {
       const { body } = await getJson(server.url, "/api/agentic-gateway", { authorization: `Bearer ${key}` });

@@ -64,7 +64,8 @@ describe("OpenAPI examples", () => {
       else expect(success.examples.demo.value, operationId).toEqual(example.response);
       if (operation.requestBody && !operation.requestBody.content["application/json"].examples?.demo) missing.push(`${operationId}: no request body example`);
       for (const parameter of operation.parameters ?? []) {
-        if (parameter.required && !parameter.examples?.demo) missing.push(`${operationId}: no example for its required ${parameter.in} parameter ${parameter.name}`);
+        if (parameter.required && !parameter.examples?.demo)
+          missing.push(`${operationId}: no example for its required ${parameter.in} parameter ${parameter.name}`);
       }
       const keyed = !(operation.security as object[]).some((requirement) => Object.keys(requirement).length === 0);
       if (keyed) expect(example.request.headers?.Authorization, `${operationId} needs a key`).toMatch(/^Bearer <your-\w+-key>$/);
@@ -82,7 +83,9 @@ describe("OpenAPI examples", () => {
       await prepareExample(operationId, request, server.database);
       const live = await sendExample(server.url, request, keys);
       if (live.status !== example.status) {
-        problems.push(`${operationId} (${exampleUrl(request)}): ${live.status} where the example has ${example.status}: ${JSON.stringify(live.body).slice(0, 300)}`);
+        problems.push(
+          `${operationId} (${exampleUrl(request)}): ${live.status} where the example has ${example.status}: ${JSON.stringify(live.body).slice(0, 300)}`,
+        );
         continue;
       }
       problems.push(...compareToExample(example.response, live.body, new Set(example.volatile), renamed).map((problem) => `${operationId}: ${problem}`));

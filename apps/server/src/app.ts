@@ -97,7 +97,10 @@ export function createApp(deps: AppDeps): Express {
   app.use(compressionMiddleware());
   app.use(responseConventions(classifyRoute));
   app.use(publicReadCors(classifyRoute));
-  app.get("/metrics", metricsEndpoint(metrics, deps.metricsToken, (req, res) => createCaller(contextFor(req, res)).admin.confirmAccess()));
+  app.get(
+    "/metrics",
+    metricsEndpoint(metrics, deps.metricsToken, (req, res) => createCaller(contextFor(req, res)).admin.confirmAccess()),
+  );
   app.use(bodyParsers(bodyLimit));
 
   app.get("/healthz", async (req, res) => {
@@ -145,7 +148,14 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     "/trpc",
     trpcJsonContentType,
-    createExpressMiddleware({ router: appRouter, createContext: ({ req, res }) => contextFor(req, res), responseMeta, onError, maxBodySize: bodyLimit, maxBatchSize: MAX_TRPC_BATCH_CALLS }),
+    createExpressMiddleware({
+      router: appRouter,
+      createContext: ({ req, res }) => contextFor(req, res),
+      responseMeta,
+      onError,
+      maxBodySize: bodyLimit,
+      maxBatchSize: MAX_TRPC_BATCH_CALLS,
+    }),
   );
 
   // The MCP door is one more tRPC client, run in process with the caller's own request context:
@@ -185,7 +195,13 @@ export function createApp(deps: AppDeps): Express {
     emptyBodyIsEmptyObject,
     publicErrorBodies,
     restHeadAsGet,
-    createOpenApiExpressMiddleware({ router: appRouter, createContext: ({ req, res }) => contextFor(req as express.Request, res as express.Response), responseMeta, onError: onError as never, maxBodySize: bodyLimit }),
+    createOpenApiExpressMiddleware({
+      router: appRouter,
+      createContext: ({ req, res }) => contextFor(req as express.Request, res as express.Response),
+      responseMeta,
+      onError: onError as never,
+      maxBodySize: bodyLimit,
+    }),
   );
   return app;
 }

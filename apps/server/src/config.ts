@@ -1,4 +1,11 @@
-import { DEFAULT_DELIVERY_SETTINGS, DEFAULT_RATE_LIMITS, outboundPolicyFromEnv, type DeliverySettings, type OutboundPolicy, type RateLimitSettings } from "@directory/api";
+import {
+  DEFAULT_DELIVERY_SETTINGS,
+  DEFAULT_RATE_LIMITS,
+  outboundPolicyFromEnv,
+  type DeliverySettings,
+  type OutboundPolicy,
+  type RateLimitSettings,
+} from "@directory/api";
 import { databaseTimeoutsFromEnv, type DatabaseTimeouts } from "@directory/db";
 
 /** Everything the server reads from the environment, read once, with the defaults a newcomer needs. */

@@ -39,10 +39,19 @@ describe("GET /api/v2/entity-profile", () => {
     expect(body.structuredData.address["@type"]).toBe("PostalAddress");
     expect(body.history).toBe(false);
     for (const claim of body.claims as JsonBody[]) {
-      expect(claim).toMatchObject({ property: expect.any(String), source: expect.any(String), confidence: expect.any(Number), observedAt: expect.any(String), supersededAt: null });
+      expect(claim).toMatchObject({
+        property: expect.any(String),
+        source: expect.any(String),
+        confidence: expect.any(Number),
+        observedAt: expect.any(String),
+        supersededAt: null,
+      });
       expect(["self_reported", "admin_verified", "registry"]).toContain(claim.verification);
     }
-    const current = await db().select().from(claims).where(and(eq(claims.businessId, target.id), isNull(claims.supersededAt)));
+    const current = await db()
+      .select()
+      .from(claims)
+      .where(and(eq(claims.businessId, target.id), isNull(claims.supersededAt)));
     expect(body.claims).toHaveLength(current.length);
     const phone = (body.claims as JsonBody[]).find((c) => c.property === "phone");
     expect(phone?.value).toBe(body.contact.phone);
@@ -50,7 +59,11 @@ describe("GET /api/v2/entity-profile", () => {
   });
 
   it("uses the category's schema.org LocalBusiness subtype", async () => {
-    const [dentist] = await db().select({ slug: businesses.slug }).from(businesses).where(and(eq(businesses.categorySlug, "dentist"), activeCondition)).limit(1);
+    const [dentist] = await db()
+      .select({ slug: businesses.slug })
+      .from(businesses)
+      .where(and(eq(businesses.categorySlug, "dentist"), activeCondition))
+      .limit(1);
     const { body } = await getJson(server.url, `/api/v2/entity-profile?slug=${dentist?.slug}`);
     expect(body.structuredData["@type"]).toBe("Dentist");
   });
@@ -122,7 +135,10 @@ describe("GET /api/v2/entity-profile", () => {
 describe("GET /entity/{id}?format=json", () => {
   it("serves the record by immutable id and survives a slug change", async () => {
     const target = await businessWithHistory();
-    await db().update(businesses).set({ slug: `${target.slug}-renamed` }).where(eq(businesses.id, target.id));
+    await db()
+      .update(businesses)
+      .set({ slug: `${target.slug}-renamed` })
+      .where(eq(businesses.id, target.id));
     await db().insert(slugHistory).values({ slug: target.slug, businessId: target.id });
     const { status, body } = await getJson(server.url, `/entity/${target.id}?format=json`);
     expect(status).toBe(200);

@@ -33,7 +33,11 @@ function extractPublicBody(raw: string): PublicErrorBody | null {
   }
 }
 
-const TRPC_CODE_FOR_STATUS: Record<number, keyof typeof TRPC_ERROR_CODES_BY_KEY> = { 400: "BAD_REQUEST", 413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE" };
+const TRPC_CODE_FOR_STATUS: Record<number, keyof typeof TRPC_ERROR_CODES_BY_KEY> = {
+  400: "BAD_REQUEST",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+};
 
 /**
  * A refusal made before tRPC ran still reaches a tRPC client in tRPC's own envelope (superjson,
@@ -42,7 +46,10 @@ const TRPC_CODE_FOR_STATUS: Record<number, keyof typeof TRPC_ERROR_CODES_BY_KEY>
 function sendTrpcError(res: Parameters<RequestHandler>[1], status: number, body: PublicErrorBody): void {
   const code = TRPC_CODE_FOR_STATUS[status] ?? "BAD_REQUEST";
   const shape = { message: body.error, code: TRPC_ERROR_CODES_BY_KEY[code], data: { code, httpStatus: status, public: body } };
-  res.status(status).type("application/json").send(JSON.stringify({ error: superjson.serialize(shape) }));
+  res
+    .status(status)
+    .type("application/json")
+    .send(JSON.stringify({ error: superjson.serialize(shape) }));
 }
 
 function refuse(req: Request, res: Parameters<RequestHandler>[1], status: number, body: PublicErrorBody): void {

@@ -252,8 +252,12 @@ function send(baseUrl: string, fuzzCase: FuzzCase): Promise<Outcome> {
       req = request({ agent, hostname, port, method: fuzzCase.method, path: fuzzCase.target, headers, timeout: REQUEST_TIMEOUT_MS }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => settle({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), text: Buffer.concat(chunks).toString("utf8") }));
-        res.on("error", (error) => settle({ status: res.statusCode ?? 0, contentType: "", text: Buffer.concat(chunks).toString("utf8"), error: `response: ${error.message}` }));
+        res.on("end", () =>
+          settle({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), text: Buffer.concat(chunks).toString("utf8") }),
+        );
+        res.on("error", (error) =>
+          settle({ status: res.statusCode ?? 0, contentType: "", text: Buffer.concat(chunks).toString("utf8"), error: `response: ${error.message}` }),
+        );
       });
     } catch (error) {
       // The client itself refused to send it: a generator bug, reported like any failure.
@@ -309,7 +313,8 @@ function trpcEnvelopeProblem(item: JsonBody): string | null {
   if (typeof json.message !== "string" || typeof json.code !== "number") return "tRPC error lacks json.message/json.code";
   const data = json.data;
   if (!isObject(data) || typeof data.httpStatus !== "number") return "tRPC error lacks json.data.httpStatus";
-  if (!isObject(data.public) || typeof data.public.error !== "string" || typeof data.public.code !== "string") return "tRPC error lacks json.data.public { error, code }";
+  if (!isObject(data.public) || typeof data.public.error !== "string" || typeof data.public.code !== "string")
+    return "tRPC error lacks json.data.public { error, code }";
   return null;
 }
 
@@ -334,11 +339,13 @@ function trpcProblem(status: number, body: JsonBody): string | null {
 function mcpMessageProblem(message: JsonBody, fuzzCase: FuzzCase): string | null {
   if (!isObject(message) || message.jsonrpc !== "2.0") return "MCP body is not a JSON-RPC 2.0 message";
   if ("error" in message) {
-    if (!isObject(message.error) || typeof message.error.code !== "number" || typeof message.error.message !== "string") return "JSON-RPC error lacks numeric code / string message";
+    if (!isObject(message.error) || typeof message.error.code !== "number" || typeof message.error.message !== "string")
+      return "JSON-RPC error lacks numeric code / string message";
     return null;
   }
   if (!("result" in message)) return "JSON-RPC message has neither result nor error";
-  if (fuzzCase.mustRefuse && !(isObject(message.result) && message.result.isError === true)) return "tool call with invalid arguments succeeded (expected isError or a JSON-RPC error)";
+  if (fuzzCase.mustRefuse && !(isObject(message.result) && message.result.isError === true))
+    return "tool call with invalid arguments succeeded (expected isError or a JSON-RPC error)";
   return null;
 }
 
@@ -379,7 +386,13 @@ function problemsOf(fuzzCase: FuzzCase, outcome: Outcome, documentedStatuses: Ma
     return problems;
   }
   const shapeProblem =
-    fuzzCase.door === "rest" ? (status >= 400 ? restErrorProblem(body) : null) : fuzzCase.door === "trpc" ? trpcProblem(status, body) : mcpProblem(status, body, fuzzCase);
+    fuzzCase.door === "rest"
+      ? status >= 400
+        ? restErrorProblem(body)
+        : null
+      : fuzzCase.door === "trpc"
+        ? trpcProblem(status, body)
+        : mcpProblem(status, body, fuzzCase);
   if (shapeProblem) problems.push(shapeProblem);
   return problems;
 }
@@ -406,7 +419,12 @@ interface RestOperation {
 }
 
 const validValueFor = (name: string, world: World): string =>
-  (({ category: world.category, city: world.city, slug: world.slug, id: world.id, limit: "5", format: "json", history: "false", agent: "fuzz" }) as Record<string, string>)[name] ?? "x";
+  (
+    ({ category: world.category, city: world.city, slug: world.slug, id: world.id, limit: "5", format: "json", history: "false", agent: "fuzz" }) as Record<
+      string,
+      string
+    >
+  )[name] ?? "x";
 
 function restTarget(pathTemplate: string, pathValues: Record<string, string>, query: string): string {
   const path = pathTemplate.replace(/\{(\w+)\}/g, (_match, name: string) => pathValues[name] ?? "x");
@@ -424,7 +442,12 @@ function restCases(operations: RestOperation[], world: World, random: Random): F
   const validBody = (operation: RestOperation, except?: string) =>
     Object.fromEntries((operation.body?.required ?? []).filter((name) => name !== except).map((name) => [name, validJsonFor(name, world)]));
   /** contentType: null sends none; undefined sends application/json with a body. */
-  const add = (operation: RestOperation, kind: string, params: { name: string; raw: string }[], extra: Partial<FuzzCase> & { contentType?: string | null } = {}) => {
+  const add = (
+    operation: RestOperation,
+    kind: string,
+    params: { name: string; raw: string }[],
+    extra: Partial<FuzzCase> & { contentType?: string | null } = {},
+  ) => {
     const { headers: extraHeaders, contentType, ...rest } = extra;
     // Operations that take a body get a plausible one unless the case brings its own, so the fuzzed parts are what fails.
     const body = "body" in extra ? extra.body : operation.body ? JSON.stringify(validBody(operation)) : undefined;
@@ -456,12 +479,21 @@ function restCases(operations: RestOperation[], world: World, random: Random): F
     // Every parameter, every malformed value.
     for (const param of operation.parameters) {
       for (const value of QUERY_VALUES) {
-        add(operation, `${param.in} ${param.name}=${value.kind}`, [...baseline(operation, param.name), { name: param.name, raw: value.raw }], { mustRefuse: value.refuse });
+        add(operation, `${param.in} ${param.name}=${value.kind}`, [...baseline(operation, param.name), { name: param.name, raw: value.raw }], {
+          mustRefuse: value.refuse,
+        });
       }
       if (param.in === "query") {
         add(operation, `repeated ${param.name}`, [...baseline(operation, param.name), { name: param.name, raw: "a" }, { name: param.name, raw: "b" }]);
-        add(operation, `repeated ${param.name} x50`, [...baseline(operation, param.name), ...Array.from({ length: 50 }, (_, i) => ({ name: param.name, raw: String(i) }))]);
-        add(operation, `bracketed ${param.name}[]`, [...baseline(operation, param.name), { name: `${param.name}[]`, raw: "a" }, { name: `${param.name}[x][y]`, raw: "b" }]);
+        add(operation, `repeated ${param.name} x50`, [
+          ...baseline(operation, param.name),
+          ...Array.from({ length: 50 }, (_, i) => ({ name: param.name, raw: String(i) })),
+        ]);
+        add(operation, `bracketed ${param.name}[]`, [
+          ...baseline(operation, param.name),
+          { name: `${param.name}[]`, raw: "a" },
+          { name: `${param.name}[x][y]`, raw: "b" },
+        ]);
         if (param.required) add(operation, `missing ${param.name}`, baseline(operation, param.name));
       } else {
         add(operation, `path ${param.name} with slash`, [{ name: param.name, raw: "a/b" }]);
@@ -469,7 +501,11 @@ function restCases(operations: RestOperation[], world: World, random: Random): F
         add(operation, `path ${param.name} dot-dot`, [{ name: param.name, raw: ".." }]);
       }
     }
-    add(operation, "all query parameters empty", operation.parameters.filter((p) => p.in === "query").map((p) => ({ name: p.name, raw: "" })));
+    add(
+      operation,
+      "all query parameters empty",
+      operation.parameters.filter((p) => p.in === "query").map((p) => ({ name: p.name, raw: "" })),
+    );
     for (const [name, raw] of [
       ["zzz", "1"],
       ["__proto__", "x"],
@@ -496,11 +532,32 @@ function restCases(operations: RestOperation[], world: World, random: Random): F
     // Authorization.
     for (const auth of [...auths, ...goodAuths]) add(operation, auth.kind, baseline(operation), { headers: { authorization: auth.value } });
     // Over the 16 KB limit of the request line and headers.
-    cases.push({ door: "rest", method: operation.method, target: `${base}?${baseline(operation).map((p) => `${p.name}=${p.raw}&`).join("")}pad=${"p".repeat(17_000)}`, headers: {}, kind: "url over 16 KB", route: operation.route, documented: true });
-    cases.push({ door: "rest", method: operation.method, target: base, headers: { "x-padding": "h".repeat(17_000) }, kind: "headers over 16 KB", route: operation.route, documented: true });
+    cases.push({
+      door: "rest",
+      method: operation.method,
+      target: `${base}?${baseline(operation)
+        .map((p) => `${p.name}=${p.raw}&`)
+        .join("")}pad=${"p".repeat(17_000)}`,
+      headers: {},
+      kind: "url over 16 KB",
+      route: operation.route,
+      documented: true,
+    });
+    cases.push({
+      door: "rest",
+      method: operation.method,
+      target: base,
+      headers: { "x-padding": "h".repeat(17_000) },
+      kind: "headers over 16 KB",
+      route: operation.route,
+      documented: true,
+    });
     // Bodies: malformed as a whole, then each documented property with each malformed value.
     // A GET gets a few bodies only: its parser runs all the same, but its input is the query.
-    const bodies = operation.method === "GET" ? RAW_BODIES.filter((raw) => ["body bad JSON", "body nested 20000", "body over 100 KB", "content-type multipart"].includes(raw.kind)) : RAW_BODIES;
+    const bodies =
+      operation.method === "GET"
+        ? RAW_BODIES.filter((raw) => ["body bad JSON", "body nested 20000", "body over 100 KB", "content-type multipart"].includes(raw.kind))
+        : RAW_BODIES;
     for (const raw of bodies) {
       add(operation, raw.kind, baseline(operation), { body: raw.body, contentType: raw.contentType === "" ? null : raw.contentType });
     }
@@ -509,9 +566,13 @@ function restCases(operations: RestOperation[], world: World, random: Random): F
     }
     for (const [name, schema] of Object.entries(operation.body?.properties ?? {})) {
       for (const value of JSON_VALUES) {
-        add(operation, `body ${name}=${value.kind}`, baseline(operation), { body: JSON.stringify({ ...validBody(operation, name), [name]: value.value }), mustRefuse: mustRefuseValue(schema, value) });
+        add(operation, `body ${name}=${value.kind}`, baseline(operation), {
+          body: JSON.stringify({ ...validBody(operation, name), [name]: value.value }),
+          mustRefuse: mustRefuseValue(schema, value),
+        });
       }
-      if (operation.body?.required.includes(name)) add(operation, `body missing ${name}`, baseline(operation), { body: JSON.stringify(validBody(operation, name)), mustRefuse: true });
+      if (operation.body?.required.includes(name))
+        add(operation, `body missing ${name}`, baseline(operation), { body: JSON.stringify(validBody(operation, name)), mustRefuse: true });
     }
   }
   // Methods a path does not document: refused in the same error shape (no operation, so no documented statuses).
@@ -520,7 +581,15 @@ function restCases(operations: RestOperation[], world: World, random: Random): F
     for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]) {
       if (operations.some((operation) => operation.pathTemplate === path && operation.method === method)) continue;
       const body = method === "HEAD" || method === "OPTIONS" || method === "GET" ? undefined : '{"a":';
-      cases.push({ door: "rest", method, target, headers: body ? { "content-type": "application/json" } : {}, body, kind: `method ${method}`, route: `${method} ${path}` });
+      cases.push({
+        door: "rest",
+        method,
+        target,
+        headers: body ? { "content-type": "application/json" } : {},
+        body,
+        kind: `method ${method}`,
+        route: `${method} ${path}`,
+      });
     }
   }
   // Random combinations: several parameters at once, with a random authorization.
@@ -545,7 +614,10 @@ function restCases(operations: RestOperation[], world: World, random: Random): F
       kinds.push("unknown");
     }
     const auth = random.chance(0.3) ? random.pick(allAuths) : null;
-    add(operation, `random ${kinds.join(",") || "none"}${auth ? ` ${auth.kind}` : ""}`, params, { mustRefuse: refuse, headers: auth ? { authorization: auth.value } : {} });
+    add(operation, `random ${kinds.join(",") || "none"}${auth ? ` ${auth.kind}` : ""}`, params, {
+      mustRefuse: refuse,
+      headers: auth ? { authorization: auth.value } : {},
+    });
   }
   return cases;
 }
@@ -668,7 +740,11 @@ const RAW_BODIES: { kind: string; body: string | Buffer; contentType?: string }[
   { kind: "body UTF-16", body: Buffer.from('{"json":{"slug":"x"}}', "utf16le"), contentType: "application/json; charset=utf-16" },
   { kind: "content-type text/plain", body: '{"json":{"slug":"x"}}', contentType: "text/plain" },
   { kind: "content-type form", body: "json=1&slug=x", contentType: "application/x-www-form-urlencoded" },
-  { kind: "content-type multipart", body: '--x\r\nContent-Disposition: form-data; name="slug"\r\n\r\nx\r\n--x--\r\n', contentType: "multipart/form-data; boundary=x" },
+  {
+    kind: "content-type multipart",
+    body: '--x\r\nContent-Disposition: form-data; name="slug"\r\n\r\nx\r\n--x--\r\n',
+    contentType: "multipart/form-data; boundary=x",
+  },
   { kind: "content-type multipart without boundary", body: "garbage", contentType: "multipart/form-data" },
   { kind: "content-type octet-stream", body: Buffer.from([0, 1, 2, 3, 255]), contentType: "application/octet-stream" },
   { kind: "content-type latin1 charset", body: '{"json":{"slug":"caf\u00e9"}}', contentType: "application/json; charset=latin1" },
@@ -679,14 +755,18 @@ const RAW_BODIES: { kind: string; body: string | Buffer; contentType?: string }[
 
 function trpcCases(procedures: Procedure[], world: World, random: Random): FuzzCase[] {
   const cases: FuzzCase[] = [];
-  const auths = [...badAuthorizations(world.keys.developer), ...Object.entries(world.keys).map(([kind, key]) => ({ kind: `auth-${kind}`, value: `Bearer ${key}` }))];
+  const auths = [
+    ...badAuthorizations(world.keys.developer),
+    ...Object.entries(world.keys).map(([kind, key]) => ({ kind: `auth-${kind}`, value: `Bearer ${key}` })),
+  ];
   const withInput = (procedure: Procedure, method: string, input: unknown, kind: string, extra: Partial<FuzzCase> = {}): FuzzCase => {
     const json = input === undefined ? undefined : JSON.stringify(input);
     const base: FuzzCase = { door: "trpc", method, target: `/trpc/${procedure.path}`, headers: {}, kind, route: procedure.path, ...extra };
     if (method === "GET") return { ...base, target: json === undefined ? base.target : `${base.target}?input=${encodeURIComponent(json)}` };
     return { ...base, headers: { "content-type": "application/json", ...base.headers }, body: json ?? "" };
   };
-  const validInput = (procedure: Procedure, except?: string) => Object.fromEntries(procedure.fields.filter((f) => f !== except).map((f) => [f, validJsonFor(f, world)]));
+  const validInput = (procedure: Procedure, except?: string) =>
+    Object.fromEntries(procedure.fields.filter((f) => f !== except).map((f) => [f, validJsonFor(f, world)]));
 
   for (const procedure of procedures) {
     const method = procedure.type === "query" ? "GET" : "POST";
@@ -699,14 +779,26 @@ function trpcCases(procedures: Procedure[], world: World, random: Random): FuzzC
     for (const field of procedure.fields) {
       for (const value of JSON_VALUES) {
         if (value.bodyOnly && method === "GET") continue;
-        cases.push(withInput(procedure, method, { json: { ...validInput(procedure, field), [field]: value.value } }, `${field}=${value.kind}`, { mustRefuse: value.refuse }));
+        cases.push(
+          withInput(procedure, method, { json: { ...validInput(procedure, field), [field]: value.value } }, `${field}=${value.kind}`, {
+            mustRefuse: value.refuse,
+          }),
+        );
       }
       cases.push(withInput(procedure, method, { json: validInput(procedure, field) }, `missing ${field}`));
     }
     if (method === "GET") {
-      for (const raw of RAW_INPUT_PARAMS) cases.push({ door: "trpc", method, target: `/trpc/${procedure.path}?input=${raw.raw}`, headers: {}, kind: raw.kind, route: procedure.path });
+      for (const raw of RAW_INPUT_PARAMS)
+        cases.push({ door: "trpc", method, target: `/trpc/${procedure.path}?input=${raw.raw}`, headers: {}, kind: raw.kind, route: procedure.path });
       cases.push({ door: "trpc", method, target: `/trpc/${procedure.path}?input=a&input=b`, headers: {}, kind: "input repeated", route: procedure.path });
-      cases.push({ door: "trpc", method, target: `/trpc/${procedure.path}?input=${encodeURIComponent('{"json":{}}')}&zzz=1&__proto__=x`, headers: {}, kind: "unknown query parameters", route: procedure.path });
+      cases.push({
+        door: "trpc",
+        method,
+        target: `/trpc/${procedure.path}?input=${encodeURIComponent('{"json":{}}')}&zzz=1&__proto__=x`,
+        headers: {},
+        kind: "unknown query parameters",
+        route: procedure.path,
+      });
     }
     // Bodies and content types go to every procedure by POST (a query answers 405 after reading them).
     for (const raw of RAW_BODIES) {
@@ -717,9 +809,36 @@ function trpcCases(procedures: Procedure[], world: World, random: Random): FuzzC
   }
 
   // Paths that name no procedure, or name one oddly.
-  for (const path of ["nope", "search", "search.", ".", "..", "__proto__", "constructor", "toString", "hasOwnProperty", "search.searchBusinesses.x", "search..searchBusinesses", "%00", "%zz", "%", "a%2Cb", "x".repeat(5_000), encodeURIComponent("ü"), "search.searchBusinesses%00"]) {
+  for (const path of [
+    "nope",
+    "search",
+    "search.",
+    ".",
+    "..",
+    "__proto__",
+    "constructor",
+    "toString",
+    "hasOwnProperty",
+    "search.searchBusinesses.x",
+    "search..searchBusinesses",
+    "%00",
+    "%zz",
+    "%",
+    "a%2Cb",
+    "x".repeat(5_000),
+    encodeURIComponent("ü"),
+    "search.searchBusinesses%00",
+  ]) {
     cases.push({ door: "trpc", method: "GET", target: `/trpc/${path}`, headers: {}, kind: "unknown procedure path", route: `(unknown) ${path.slice(0, 40)}` });
-    cases.push({ door: "trpc", method: "POST", target: `/trpc/${path}`, headers: { "content-type": "application/json" }, body: '{"json":{}}', kind: "unknown procedure path", route: `(unknown) ${path.slice(0, 40)}` });
+    cases.push({
+      door: "trpc",
+      method: "POST",
+      target: `/trpc/${path}`,
+      headers: { "content-type": "application/json" },
+      body: '{"json":{}}',
+      kind: "unknown procedure path",
+      route: `(unknown) ${path.slice(0, 40)}`,
+    });
   }
   cases.push({ door: "trpc", method: "GET", target: "/trpc", headers: {}, kind: "trpc root", route: "(root)" });
   cases.push({ door: "trpc", method: "GET", target: "/trpc/", headers: {}, kind: "trpc root", route: "(root)" });
@@ -727,7 +846,8 @@ function trpcCases(procedures: Procedure[], world: World, random: Random): FuzzC
   // Batches.
   const queries = procedures.filter((p) => p.type === "query");
   const mutations = procedures.filter((p) => p.type === "mutation");
-  const batchInput = (count: number, make: (i: number) => unknown) => encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: count }, (_, i) => [String(i), make(i)]))));
+  const batchInput = (count: number, make: (i: number) => unknown) =>
+    encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: count }, (_, i) => [String(i), make(i)]))));
   const batch = (kind: string, method: string, names: string[], query: string, body?: string) =>
     cases.push({
       door: "trpc",
@@ -753,10 +873,34 @@ function trpcCases(procedures: Procedure[], world: World, random: Random): FuzzC
   batch("batch flag repeated", "GET", someQueries(3), "?batch=1&batch=1");
   batch("batch of 11 (one over the limit)", "GET", someQueries(11), "?batch=1");
   batch("batch of 120", "GET", someQueries(120), `?batch=1&input=${batchInput(120, () => ({ json: {} }))}`);
-  batch("batch of 120 by POST", "POST", Array.from({ length: 120 }, (_, i) => mutations[i % mutations.length]!.path), "?batch=1", JSON.stringify(Object.fromEntries(Array.from({ length: 120 }, (_, i) => [String(i), { json: {} }]))));
-  batch("batch of mutations, malformed bodies", "POST", mutations.slice(0, 4).map((m) => m.path), "?batch=1", JSON.stringify({ 0: { json: null }, 1: { json: { slug: "\u0000" } }, 2: "x", 3: { json: nestedObject(12) } }));
-  batch("batch POST bad JSON", "POST", mutations.slice(0, 3).map((m) => m.path), "?batch=1", "{bad");
-  batch("batch POST deep body", "POST", mutations.slice(0, 3).map((m) => m.path), "?batch=1", "[".repeat(20_000));
+  batch(
+    "batch of 120 by POST",
+    "POST",
+    Array.from({ length: 120 }, (_, i) => mutations[i % mutations.length]!.path),
+    "?batch=1",
+    JSON.stringify(Object.fromEntries(Array.from({ length: 120 }, (_, i) => [String(i), { json: {} }]))),
+  );
+  batch(
+    "batch of mutations, malformed bodies",
+    "POST",
+    mutations.slice(0, 4).map((m) => m.path),
+    "?batch=1",
+    JSON.stringify({ 0: { json: null }, 1: { json: { slug: "\u0000" } }, 2: "x", 3: { json: nestedObject(12) } }),
+  );
+  batch(
+    "batch POST bad JSON",
+    "POST",
+    mutations.slice(0, 3).map((m) => m.path),
+    "?batch=1",
+    "{bad",
+  );
+  batch(
+    "batch POST deep body",
+    "POST",
+    mutations.slice(0, 3).map((m) => m.path),
+    "?batch=1",
+    "[".repeat(20_000),
+  );
   batch("batch POST of queries", "POST", someQueries(3), "?batch=1", JSON.stringify({ 0: { json: {} } }));
 
   // Random: a procedure, several fields with random values, sometimes an authorization.
@@ -776,11 +920,19 @@ function trpcCases(procedures: Procedure[], world: World, random: Random): FuzzC
     }
     if (random.chance(0.15)) {
       // defineProperty: a plain assignment to "__proto__" would set the prototype, not a field.
-      Object.defineProperty(input, random.pick(["zzz", "__proto__", "constructor", "\u00e9"]), { value: random.pick(JSON_VALUES.filter((v) => !v.bodyOnly)).value, enumerable: true });
+      Object.defineProperty(input, random.pick(["zzz", "__proto__", "constructor", "\u00e9"]), {
+        value: random.pick(JSON_VALUES.filter((v) => !v.bodyOnly)).value,
+        enumerable: true,
+      });
       kinds.push("unknown-field");
     }
     const auth = random.chance(0.4) ? random.pick(auths) : null;
-    cases.push(withInput(procedure, method, { json: input }, `random ${kinds.join(",") || "none"}${auth ? ` ${auth.kind}` : ""}`, { mustRefuse: refuse, headers: auth ? { authorization: auth.value } : {} }));
+    cases.push(
+      withInput(procedure, method, { json: input }, `random ${kinds.join(",") || "none"}${auth ? ` ${auth.kind}` : ""}`, {
+        mustRefuse: refuse,
+        headers: auth ? { authorization: auth.value } : {},
+      }),
+    );
   }
   // Node refuses a request line plus headers over 16 KB before any door sees it (REST tests that on
   // purpose); here every request must reach the tRPC door, so oversized random GETs lose their key,
@@ -827,7 +979,15 @@ function mcpCases(tools: McpTool[], world: World, random: Random): FuzzCase[] {
 
   for (const raw of RAW_BODIES) {
     const contentType = raw.contentType === undefined ? "application/json" : raw.contentType;
-    cases.push({ door: "mcp", method: "POST", target: "/api/mcp", headers: contentType ? { "content-type": contentType, accept: MCP_ACCEPT } : { accept: MCP_ACCEPT }, body: raw.body, kind: raw.kind, route: "(transport)" });
+    cases.push({
+      door: "mcp",
+      method: "POST",
+      target: "/api/mcp",
+      headers: contentType ? { "content-type": contentType, accept: MCP_ACCEPT } : { accept: MCP_ACCEPT },
+      body: raw.body,
+      kind: raw.kind,
+      route: "(transport)",
+    });
   }
   for (const [kind, body] of [
     ["JSON-RPC empty object", "{}"],
@@ -837,7 +997,13 @@ function mcpCases(tools: McpTool[], world: World, random: Random): FuzzCase[] {
     ["JSON-RPC no version", JSON.stringify({ id: 1, method: "tools/list" })],
     ["JSON-RPC id object", JSON.stringify({ jsonrpc: "2.0", id: { a: 1 }, method: "tools/list" })],
     ["JSON-RPC id NUL string", JSON.stringify({ jsonrpc: "2.0", id: "\u0000", method: "tools/list" })],
-    ["JSON-RPC batch of two", JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { jsonrpc: "2.0", id: 2, method: "nope" }])],
+    [
+      "JSON-RPC batch of two",
+      JSON.stringify([
+        { jsonrpc: "2.0", id: 1, method: "tools/list" },
+        { jsonrpc: "2.0", id: 2, method: "nope" },
+      ]),
+    ],
     ["JSON-RPC batch of 200", JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "tools/list" })))],
 
     ["JSON-RPC params a string", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: "x" })],
@@ -845,7 +1011,24 @@ function mcpCases(tools: McpTool[], world: World, random: Random): FuzzCase[] {
   ] as const) {
     post(kind, "(json-rpc)", body);
   }
-  for (const method of ["nope", "tools/nope", "__proto__", "constructor", "toString", "", "a\u0000b", "x".repeat(10_000), 42, null, ["tools/list"], "resources/read", "prompts/get", "logging/setLevel", "completion/complete", "sampling/createMessage"]) {
+  for (const method of [
+    "nope",
+    "tools/nope",
+    "__proto__",
+    "constructor",
+    "toString",
+    "",
+    "a\u0000b",
+    "x".repeat(10_000),
+    42,
+    null,
+    ["tools/list"],
+    "resources/read",
+    "prompts/get",
+    "logging/setLevel",
+    "completion/complete",
+    "sampling/createMessage",
+  ]) {
     post("unknown or odd method", `method ${JSON.stringify(method).slice(0, 40)}`, rpc(method, { name: "x" }));
   }
   post("notification of an unknown method", "(notification)", JSON.stringify({ jsonrpc: "2.0", method: "notifications/nope" }), { notification: true });
@@ -886,7 +1069,15 @@ function mcpCases(tools: McpTool[], world: World, random: Random): FuzzCase[] {
   for (const method of ["GET", "PUT", "DELETE", "PATCH"]) {
     cases.push({ door: "mcp", method, target: "/api/mcp", headers: { accept: MCP_ACCEPT }, kind: `method ${method}`, route: "(transport)" });
   }
-  cases.push({ door: "mcp", method: "POST", target: "/api/mcp/messages?sessionId=%00", headers, body: rpc("tools/list"), kind: "SSE message, bad session", route: "(sse)" });
+  cases.push({
+    door: "mcp",
+    method: "POST",
+    target: "/api/mcp/messages?sessionId=%00",
+    headers,
+    body: rpc("tools/list"),
+    kind: "SSE message, bad session",
+    route: "(sse)",
+  });
   cases.push({ door: "mcp", method: "POST", target: "/api/mcp/messages", headers, body: "{bad", kind: "SSE message, bad JSON", route: "(sse)" });
 
   // Every tool, every argument, every malformed value; expectations from the advertised schema.
@@ -897,13 +1088,20 @@ function mcpCases(tools: McpTool[], world: World, random: Random): FuzzCase[] {
     post("plausible arguments", `tools/call ${tool.name}`, call(tool.name, validArgs(tool)));
     post("no arguments", `tools/call ${tool.name}`, rpc("tools/call", { name: tool.name }));
     post("deep arguments", `tools/call ${tool.name}`, call(tool.name, { ...validArgs(tool), deep: nestedObject(30) }), { mustRefuse: true });
-    post("deep arguments 20000", `tools/call ${tool.name}`, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${tool.name}","arguments":${"[".repeat(20_000)}}}`);
+    post(
+      "deep arguments 20000",
+      `tools/call ${tool.name}`,
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${tool.name}","arguments":${"[".repeat(20_000)}}}`,
+    );
     post("unknown argument", `tools/call ${tool.name}`, call(tool.name, { ...validArgs(tool), zzz: "\u0000" }));
     for (const [name, schema] of Object.entries(properties)) {
       for (const value of JSON_VALUES) {
-        post(`${name}=${value.kind}`, `tools/call ${tool.name}`, call(tool.name, { ...validArgs(tool, name), [name]: value.value }), { mustRefuse: mustRefuseValue(schema, value) });
+        post(`${name}=${value.kind}`, `tools/call ${tool.name}`, call(tool.name, { ...validArgs(tool, name), [name]: value.value }), {
+          mustRefuse: mustRefuseValue(schema, value),
+        });
       }
-      if (tool.inputSchema.required?.includes(name)) post(`missing ${name}`, `tools/call ${tool.name}`, call(tool.name, validArgs(tool, name)), { mustRefuse: true });
+      if (tool.inputSchema.required?.includes(name))
+        post(`missing ${name}`, `tools/call ${tool.name}`, call(tool.name, validArgs(tool, name)), { mustRefuse: true });
     }
   }
   for (let i = 0; i < RANDOM_CASES.mcp; i++) {
@@ -920,7 +1118,10 @@ function mcpCases(tools: McpTool[], world: World, random: Random): FuzzCase[] {
       } else if (tool.inputSchema.required?.includes(name)) args[name] = validJsonFor(name, world);
     }
     const auth = random.chance(0.2) ? random.pick(badAuthorizations(world.keys.developer)) : null;
-    post(`random ${kinds.join(",") || "none"}${auth ? ` ${auth.kind}` : ""}`, `tools/call ${tool.name}`, call(tool.name, args), { mustRefuse: refuse, headers: auth ? { authorization: auth.value } : undefined });
+    post(`random ${kinds.join(",") || "none"}${auth ? ` ${auth.kind}` : ""}`, `tools/call ${tool.name}`, call(tool.name, args), {
+      mustRefuse: refuse,
+      headers: auth ? { authorization: auth.value } : undefined,
+    });
   }
   return cases;
 }
@@ -935,10 +1136,21 @@ let world: World;
 beforeAll(async () => {
   server = await startTestServer({
     seed: { businesses: 200 },
-    rateLimits: { anonymousPerDay: 1e9, openPerMinute: 1e9, keyedPerMonth: 1e9, leadsPerAddressPerHour: 1e9, leadsPerKeyPerHour: 1e9, leadsPerBusinessPerDay: 1e9 },
+    rateLimits: {
+      anonymousPerDay: 1e9,
+      openPerMinute: 1e9,
+      keyedPerMonth: 1e9,
+      leadsPerAddressPerHour: 1e9,
+      leadsPerKeyPerHour: 1e9,
+      leadsPerBusinessPerDay: 1e9,
+    },
   });
   const { db } = server.database;
-  const [business] = await db.select({ id: businesses.id, slug: businesses.slug, categorySlug: businesses.categorySlug, cityId: businesses.cityId }).from(businesses).orderBy(businesses.slug).limit(1);
+  const [business] = await db
+    .select({ id: businesses.id, slug: businesses.slug, categorySlug: businesses.categorySlug, cityId: businesses.cityId })
+    .from(businesses)
+    .orderBy(businesses.slug)
+    .limit(1);
   const [category] = await db.select({ name: categories.name }).from(categories).orderBy(categories.slug).limit(1);
   const [city] = await db.select({ name: cities.name }).from(cities).orderBy(cities.id).limit(1);
   if (!business || !category || !city) throw new Error("the seeded world is empty");
@@ -1045,8 +1257,13 @@ describe("fuzzing every door with malformed requests", () => {
     });
     const seconds = (Date.now() - startedAt) / 1000;
     if (failures.length > 0 || process.env.FUZZ_VERBOSE) {
-      const histogram = [...statuses.entries()].sort().map(([key, count]) => `${key}: ${count}`).join(", ");
-      console.warn(`fuzz: ${cases.length} requests (REST ${sent.rest}, tRPC ${sent.trpc}, MCP ${sent.mcp}) in ${seconds.toFixed(1)} s\nstatuses: ${histogram}\n${summarise(failures)}`);
+      const histogram = [...statuses.entries()]
+        .sort()
+        .map(([key, count]) => `${key}: ${count}`)
+        .join(", ");
+      console.warn(
+        `fuzz: ${cases.length} requests (REST ${sent.rest}, tRPC ${sent.trpc}, MCP ${sent.mcp}) in ${seconds.toFixed(1)} s\nstatuses: ${histogram}\n${summarise(failures)}`,
+      );
     }
     expect(sent.rest + sent.trpc + sent.mcp).toBe(cases.length);
     expect(failures.slice(0, 20), `${failures.length} failures; first 20 shown`).toEqual([]);

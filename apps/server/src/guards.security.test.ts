@@ -75,7 +75,15 @@ const consent = () => ({ userAgreedToBeContacted: true, statementShownToUser: "I
 let leadCounter = 0;
 function leadFor(slug: string, overrides: Record<string, unknown> = {}) {
   leadCounter += 1;
-  return { slug, contactName: "Asha Rao", contactEmail: "asha@example.com", message: "Do you have time on Saturday?", idempotencyKey: `guard-lead-${leadCounter}`, consent: consent(), ...overrides };
+  return {
+    slug,
+    contactName: "Asha Rao",
+    contactEmail: "asha@example.com",
+    message: "Do you have time on Saturday?",
+    idempotencyKey: `guard-lead-${leadCounter}`,
+    consent: consent(),
+    ...overrides,
+  };
 }
 
 async function leadCount() {
@@ -181,12 +189,18 @@ describe("2. the anonymous limits hold on every door", () => {
   it("refuses a GET batch of 120 keyword searches before running any", async () => {
     const address = newAddress();
     const input = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [String(i), { json: { query: "plumber" } }]));
-    const response = await fetch(`${server.url}/trpc/${Array(120).fill("search.searchKeyword").join(",")}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`, {
-      headers: { "x-forwarded-for": address },
-    });
+    const response = await fetch(
+      `${server.url}/trpc/${Array(120).fill("search.searchKeyword").join(",")}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`,
+      {
+        headers: { "x-forwarded-for": address },
+      },
+    );
     expect(response.status).toBe(400);
     // Nothing ran, so nothing was counted: the address still has its whole daily allowance.
-    const [counter] = await server.database.db.select().from(rateLimitCounters).where(eq(rateLimitCounters.bucket, `anonymous-daily|ip:${address}`));
+    const [counter] = await server.database.db
+      .select()
+      .from(rateLimitCounters)
+      .where(eq(rateLimitCounters.bucket, `anonymous-daily|ip:${address}`));
     expect(counter).toBeUndefined();
   });
 });
@@ -202,7 +216,11 @@ describe("3. deep JSON is refused with a 400 before any parser recurses", () => 
     expect(query.status).toBe(400);
     expect(((await query.json()) as JsonBody).error.json.data.public.code).toBe("INVALID_INPUT");
 
-    const mcp = await fetch(`${server.url}/api/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: deep });
+    const mcp = await fetch(`${server.url}/api/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: deep,
+    });
     expect(mcp.status).toBe(400);
     expect(((await mcp.json()) as JsonBody).error).toBeDefined();
   });
@@ -248,12 +266,21 @@ describe("4. control characters are 400s naming the parameter, and personal data
   });
 
   it("a lead whose write fails logs the failure without the lead's name, email, phone, message or consent", async () => {
-    const secret = { contactName: "Zebulon Quarryman", contactEmail: "zebulon.q@private.example", contactPhone: "+44 20 7946 0958", message: "my secret enquiry 7781" };
+    const secret = {
+      contactName: "Zebulon Quarryman",
+      contactEmail: "zebulon.q@private.example",
+      contactPhone: "+44 20 7946 0958",
+      message: "my secret enquiry 7781",
+    };
     const statement = "I agree that Quarryman's dentist may phone me back today.";
     logLines.length = 0;
     await server.database.db.execute(sql`alter table lead_consents rename to lead_consents_offline`);
     try {
-      const { status } = await trpcMutation("leads.submit", leadFor(slugs[9]!, { ...secret, consent: { userAgreedToBeContacted: true, statementShownToUser: statement } }), { "x-forwarded-for": newAddress() });
+      const { status } = await trpcMutation(
+        "leads.submit",
+        leadFor(slugs[9]!, { ...secret, consent: { userAgreedToBeContacted: true, statementShownToUser: statement } }),
+        { "x-forwarded-for": newAddress() },
+      );
       expect(status).toBeGreaterThanOrEqual(500);
     } finally {
       await server.database.db.execute(sql`alter table lead_consents_offline rename to lead_consents`);
@@ -341,7 +368,10 @@ describe("10. smaller findings", () => {
       { bucket: "test|open", windowStart: past, windowEnd: new Date(Date.now() + 3_600_000), hits: 1 },
     ]);
     expect(await deleteExpiredRateLimitWindows(server.database.db)).toBeGreaterThanOrEqual(1);
-    const left = await server.database.db.select({ bucket: rateLimitCounters.bucket }).from(rateLimitCounters).where(sql`bucket like 'test|%'`);
+    const left = await server.database.db
+      .select({ bucket: rateLimitCounters.bucket })
+      .from(rateLimitCounters)
+      .where(sql`bucket like 'test|%'`);
     expect(left.map((row) => row.bucket)).toEqual(["test|open"]);
   });
 });

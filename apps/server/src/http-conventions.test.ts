@@ -80,7 +80,12 @@ describe("Cache-Control", () => {
     expect(keyed.headers["cache-control"]).toBe("private, no-store");
     expect(keyed.headers.etag).toBeUndefined();
 
-    for (const path of ["/api/openapi.json", "/llms.txt", "/.well-known/ai-plugin.json", `/api/assistant-plugin?category=${encodeURIComponent(category)}&city=${encodeURIComponent(city)}`]) {
+    for (const path of [
+      "/api/openapi.json",
+      "/llms.txt",
+      "/.well-known/ai-plugin.json",
+      `/api/assistant-plugin?category=${encodeURIComponent(category)}&city=${encodeURIComponent(city)}`,
+    ]) {
       const response = await raw(path);
       expect(response.status, path).toBe(200);
       expect(response.headers["cache-control"], path).toBe("public, max-age=60");
@@ -95,7 +100,9 @@ describe("Cache-Control", () => {
     const trpc = await raw(`/trpc/search.lookupBusinesses?input=${input}`);
     expect(trpc.status).toBe(200);
     expect(trpc.headers["cache-control"]).toBe("public, max-age=60");
-    const trpcKeyed = await raw(`/trpc/feed.getPartnerFeed?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`, { headers: { authorization: `Bearer ${server.adminKey}` } });
+    const trpcKeyed = await raw(`/trpc/feed.getPartnerFeed?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`, {
+      headers: { authorization: `Bearer ${server.adminKey}` },
+    });
     expect(trpcKeyed.headers["cache-control"]).toBe("private, no-store");
   });
 });
@@ -185,7 +192,10 @@ describe("WWW-Authenticate", () => {
 
 describe("CORS", () => {
   it("answers preflights on public routes and exposes the rate-limit and request-id headers", async () => {
-    const preflight = await raw(lookup(), { method: "OPTIONS", headers: { origin: "https://agent.example", "access-control-request-method": "GET", "access-control-request-headers": "authorization" } });
+    const preflight = await raw(lookup(), {
+      method: "OPTIONS",
+      headers: { origin: "https://agent.example", "access-control-request-method": "GET", "access-control-request-headers": "authorization" },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers["access-control-allow-origin"]).toBe("*");
     const get = await raw(lookup(), { headers: { origin: "https://agent.example" } });
@@ -206,7 +216,11 @@ describe("CORS", () => {
     const origin = "http://localhost:5173";
     const preflight = await raw("/api/mcp", {
       method: "OPTIONS",
-      headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type, authorization, mcp-session-id, mcp-protocol-version" },
+      headers: {
+        origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type, authorization, mcp-session-id, mcp-protocol-version",
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers["access-control-allow-origin"]).toBe(origin);
@@ -215,7 +229,12 @@ describe("CORS", () => {
     const post = await raw("/api/mcp", {
       method: "POST",
       headers: { origin, "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }),
     });
     expect(post.status).toBe(200);
     expect(post.headers["access-control-allow-origin"]).toBe(origin);
@@ -256,7 +275,11 @@ describe("GET /api/v2/businesses pages with a cursor", () => {
   });
 
   it("refuses a bad cursor, or one from another listing, with 400 { error, code }", async () => {
-    for (const cursor of ["garbage", Buffer.from("[1,2]").toString("base64url"), Buffer.from(JSON.stringify(["00000000-0000-0000-0000-000000000000", 1, "x"])).toString("base64url")]) {
+    for (const cursor of [
+      "garbage",
+      Buffer.from("[1,2]").toString("base64url"),
+      Buffer.from(JSON.stringify(["00000000-0000-0000-0000-000000000000", 1, "x"])).toString("base64url"),
+    ]) {
       const response = await raw(lookup(`&cursor=${encodeURIComponent(cursor)}`));
       expect(response.status).toBe(400);
       expect(json(response)).toEqual({ error: expect.stringMatching(/cursor/), code: "INVALID_INPUT" });

@@ -74,7 +74,12 @@ function readableFromAnyOrigin(req: Request, route: RouteInfo): boolean {
  * of its path: the read it prepares.
  */
 export function publicReadCors(classify: RouteClassifier): RequestHandler {
-  const anyOrigin = cors({ origin: "*", methods: ["GET", "HEAD", "OPTIONS"], allowedHeaders: ["Authorization", "Content-Type"], exposedHeaders: PUBLIC_EXPOSED_HEADERS });
+  const anyOrigin = cors({
+    origin: "*",
+    methods: ["GET", "HEAD", "OPTIONS"],
+    allowedHeaders: ["Authorization", "Content-Type"],
+    exposedHeaders: PUBLIC_EXPOSED_HEADERS,
+  });
   return (req, res, next) => {
     if (readableFromAnyOrigin(req, classify(req, req.method === "OPTIONS" ? "GET" : req.method))) return anyOrigin(req, res, next);
     next();
@@ -172,12 +177,17 @@ export function responseConventions(classify: RouteClassifier): RequestHandler {
     const choose = () => {
       if (mode) return mode;
       const head = isHeadAsGet(req);
-      const cacheable = req.method === "GET" && res.statusCode === 200 && !res.headersSent && !isEventStream(res) && res.getHeader("ETag") === undefined && decide().isPublic;
+      const cacheable =
+        req.method === "GET" && res.statusCode === 200 && !res.headersSent && !isEventStream(res) && res.getHeader("ETag") === undefined && decide().isPublic;
       mode = head || cacheable ? "buffer" : "pass";
       return mode;
     };
     const toBuffer = (chunk: unknown, encoding?: unknown) =>
-      Buffer.isBuffer(chunk) ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : Buffer.from(String(chunk), typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+      Buffer.isBuffer(chunk)
+        ? chunk
+        : chunk instanceof Uint8Array
+          ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+          : Buffer.from(String(chunk), typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
 
     res.write = ((chunk: unknown, ...rest: unknown[]) => {
       if (choose() === "pass") return write(chunk, ...rest);

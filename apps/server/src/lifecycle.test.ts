@@ -240,7 +240,9 @@ describe("an expired subscription", () => {
     expect(await statusesOf(target.slug)).toEqual({ profile: 410, agent: 410 });
 
     const renewUntil = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString();
-    const back = await expectOneEvent(target.id, "subscription", () => admin().lifecycle.reactivate.mutate({ slug: target.slug, subscriptionExpiresAt: renewUntil }));
+    const back = await expectOneEvent(target.id, "subscription", () =>
+      admin().lifecycle.reactivate.mutate({ slug: target.slug, subscriptionExpiresAt: renewUntil }),
+    );
     expect(back).toMatchObject({ status: "active", decommissioned: false, subscriptionExpiresAt: renewUntil });
     expect(await statusesOf(target.slug)).toEqual({ profile: 200, agent: 200 });
     expect(await inSearch(target)).toBe(true);
@@ -416,7 +418,10 @@ describe("concurrent lifecycle changes", () => {
   it("a decommission submitted twice at once is one change: one event", async () => {
     const target = await pickTarget();
     const before = (await outboxOf(target.id)).length;
-    const [first, second] = await Promise.all([admin().lifecycle.decommission.mutate({ slug: target.slug }), admin().lifecycle.decommission.mutate({ slug: target.slug })]);
+    const [first, second] = await Promise.all([
+      admin().lifecycle.decommission.mutate({ slug: target.slug }),
+      admin().lifecycle.decommission.mutate({ slug: target.slug }),
+    ]);
     expect(first).toMatchObject({ status: "inactive", decommissioned: true });
     expect(second).toMatchObject({ status: "inactive", decommissioned: true });
     const events = (await outboxOf(target.id)).slice(before);
@@ -431,7 +436,7 @@ describe("concurrent lifecycle changes", () => {
       admin().lifecycle.rename.mutate({ slug: target.slug, name: `${target.name} East` }),
       admin().lifecycle.rename.mutate({ slug: target.slug, name: `${target.name} West` }),
     ]);
-    const failures = outcomes.filter((o) => o.status === "rejected").map((o) => directoryErrorOf((o).reason));
+    const failures = outcomes.filter((o) => o.status === "rejected").map((o) => directoryErrorOf(o.reason));
     for (const failure of failures) expect(failure).toMatchObject({ status: 409, code: "CONFLICT" });
     const current = await db()
       .select()
@@ -457,7 +462,7 @@ describe("concurrent lifecycle changes", () => {
       admin().lifecycle.changeSlug.mutate({ slug: a!.slug, newSlug: contested }),
       admin().lifecycle.changeSlug.mutate({ slug: b!.slug, newSlug: contested }),
     ]);
-    const failures = outcomes.filter((o) => o.status === "rejected").map((o) => directoryErrorOf((o).reason));
+    const failures = outcomes.filter((o) => o.status === "rejected").map((o) => directoryErrorOf(o.reason));
     expect(failures).toEqual([expect.objectContaining({ status: 409, code: "CONFLICT" })]);
     expect(await outboxTotal()).toBe(totalBefore + 1);
     const owners = await db().select({ id: businesses.id }).from(businesses).where(eq(businesses.slug, contested));

@@ -62,7 +62,9 @@ async function scrape() {
 }
 
 function valueOf(samples: ReturnType<typeof parseSamples>, name: string, labels: Record<string, string>): number {
-  return samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value)).reduce((sum, sample) => sum + sample.value, 0);
+  return samples
+    .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+    .reduce((sum, sample) => sum + sample.value, 0);
 }
 
 describe("/metrics", () => {
@@ -105,22 +107,38 @@ describe("/metrics", () => {
     expect(valueOf(after, "directory_http_request_duration_seconds_count", { method: "GET", route: "/api/v2/entity-profile" })).toBeGreaterThanOrEqual(2);
     expect(valueOf(after, "directory_mcp_tool_calls_total", { tool: "get_available_cities", outcome: "ok" })).toBe(1);
     expect(valueOf(after, "directory_mcp_tool_calls_total", { tool: "get_my_visibility_score", outcome: "error" })).toBe(1);
-    expect(valueOf(after, "directory_rate_limit_refusals_total", { policy: "anonymous-daily" }) - valueOf(before, "directory_rate_limit_refusals_total", { policy: "anonymous-daily" })).toBe(1);
+    expect(
+      valueOf(after, "directory_rate_limit_refusals_total", { policy: "anonymous-daily" }) -
+        valueOf(before, "directory_rate_limit_refusals_total", { policy: "anonymous-daily" }),
+    ).toBe(1);
     expect(valueOf(after, "directory_database_up", {})).toBe(1);
     expect(valueOf(after, "directory_database_info", { driver: server.database.driver })).toBe(1);
     expect(after.some((sample) => sample.name === "directory_database_ping_seconds" && sample.value >= 0)).toBe(true);
 
     // The log says which JSON-RPC method and tool ran, and that an isError result is an error.
-    const mcpLines = logLines.map((line) => JSON.parse(line) as { msg: string; mcp?: { method?: string; methods?: string[]; tool?: string; isError?: boolean } }).filter((line) => line.mcp);
-    expect(mcpLines).toContainEqual(expect.objectContaining({ msg: "mcp tool call", mcp: expect.objectContaining({ method: "tools/call", tool: "get_available_cities", isError: false }) }));
-    expect(mcpLines).toContainEqual(expect.objectContaining({ msg: "mcp tool call", mcp: expect.objectContaining({ method: "tools/call", tool: "get_my_visibility_score", isError: true, errorStatus: 401 }) }));
+    const mcpLines = logLines
+      .map((line) => JSON.parse(line) as { msg: string; mcp?: { method?: string; methods?: string[]; tool?: string; isError?: boolean } })
+      .filter((line) => line.mcp);
+    expect(mcpLines).toContainEqual(
+      expect.objectContaining({ msg: "mcp tool call", mcp: expect.objectContaining({ method: "tools/call", tool: "get_available_cities", isError: false }) }),
+    );
+    expect(mcpLines).toContainEqual(
+      expect.objectContaining({
+        msg: "mcp tool call",
+        mcp: expect.objectContaining({ method: "tools/call", tool: "get_my_visibility_score", isError: true, errorStatus: 401 }),
+      }),
+    );
     expect(mcpLines).toContainEqual(expect.objectContaining({ msg: "mcp request", mcp: { methods: ["initialize"] } }));
   });
 
   it("counts the in-server worker's webhook delivery attempts by outcome", async () => {
     const key = (await createApiKey(server.database.db, { kind: "developer", label: "metrics hooks" })).key;
     const post = (path: string, body: unknown = {}) =>
-      fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const created = await post("/api/developers/webhooks", { url: receiverUrl, events: ["entity.updated"] });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };

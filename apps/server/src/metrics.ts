@@ -32,17 +32,59 @@ export function createMetrics(options: { database?: Database; defaultMetrics?: b
   const registry = new Registry();
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
 
-  const requests = new Counter({ name: "directory_http_requests_total", help: "HTTP requests by method, route template and status", labelNames: ["method", "route", "status"], registers: [registry] });
-  const requestDuration = new Histogram({ name: "directory_http_request_duration_seconds", help: "HTTP request duration by method and route template", labelNames: ["method", "route"], buckets: DURATION_BUCKETS, registers: [registry] });
-  const procedureCalls = new Counter({ name: "directory_procedure_requests_total", help: "Requests reaching a procedure over REST or tRPC, by procedure and HTTP status", labelNames: ["procedure", "status"], registers: [registry] });
-  const procedureDuration = new Histogram({ name: "directory_procedure_request_duration_seconds", help: "Duration of requests reaching a procedure over REST or tRPC", labelNames: ["procedure"], buckets: DURATION_BUCKETS, registers: [registry] });
-  const toolCalls = new Counter({ name: "directory_mcp_tool_calls_total", help: "MCP tool calls by tool and outcome (error: a result with isError)", labelNames: ["tool", "outcome"], registers: [registry] });
-  const rateLimitRefusals = new Counter({ name: "directory_rate_limit_refusals_total", help: "Calls refused by a rate limit (429), by policy", labelNames: ["policy"], registers: [registry] });
-  const webhookAttempts = new Counter({ name: "directory_webhook_delivery_attempts_total", help: "Webhook delivery attempts by outcome", labelNames: ["outcome"], registers: [registry] });
+  const requests = new Counter({
+    name: "directory_http_requests_total",
+    help: "HTTP requests by method, route template and status",
+    labelNames: ["method", "route", "status"],
+    registers: [registry],
+  });
+  const requestDuration = new Histogram({
+    name: "directory_http_request_duration_seconds",
+    help: "HTTP request duration by method and route template",
+    labelNames: ["method", "route"],
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const procedureCalls = new Counter({
+    name: "directory_procedure_requests_total",
+    help: "Requests reaching a procedure over REST or tRPC, by procedure and HTTP status",
+    labelNames: ["procedure", "status"],
+    registers: [registry],
+  });
+  const procedureDuration = new Histogram({
+    name: "directory_procedure_request_duration_seconds",
+    help: "Duration of requests reaching a procedure over REST or tRPC",
+    labelNames: ["procedure"],
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const toolCalls = new Counter({
+    name: "directory_mcp_tool_calls_total",
+    help: "MCP tool calls by tool and outcome (error: a result with isError)",
+    labelNames: ["tool", "outcome"],
+    registers: [registry],
+  });
+  const rateLimitRefusals = new Counter({
+    name: "directory_rate_limit_refusals_total",
+    help: "Calls refused by a rate limit (429), by policy",
+    labelNames: ["policy"],
+    registers: [registry],
+  });
+  const webhookAttempts = new Counter({
+    name: "directory_webhook_delivery_attempts_total",
+    help: "Webhook delivery attempts by outcome",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
 
   const { database } = options;
   if (database) {
-    new Gauge({ name: "directory_database_info", help: "The database driver in use (pglite: embedded, one connection, no pool)", labelNames: ["driver"], registers: [registry] }).set({ driver: database.driver }, 1);
+    new Gauge({
+      name: "directory_database_info",
+      help: "The database driver in use (pglite: embedded, one connection, no pool)",
+      labelNames: ["driver"],
+      registers: [registry],
+    }).set({ driver: database.driver }, 1);
     // postgres-js does not expose its pool's counts through Database; a ping at scrape time says
     // whether a connection is available and how long a round trip takes.
     const up = new Gauge({ name: "directory_database_up", help: "1 when the database answered a ping at scrape time", registers: [registry] });
@@ -112,12 +154,19 @@ function sameToken(given: string, expected: string): boolean {
  * GET /metrics in the Prometheus text format, for a request bearing METRICS_TOKEN. Without a
  * configured token the route does not exist (404 from the router after it).
  */
-export function metricsEndpoint(metrics: AppMetrics, token: string | undefined, confirmAdmin: (req: Request, res: Response) => Promise<unknown>): RequestHandler {
+export function metricsEndpoint(
+  metrics: AppMetrics,
+  token: string | undefined,
+  confirmAdmin: (req: Request, res: Response) => Promise<unknown>,
+): RequestHandler {
   return async (req: Request, res, next) => {
     const header = req.headers.authorization ?? "";
     const given = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? "";
     if (!given) {
-      res.status(401).type("application/json").send(JSON.stringify({ error: "Metrics need Authorization: Bearer <an admin key or METRICS_TOKEN>", code: "UNAUTHORIZED" }));
+      res
+        .status(401)
+        .type("application/json")
+        .send(JSON.stringify({ error: "Metrics need Authorization: Bearer <an admin key or METRICS_TOKEN>", code: "UNAUTHORIZED" }));
       return;
     }
     if (!(token && sameToken(given, token))) {

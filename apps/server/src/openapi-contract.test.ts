@@ -25,7 +25,12 @@ beforeAll(async () => {
     .from(businesses)
     .innerJoin(categories, eq(categories.slug, businesses.categorySlug))
     .innerJoin(cities, eq(cities.id, businesses.cityId))
-    .where(and(eq(businesses.status, "active"), sql`(${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now() + interval '1 day')`))
+    .where(
+      and(
+        eq(businesses.status, "active"),
+        sql`(${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now() + interval '1 day')`,
+      ),
+    )
     .orderBy(asc(businesses.id))
     .limit(2);
   const [first, second] = candidates;
@@ -147,7 +152,12 @@ describe("lookupBusinesses (GET /api/v2/businesses, anonymous daily)", () => {
     expectDocumented("lookupBusinesses", await call(path()), 200, /./);
     expectDocumented("lookupBusinesses", await call("/api/v2/businesses?category=dentist"), 400, /missing/);
     expectDocumented("lookupBusinesses", await call(path(), { key: BAD_KEY }), 401, /malformed, unknown or revoked/);
-    expectDocumented("lookupBusinesses", await call(`/api/v2/businesses?category=no-such-trade-zz&city=${encodeURIComponent(active.cityName)}`), 404, /Unknown category or city/);
+    expectDocumented(
+      "lookupBusinesses",
+      await call(`/api/v2/businesses?category=no-such-trade-zz&city=${encodeURIComponent(active.cityName)}`),
+      404,
+      /Unknown category or city/,
+    );
   });
   it("429: the anonymous daily limit, with RateLimit headers", async () => {
     const refused = await overLimit(path());
@@ -301,14 +311,26 @@ describe("getKnowledgeGraph (GET /api/v2/knowledge-graph, anonymous daily)", () 
 });
 
 /** The operations this file provokes every status of; 503 aside, each needs the database gone. */
-const PROBED = ["searchBusinesses", "lookupBusinesses", "getEntityProfile", "getKnowledgeGraph", "getEntityById", "getAgentProfile", "getPartnerFeed", "getAgentDiscovery", "getAgenticGateway"];
+const PROBED = [
+  "searchBusinesses",
+  "lookupBusinesses",
+  "getEntityProfile",
+  "getKnowledgeGraph",
+  "getEntityById",
+  "getAgentProfile",
+  "getPartnerFeed",
+  "getAgentDiscovery",
+  "getAgenticGateway",
+];
 
 describe("the document as a whole", () => {
   it("documents nothing a client cannot get: every documented status but 503 and the transport ones was provoked above", () => {
     // 413, 415 and 431 (the request itself unfit) are provoked on every operation by fuzz.security.test.ts.
     const elsewhere = new Set([413, 415, 431, 503]);
     for (const operationId of PROBED) {
-      const documented = Object.keys(operation(operationId).responses).map(Number).filter((status) => !elsewhere.has(status));
+      const documented = Object.keys(operation(operationId).responses)
+        .map(Number)
+        .filter((status) => !elsewhere.has(status));
       expect([...(observed.get(operationId) ?? [])].sort(), operationId).toEqual(documented.sort());
     }
   });
@@ -330,8 +352,12 @@ describe("the document as a whole", () => {
   it("documents RateLimit headers on the 200 and 429 of limited operations, and Retry-After on 429 and 503", () => {
     for (const methods of Object.values(document.paths as Record<string, Record<string, JsonBody>>)) {
       for (const op of Object.values(methods)) {
-        expect(Object.keys((op.responses["200"] ?? op.responses["201"]).headers ?? {}), op.operationId).toEqual(expect.arrayContaining(["RateLimit", "RateLimit-Policy"]));
-        expect(Object.keys(op.responses["429"].headers ?? {}), op.operationId).toEqual(expect.arrayContaining(["RateLimit", "RateLimit-Policy", "Retry-After"]));
+        expect(Object.keys((op.responses["200"] ?? op.responses["201"]).headers ?? {}), op.operationId).toEqual(
+          expect.arrayContaining(["RateLimit", "RateLimit-Policy"]),
+        );
+        expect(Object.keys(op.responses["429"].headers ?? {}), op.operationId).toEqual(
+          expect.arrayContaining(["RateLimit", "RateLimit-Policy", "Retry-After"]),
+        );
         expect(Object.keys(op.responses["503"].headers ?? {}), op.operationId).toContain("Retry-After");
         expect(requiredFields(op.responses["429"].content["application/json"].schema)).toEqual(expect.arrayContaining(["limit", "policy", "resetAt"]));
       }

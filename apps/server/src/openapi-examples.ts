@@ -170,6 +170,7 @@ export function compareToExample(example: unknown, live: unknown, volatile: Read
 
 /** The request with every value a previous live response renamed (ids created during the replay). */
 export function renameRequest(request: ExampleRequest, renamed: ReadonlyMap<string, string>): ExampleRequest {
-  const rename = (values?: Record<string, string>) => values && Object.fromEntries(Object.entries(values).map(([key, value]) => [key, renamed.get(value) ?? value]));
+  const rename = (values?: Record<string, string>) =>
+    values && Object.fromEntries(Object.entries(values).map(([key, value]) => [key, renamed.get(value) ?? value]));
   return { ...request, pathParams: rename(request.pathParams), query: rename(request.query) };
 }

@@ -14,7 +14,16 @@ import { getJson, startTestServer, type TestServer } from "./testing";
 const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path): path is string => !!path && existsSync(path));
 const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
 const AXE_SOURCE = CHROMIUM ? readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8") : "";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 if (!CHROMIUM) console.warn("pages.browser.test.ts SKIPPED: no chromium binary (install it: apt-get install -y chromium, or set CHROMIUM_PATH)");
 
@@ -44,7 +53,10 @@ describe.skipIf(!CHROMIUM)("pages in a browser (chromium)", () => {
   });
 
   async function screenshots(page: Page, name: string): Promise<void> {
-    for (const [label, width] of [["desktop", 1280], ["phone", 412]] as const) {
+    for (const [label, width] of [
+      ["desktop", 1280],
+      ["phone", 412],
+    ] as const) {
       await page.setViewportSize({ width, height: label === "phone" ? 915 : 900 });
       const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
       expect(overflow, `${name} at ${width}px is cut off horizontally`).toBeLessThanOrEqual(0);
@@ -66,13 +78,17 @@ describe.skipIf(!CHROMIUM)("pages in a browser (chromium)", () => {
       for (const violation of results.violations) counts[violation.impact ?? "minor"] = (counts[violation.impact ?? "minor"] ?? 0) + 1;
       axeSummary[name] = counts;
       const severe = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(severe.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `${name} (${path})`).toEqual([]);
+      expect(
+        severe.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+        `${name} (${path})`,
+      ).toEqual([]);
     } finally {
       await page.close();
     }
   }
 
-  const slugsOn = (page: Page) => page.$$eval("ol.results a[href^='/business/']", (links) => links.map((a) => a.getAttribute("href")!.slice("/business/".length)));
+  const slugsOn = (page: Page) =>
+    page.$$eval("ol.results a[href^='/business/']", (links) => links.map((a) => a.getAttribute("href")!.slice("/business/".length)));
 
   it("searches from the home page, opens a profile, pages through browse and reads the JSON-LD", { timeout: 180_000 }, async () => {
     const page = await context.newPage();

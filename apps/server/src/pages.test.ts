@@ -23,10 +23,26 @@ async function get(path: string) {
 /** Active businesses with a phone, email and website, in a category+city that has at least `others` more. */
 async function pickBusinesses(howMany: number) {
   const rows = await db()
-    .select({ slug: businesses.slug, name: businesses.name, categorySlug: businesses.categorySlug, cityId: businesses.cityId, cityName: cities.name, country: cities.countryCode, phone: businesses.phone })
+    .select({
+      slug: businesses.slug,
+      name: businesses.name,
+      categorySlug: businesses.categorySlug,
+      cityId: businesses.cityId,
+      cityName: cities.name,
+      country: cities.countryCode,
+      phone: businesses.phone,
+    })
     .from(businesses)
     .innerJoin(cities, eq(cities.id, businesses.cityId))
-    .where(and(eq(businesses.status, "active"), isNotNull(businesses.phone), isNotNull(businesses.email), isNotNull(businesses.website), sql`${businesses.subscriptionExpiresAt} is null`))
+    .where(
+      and(
+        eq(businesses.status, "active"),
+        isNotNull(businesses.phone),
+        isNotNull(businesses.email),
+        isNotNull(businesses.website),
+        sql`${businesses.subscriptionExpiresAt} is null`,
+      ),
+    )
     .orderBy(asc(businesses.slug))
     .limit(400);
   const sizes = await db()
@@ -134,7 +150,10 @@ describe("pages", () => {
       const links = [...text.matchAll(/<li><a href="\/business\/([^"]+)">/g)].map((m) => m[1]!);
       expect(links.length).toBeGreaterThan(0);
       expect(links).not.toContain(target!.slug);
-      const others = await db().select({ slug: businesses.slug, categorySlug: businesses.categorySlug, cityId: businesses.cityId }).from(businesses).where(sql`${businesses.slug} in ${links}`);
+      const others = await db()
+        .select({ slug: businesses.slug, categorySlug: businesses.categorySlug, cityId: businesses.cityId })
+        .from(businesses)
+        .where(sql`${businesses.slug} in ${links}`);
       expect(others).toHaveLength(links.length);
       for (const other of others) expect(other).toMatchObject({ categorySlug: target!.categorySlug, cityId: target!.cityId });
       expect(text).toContain(`href="/browse?category=${target!.categorySlug}&amp;city=`);
@@ -251,7 +270,9 @@ describe("pages", () => {
     const [{ servable }] = (await db()
       .select({ servable: count() })
       .from(businesses)
-      .where(sql`${businesses.status} = 'active' and (${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now())`)) as [{ servable: number }];
+      .where(sql`${businesses.status} = 'active' and (${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now())`)) as [
+      { servable: number },
+    ];
     expect(seen.size).toBe(Number(servable));
     expect((await get("/sitemaps/profiles.xml")).status).toBe(400);
   });

@@ -252,8 +252,14 @@ describe("GET /api/v2/partner-feed: paging the whole world", () => {
       .select({ t: sql<string>`to_char((max(${businesses.updatedAt}) + interval '1 day') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS')` })
       .from(businesses);
     const base = `${later[0]!.t}.123456+00`;
-    await db().update(businesses).set({ updatedAt: sql`${base}::timestamptz` }).where(inArray(businesses.id, targets.slice(0, 5)));
-    await db().update(businesses).set({ updatedAt: sql`${base}::timestamptz + interval '1 microsecond'` }).where(inArray(businesses.id, targets.slice(5)));
+    await db()
+      .update(businesses)
+      .set({ updatedAt: sql`${base}::timestamptz` })
+      .where(inArray(businesses.id, targets.slice(0, 5)));
+    await db()
+      .update(businesses)
+      .set({ updatedAt: sql`${base}::timestamptz + interval '1 microsecond'` })
+      .where(inArray(businesses.id, targets.slice(5)));
     const since = `${later[0]!.t}.123Z`;
     const expected = await expectedIds(gte(businesses.updatedAt, new Date(since)));
     expect(new Set(expected)).toEqual(new Set(targets));
@@ -266,7 +272,10 @@ describe("GET /api/v2/partner-feed: paging the whole world", () => {
 describe("GET /api/v2/partner-feed: filters", () => {
   async function categoryCount(slugs: string[]) {
     if (slugs.length === 0) return 0;
-    const [row] = await db().select({ n: count() }).from(businesses).where(and(feedCondition, inArray(businesses.categorySlug, slugs)));
+    const [row] = await db()
+      .select({ n: count() })
+      .from(businesses)
+      .where(and(feedCondition, inArray(businesses.categorySlug, slugs)));
     return row?.n ?? 0;
   }
 
@@ -362,7 +371,9 @@ describe("GET /api/v2/partner-feed: locations", () => {
   it("carry the same name, address and phone as the entity profile and its structured data", async () => {
     const { body } = await feed("limit=500");
     const locations = body.locations as JsonBody[];
-    const sample = [0, 1, Math.floor(locations.length / 3), Math.floor(locations.length / 2), locations.length - 2, locations.length - 1].map((i) => locations[i]);
+    const sample = [0, 1, Math.floor(locations.length / 3), Math.floor(locations.length / 2), locations.length - 2, locations.length - 1].map(
+      (i) => locations[i],
+    );
     for (const location of sample) {
       const [row] = await db().select({ slug: businesses.slug }).from(businesses).where(eq(businesses.id, location.identifier));
       const profile = await getJson(server.url, `/api/v2/entity-profile?slug=${row!.slug}`);

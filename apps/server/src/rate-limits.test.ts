@@ -20,8 +20,16 @@ beforeAll(async () => {
   // has its own connection pool, as a second server process would; PGlite has one connection.
   secondPool = database.url ? await createDatabase({ url: database.url }) : undefined;
   first = await startTestServer({ database, rateLimits: LIMITS });
-  second = await startTestServer({ database: secondPool ? { ...secondPool, destroy: () => secondPool!.close() } : database, rateLimits: LIMITS, trustProxyHops: 1 });
-  const [row] = await database.db.select({ slug: businesses.slug }).from(businesses).where(sql`status = 'active' and subscription_expires_at is null`).limit(1);
+  second = await startTestServer({
+    database: secondPool ? { ...secondPool, destroy: () => secondPool!.close() } : database,
+    rateLimits: LIMITS,
+    trustProxyHops: 1,
+  });
+  const [row] = await database.db
+    .select({ slug: businesses.slug })
+    .from(businesses)
+    .where(sql`status = 'active' and subscription_expires_at is null`)
+    .limit(1);
   slug = row!.slug;
 });
 afterAll(async () => {
@@ -118,7 +126,9 @@ describe("keyed monthly quota", () => {
   it("counts every call of a tRPC batch", async () => {
     const { key } = await createApiKey(database.db, { kind: "developer" });
     const client = createDirectoryClient({ baseUrl: first.url, apiKey: key });
-    const calls = Array.from({ length: LIMITS.keyedPerMonth + 2 }, () => client.search.searchBusinesses.query({ category: "dentist", city: "Mumbai", limit: 1 }));
+    const calls = Array.from({ length: LIMITS.keyedPerMonth + 2 }, () =>
+      client.search.searchBusinesses.query({ category: "dentist", city: "Mumbai", limit: 1 }),
+    );
     const results = await Promise.allSettled(calls);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(LIMITS.keyedPerMonth);
     expect(results.filter((r) => r.status === "rejected")).toHaveLength(2);

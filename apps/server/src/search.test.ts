@@ -39,7 +39,8 @@ describe("GET /api/assistant-plugin", () => {
   });
 
   it("never exposes internal scores, even when a client asks for them, and counts the ask per day, route and key", async () => {
-    const hitsOf = async () => (await server.database.db.select().from(legacyScoreRequests)).filter((row) => row.route === "searchBusinesses" && row.apiKeyId === null);
+    const hitsOf = async () =>
+      (await server.database.db.select().from(legacyScoreRequests)).filter((row) => row.route === "searchBusinesses" && row.apiKeyId === null);
     const before = (await hitsOf())[0]?.hits ?? 0;
     for (let i = 0; i < 2; i++) {
       const { status, body } = await search("category=dentist&city=Mumbai&fields=geoScore,visibilityScore");
@@ -65,7 +66,10 @@ describe("GET /api/assistant-plugin", () => {
     for (const query of ["category=Dentists&city=bombay", "category=dental%20clinic&city=MUMBAI", "category=DENTIST&city=Bombay,%20IN"]) {
       const { status, body } = await search(`${query}&limit=10`);
       expect(status, query).toBe(200);
-      expect((body.businesses as JsonBody[]).map((b) => b.id), query).toEqual(names);
+      expect(
+        (body.businesses as JsonBody[]).map((b) => b.id),
+        query,
+      ).toEqual(names);
     }
   });
 

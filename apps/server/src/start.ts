@@ -59,7 +59,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const startedAt = performance.now();
   const database = await openPreparedDatabase(config, logger, startedAt);
 
-  const webhookConfig = { secretBox: loadWebhookSecretBox({ dataDir: config.dataDir, secretKey: config.webhooks.secretKey, log: logger }), outbound: config.webhooks.outbound };
+  const webhookConfig = {
+    secretBox: loadWebhookSecretBox({ dataDir: config.dataDir, secretKey: config.webhooks.secretKey, log: logger }),
+    outbound: config.webhooks.outbound,
+  };
   const metrics = createMetrics({ database });
   const app = createApp({
     database,
@@ -84,7 +87,14 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
 
   const stopHousekeeping = startHousekeeping(database.db, logger);
   const worker = config.webhooks.workerInServer
-    ? startWebhookWorker({ database, publicBaseUrl: config.publicBaseUrl, ...webhookConfig, settings: config.webhooks.delivery, logger, onAttempt: metrics.webhookAttempt })
+    ? startWebhookWorker({
+        database,
+        publicBaseUrl: config.publicBaseUrl,
+        ...webhookConfig,
+        settings: config.webhooks.delivery,
+        logger,
+        onAttempt: metrics.webhookAttempt,
+      })
     : null;
   let closing: Promise<void> | undefined;
   const close = () =>

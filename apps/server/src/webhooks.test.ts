@@ -39,10 +39,19 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const address = receiver.address();
   receiverUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/hooks`;
-  server = await startTestServer({ seed: { businesses: 100 }, logDestination: { write: (line: string) => void logLines.push(line) }, webhookWorker: { settings: { retryDelaysMs: [50, 50, 50, 50], attemptTimeoutMs: 2_000 }, pollIntervalMs: 100 } });
+  server = await startTestServer({
+    seed: { businesses: 100 },
+    logDestination: { write: (line: string) => void logLines.push(line) },
+    webhookWorker: { settings: { retryDelaysMs: [50, 50, 50, 50], attemptTimeoutMs: 2_000 }, pollIntervalMs: 100 },
+  });
   developerKey = (await createApiKey(server.database.db, { kind: "developer", label: "hooks" })).key;
   otherKey = (await createApiKey(server.database.db, { kind: "developer", label: "someone else" })).key;
-  const rows = await server.database.db.select({ slug: businesses.slug }).from(businesses).where(sql`status = 'active' and subscription_expires_at is null`).orderBy(businesses.slug).limit(5);
+  const rows = await server.database.db
+    .select({ slug: businesses.slug })
+    .from(businesses)
+    .where(sql`status = 'active' and subscription_expires_at is null`)
+    .orderBy(businesses.slug)
+    .limit(5);
   slugs = rows.map((row) => row.slug);
 });
 afterAll(async () => {
@@ -57,7 +66,7 @@ async function rest(method: string, path: string, key: string | null, body?: unk
     body: method === "GET" ? undefined : JSON.stringify(body ?? {}),
   });
   const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : null), text };
+  return { status: response.status, body: text ? JSON.parse(text) : null, text };
 }
 
 async function register(key = developerKey, url = receiverUrl) {
@@ -149,7 +158,11 @@ describe("webhook delivery", () => {
     const expected = createHmac("sha256", hook.secret).update(delivery.body).digest("hex");
     expect(delivery.headers["x-service-signature"]).toBe(expected);
     const verifier = new Webhook(hook.secret.slice("whsec_".length));
-    const headers = { "webhook-id": String(delivery.headers["webhook-id"]), "webhook-timestamp": String(delivery.headers["webhook-timestamp"]), "webhook-signature": String(delivery.headers["webhook-signature"]) };
+    const headers = {
+      "webhook-id": String(delivery.headers["webhook-id"]),
+      "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
+      "webhook-signature": String(delivery.headers["webhook-signature"]),
+    };
     expect(verifier.verify(delivery.body, headers)).toMatchObject({ id: event.id });
     // Tampered body or an old timestamp: refused.
     expect(() => verifier.verify(delivery.body.replace("Renamed", "Renamex"), headers)).toThrow();
@@ -218,7 +231,10 @@ describe("webhook delivery", () => {
 
   it("takes a POST without a body as an empty one (curl -X POST), and still refuses a body that is not JSON", async () => {
     const hook = await register();
-    const bare = await fetch(`${server.url}/api/developers/webhooks/${hook.id}/rotate-secret`, { method: "POST", headers: { authorization: `Bearer ${developerKey}` } });
+    const bare = await fetch(`${server.url}/api/developers/webhooks/${hook.id}/rotate-secret`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${developerKey}` },
+    });
     expect(bare.status).toBe(200);
     expect(((await bare.json()) as { secret: string }).secret).toMatch(/^whsec_/);
     const typed = await fetch(`${server.url}/api/developers/webhooks/${hook.id}/rotate-secret`, {
@@ -237,7 +253,11 @@ describe("webhook delivery", () => {
     expect(rotated.status).toBe(200);
     const test = await rest("POST", `/api/developers/webhooks/${hook.id}/test`, developerKey);
     const delivery = await until("the test event", () => received.find((r) => r.headers["webhook-id"] === test.body.eventId));
-    const headers = { "webhook-id": String(delivery.headers["webhook-id"]), "webhook-timestamp": String(delivery.headers["webhook-timestamp"]), "webhook-signature": String(delivery.headers["webhook-signature"]) };
+    const headers = {
+      "webhook-id": String(delivery.headers["webhook-id"]),
+      "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
+      "webhook-signature": String(delivery.headers["webhook-signature"]),
+    };
     for (const secret of [hook.secret, rotated.body.secret as string]) {
       expect(() => new Webhook(secret.slice("whsec_".length)).verify(delivery.body, headers)).not.toThrow();
     }

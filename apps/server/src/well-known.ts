@@ -1,6 +1,15 @@
 import type { Express } from "express";
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "@directory/api";
-import { API_VERSION, DIRECTORY_DESCRIPTION, DIRECTORY_NAME, LEAD_CONSENT_RULE, MCP_SERVER, RANKING, rateLimitSentence, SUPPORT_CONTACT } from "@directory/api/schemas";
+import {
+  API_VERSION,
+  DIRECTORY_DESCRIPTION,
+  DIRECTORY_NAME,
+  LEAD_CONSENT_RULE,
+  MCP_SERVER,
+  RANKING,
+  rateLimitSentence,
+  SUPPORT_CONTACT,
+} from "@directory/api/schemas";
 
 /**
  * The assistant plugin manifest and llms.txt: static descriptions that point agents at the real

@@ -10,7 +10,9 @@ import { startWebhookWorker } from "./webhooks/worker";
  */
 const config = readConfig();
 const logger = createLogger(config.logLevel);
-const database = await createDatabase(config.databaseUrl ? { url: config.databaseUrl, timeouts: config.databaseTimeouts } : { dataDir: `${config.dataDir}/pglite` });
+const database = await createDatabase(
+  config.databaseUrl ? { url: config.databaseUrl, timeouts: config.databaseTimeouts } : { dataDir: `${config.dataDir}/pglite` },
+);
 await migrate(database);
 const worker = startWebhookWorker({
   database,

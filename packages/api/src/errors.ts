@@ -99,9 +99,7 @@ function describeError(error: TRPCError): { status: number; body: PublicErrorBod
 
 /** One readable sentence for a failed input, naming each bad parameter. */
 function describeValidationError(error: z.ZodError): { code: DomainErrorCode; message: string } {
-  const missing = error.issues.filter(
-    (issue) => issue.code === "invalid_type" && /received undefined/.test(issue.message),
-  );
+  const missing = error.issues.filter((issue) => issue.code === "invalid_type" && /received undefined/.test(issue.message));
   if (missing.length > 0 && missing.length === error.issues.length) {
     const names = missing.map((issue) => issue.path.join("."));
     return { code: "MISSING_PARAMETER", message: `Missing required parameter: ${names.join(", ")}` };

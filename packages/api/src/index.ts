@@ -36,4 +36,12 @@ export type { WebhookConfig } from "./context";
 export { seedDemoWorld } from "./seed-demo-world";
 export { isDatabaseEmpty, type SeedOptions } from "@directory/db/seed";
 export { seedDemoDocuments } from "./services/graph/demo-documents";
-export { ingestDocuments, loadContextResolver, MatcherCache, parseDocumentLine, type IncomingDocument, type IngestDocumentsParams, type IngestResult } from "./services/graph/ingest";
+export {
+  ingestDocuments,
+  loadContextResolver,
+  MatcherCache,
+  parseDocumentLine,
+  type IncomingDocument,
+  type IngestDocumentsParams,
+  type IngestResult,
+} from "./services/graph/ingest";

@@ -107,7 +107,14 @@ const KEY_KIND_NEEDED: Partial<Record<AccessClass, string>> = {
 /** A call recorded from the demo world (apps/server/src/openapi-examples.generate.ts; replayed by api-reference.test.ts). */
 interface RecordedExample {
   summary: string;
-  request: { method: string; path: string; pathParams?: Record<string, string>; query?: Record<string, string>; headers?: Record<string, string>; body?: unknown };
+  request: {
+    method: string;
+    path: string;
+    pathParams?: Record<string, string>;
+    query?: Record<string, string>;
+    headers?: Record<string, string>;
+    body?: unknown;
+  };
   status: number;
   response: unknown;
 }
@@ -117,7 +124,10 @@ function requestLine({ request }: RecordedExample): string {
   const path = request.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(request.pathParams?.[name] ?? `{${name}}`));
   const query = new URLSearchParams(request.query ?? {}).toString();
   const authorization = request.headers?.Authorization;
-  const headers = [authorization ? `Authorization: ${authorization}` : "", request.method !== "GET" && request.body === undefined ? "Content-Type: application/json and the body {}" : ""].filter(Boolean);
+  const headers = [
+    authorization ? `Authorization: ${authorization}` : "",
+    request.method !== "GET" && request.body === undefined ? "Content-Type: application/json and the body {}" : "",
+  ].filter(Boolean);
   return `${request.method} ${path}${query ? `?${query}` : ""}${headers.length > 0 ? ` with ${headers.join(", ")}` : ""}`;
 }
 
@@ -133,7 +143,8 @@ function typedValue(parameter: Parameter, value: string): unknown {
 function addExample(operation: Operation, example: RecordedExample): void {
   const description = `Recorded from the demo world: ${requestLine(example)}`;
   for (const parameter of operation.parameters ?? []) {
-    const value = parameter.in === "path" ? example.request.pathParams?.[parameter.name] : parameter.in === "query" ? example.request.query?.[parameter.name] : undefined;
+    const value =
+      parameter.in === "path" ? example.request.pathParams?.[parameter.name] : parameter.in === "query" ? example.request.query?.[parameter.name] : undefined;
     if (value !== undefined) parameter.examples = { demo: { summary: example.summary, value: typedValue(parameter, value) } };
   }
   const body = operation.requestBody?.content?.["application/json"];
@@ -168,7 +179,9 @@ function rateLimitText(access: AccessClass, limits: RateLimitSettings): string {
 /** The statuses an access class adds to every operation made with its builder (see trpc.ts). */
 function accessResponses(access: AccessClass, limits: RateLimitSettings): Record<number, Response> {
   const responses: Record<number, Response> = {
-    400: errorResponse("Invalid parameter: one is missing, malformed or out of range, or carries control characters; the body names it (code MISSING_PARAMETER or INVALID_INPUT)"),
+    400: errorResponse(
+      "Invalid parameter: one is missing, malformed or out of range, or carries control characters; the body names it (code MISSING_PARAMETER or INVALID_INPUT)",
+    ),
   };
   const partner = access === "partner";
   const alternative = partner ? "; the body carries publicAlternative, the routes usable without a partner key" : "";
@@ -181,7 +194,10 @@ function accessResponses(access: AccessClass, limits: RateLimitSettings): Record
   const needed = KEY_KIND_NEEDED[access];
   if (needed) responses[403] = errorResponse(`The API key is valid but not ${needed}${alternative}`, partner ? "PartnerAuthError" : "Error");
   if (access !== "admin") {
-    responses[429] = errorResponse(rateLimitText(access, limits), "RateLimitError", { ...RATE_LIMIT_HEADERS, "Retry-After": { $ref: "#/components/headers/Retry-After" } });
+    responses[429] = errorResponse(rateLimitText(access, limits), "RateLimitError", {
+      ...RATE_LIMIT_HEADERS,
+      "Retry-After": { $ref: "#/components/headers/Retry-After" },
+    });
   }
   responses[503] = errorResponse("Temporarily unavailable: the database or the quota service cannot be reached; retry later", "Error", {
     "Retry-After": { description: "Seconds to wait before retrying, when the server can tell", schema: { type: "integer", minimum: 1 } },
@@ -255,7 +271,10 @@ export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateL
         if (!(tag in TAG_DESCRIPTIONS)) throw new Error(`OpenAPI: operation ${operationId} uses undeclared tag ${tag}`);
       }
       const success = operation.responses?.["200"];
-      operation.responses = { ...(success ? { [meta.successStatus ?? 200]: success } : {}), ...operationResponses(operationId, meta, limits, operation.requestBody !== undefined) };
+      operation.responses = {
+        ...(success ? { [meta.successStatus ?? 200]: success } : {}),
+        ...operationResponses(operationId, meta, limits, operation.requestBody !== undefined),
+      };
       // Every answer given after the limit was counted carries the counter, errors included.
       if (meta.access !== "admin") {
         for (const [status, response] of Object.entries(operation.responses)) {

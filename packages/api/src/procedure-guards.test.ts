@@ -34,7 +34,11 @@ describe("every procedure", () => {
     for (const [path, procedure] of procedures) {
       const { access, cache, openapi } = procedure._def.meta ?? {};
       if (openapi?.operationId === "getEntityProfile" || openapi?.operationId === "getEntityById") {
-        expect(typeof cache === "function" && [cache({ history: "true" }), cache({ history: "false" }), cache({})], path).toEqual(["private", "public", "public"]);
+        expect(typeof cache === "function" && [cache({ history: "true" }), cache({ history: "false" }), cache({})], path).toEqual([
+          "private",
+          "public",
+          "public",
+        ]);
       } else {
         expect(cache, path).toBe(access === "open" || access === "anonymous-daily" ? "public" : "private");
       }

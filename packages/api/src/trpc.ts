@@ -10,7 +10,14 @@ import { authenticateApiKey, type AuthenticatedKey } from "./services/access/api
 import { clientBucketOf } from "./services/access/client-ip";
 import { KEY_KINDS_ADMITTED } from "./services/access/key-requirements";
 import { consumeBufferedRateLimit } from "./services/access/buffered-rate-limits";
-import { consumeRateLimit, DEFAULT_RATE_LIMITS, rateLimitHeaders, type RateLimitDecision, type RateLimitPolicy, type RateLimitSettings } from "./services/access/rate-limits";
+import {
+  consumeRateLimit,
+  DEFAULT_RATE_LIMITS,
+  rateLimitHeaders,
+  type RateLimitDecision,
+  type RateLimitPolicy,
+  type RateLimitSettings,
+} from "./services/access/rate-limits";
 
 /**
  * Who may call a procedure and which limit counts it; every procedure gets exactly one, from the
@@ -122,7 +129,10 @@ async function countCall(ctx: Context, subject: string, policy: RateLimitPolicy,
     // Fail-open limits may count in memory between exact writes (buffered-rate-limits.ts).
     decision = await (onCounterFailure === "open" ? consumeBufferedRateLimit : consumeRateLimit)(ctx.db, { subject, policy });
   } catch (error) {
-    ctx.log.warn({ err: error, policy: policy.name }, `rate-limit counter unavailable: ${onCounterFailure === "open" ? "letting the call through (fail open)" : "refusing the call (fail closed)"}`);
+    ctx.log.warn(
+      { err: error, policy: policy.name },
+      `rate-limit counter unavailable: ${onCounterFailure === "open" ? "letting the call through (fail open)" : "refusing the call (fail closed)"}`,
+    );
     if (onCounterFailure === "open") return;
     throw toTrpcError(new DomainError("UNAVAILABLE", "The quota service is unavailable; retry shortly"));
   }
@@ -133,7 +143,13 @@ async function countCall(ctx: Context, subject: string, policy: RateLimitPolicy,
 const keyedQuota = t.middleware(async ({ ctx, next }) => {
   const key = ctx.apiKey;
   if (key && key.kind !== "admin") {
-    await countCall(ctx, `key:${key.id}`, { name: "key-monthly", limit: ctx.rateLimits.keyedPerMonth, window: "month" }, "This API key's monthly quota", "closed");
+    await countCall(
+      ctx,
+      `key:${key.id}`,
+      { name: "key-monthly", limit: ctx.rateLimits.keyedPerMonth, window: "month" },
+      "This API key's monthly quota",
+      "closed",
+    );
   }
   return next();
 });
@@ -154,12 +170,24 @@ function leadSubjects(ctx: Context, slug: unknown): { subject: string; policy: R
   const limits = ctx.rateLimits;
   const subjects: { subject: string; policy: RateLimitPolicy; what: string }[] = [];
   if (ctx.apiKey && ctx.apiKey.kind !== "admin") {
-    subjects.push({ subject: `key:${ctx.apiKey.id}`, policy: { name: "lead-key-hourly", limit: limits.leadsPerKeyPerHour, window: "hour" }, what: "This API key's hourly lead limit" });
+    subjects.push({
+      subject: `key:${ctx.apiKey.id}`,
+      policy: { name: "lead-key-hourly", limit: limits.leadsPerKeyPerHour, window: "hour" },
+      what: "This API key's hourly lead limit",
+    });
   } else if (!ctx.apiKey && ctx.clientIp !== null) {
-    subjects.push({ subject: `ip:${clientBucketOf(ctx.clientIp)}`, policy: { name: "lead-address-hourly", limit: limits.leadsPerAddressPerHour, window: "hour" }, what: "The hourly lead limit for your address" });
+    subjects.push({
+      subject: `ip:${clientBucketOf(ctx.clientIp)}`,
+      policy: { name: "lead-address-hourly", limit: limits.leadsPerAddressPerHour, window: "hour" },
+      what: "The hourly lead limit for your address",
+    });
   }
   if (typeof slug === "string" && slug.trim() !== "") {
-    subjects.push({ subject: `business:${slug.trim().toLowerCase().slice(0, 200)}`, policy: { name: "lead-business-daily", limit: limits.leadsPerBusinessPerDay, window: "day" }, what: "The daily lead limit of this business" });
+    subjects.push({
+      subject: `business:${slug.trim().toLowerCase().slice(0, 200)}`,
+      policy: { name: "lead-business-daily", limit: limits.leadsPerBusinessPerDay, window: "day" },
+      what: "The daily lead limit of this business",
+    });
   }
   return subjects;
 }
@@ -185,7 +213,12 @@ export const openProcedure = baseProcedure
 /** Guarantee: anonymous callers allowed at the spec's daily limit per address (the v2 routes and their twins). */
 export const v2Procedure = baseProcedure
   .meta({ access: "anonymous-daily", cache: "public" })
-  .use(anonymousLimit((limits) => ({ name: "anonymous-daily", limit: limits.anonymousPerDay, window: "day" }), "The anonymous daily limit for your address (supply an API key or wait)"));
+  .use(
+    anonymousLimit(
+      (limits) => ({ name: "anonymous-daily", limit: limits.anonymousPerDay, window: "day" }),
+      "The anonymous daily limit for your address (supply an API key or wait)",
+    ),
+  );
 
 /** Guarantee: as v2Procedure, plus a valid lead within the limits per address, per key and per target business. */
 export const leadSubmissionProcedure = v2Procedure.meta({ access: "lead-submission", cache: "private" }).input(ZSubmitLeadInput).use(leadLimits);
@@ -234,11 +267,14 @@ export const partnerProcedure = t.procedure
  * Guarantee: ctx.apiKey is a business key with a businessId. The procedure must still check that
  * the business it acts on is ctx.apiKey.businessId.
  */
-export const businessProcedure = baseProcedure.meta({ access: "business", cache: "private" }).use(requireKey(KEY_KINDS_ADMITTED.business, "a business-scoped API key")).use(({ ctx, next }) => {
-  const { businessId } = ctx.apiKey;
-  if (!businessId) throw toTrpcError(new DomainError("FORBIDDEN", "This business key is not bound to a business"));
-  return next({ ctx: { apiKey: { ...ctx.apiKey, businessId } } });
-});
+export const businessProcedure = baseProcedure
+  .meta({ access: "business", cache: "private" })
+  .use(requireKey(KEY_KINDS_ADMITTED.business, "a business-scoped API key"))
+  .use(({ ctx, next }) => {
+    const { businessId } = ctx.apiKey;
+    if (!businessId) throw toTrpcError(new DomainError("FORBIDDEN", "This business key is not bound to a business"));
+    return next({ ctx: { apiKey: { ...ctx.apiKey, businessId } } });
+  });
 
 /** Guarantee: ctx.apiKey is an admin key. */
 export const adminProcedure = baseProcedure.meta({ access: "admin", cache: "private" }).use(requireKey(KEY_KINDS_ADMITTED.admin, "an admin API key"));

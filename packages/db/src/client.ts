@@ -40,9 +40,7 @@ export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 2_000, s
 const RECONNECT_INTERVAL_MS = 1_000;
 
 export type DatabaseOptions =
-  | { url: string; maxConnections?: number; timeouts?: Partial<DatabaseTimeouts> }
-  | { dataDir: string }
-  | { memory: true; loadDataDir?: Blob };
+  { url: string; maxConnections?: number; timeouts?: Partial<DatabaseTimeouts> } | { dataDir: string } | { memory: true; loadDataDir?: Blob };
 
 export const PGLITE_EXTENSIONS = { pg_trgm };
 

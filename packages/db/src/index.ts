@@ -1,4 +1,15 @@
 export * from "./schema/index";
-export { choreDatabaseOptionsFromEnv, createDatabase, forChores, databaseOptionsFromEnv, databaseTimeoutsFromEnv, DEFAULT_DATABASE_TIMEOUTS, type Database, type DatabaseOptions, type DatabaseTimeouts, type Db } from "./client";
+export {
+  choreDatabaseOptionsFromEnv,
+  createDatabase,
+  forChores,
+  databaseOptionsFromEnv,
+  databaseTimeoutsFromEnv,
+  DEFAULT_DATABASE_TIMEOUTS,
+  type Database,
+  type DatabaseOptions,
+  type DatabaseTimeouts,
+  type Db,
+} from "./client";
 export { migrate } from "./migrate";
 export { executePrepared, preparedQuery, rowsOf } from "./rows";

@@ -130,7 +130,11 @@ export function createLivenessGuard(options: LivenessOptions): LivenessGuard {
         // Fails like a refused connection, so postgres-js rejects the query and frees the slot. It
         // fails on the first write: failing earlier leaves postgres-js with a pending write that
         // it never flushes on the connection's next attempt.
-        const error = failure("DATABASE_UNREACHABLE", `The database is unreachable (${unreachable.message}); the next connection attempt is within ${options.retryIntervalMs} ms`, unreachable);
+        const error = failure(
+          "DATABASE_UNREACHABLE",
+          `The database is unreachable (${unreachable.message}); the next connection attempt is within ${options.retryIntervalMs} ms`,
+          unreachable,
+        );
         return new Duplex({ read() {}, write: (_chunk, _encoding, callback) => callback(error) });
       }
       // While unreachable, this attempt is the probe: the others fail at once until the next interval.

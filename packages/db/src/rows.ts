@@ -12,7 +12,12 @@ export function rowsOf<T>(result: unknown): T[] {
 interface PreparingDatabase {
   dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
   session: {
-    prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: false): { execute(values?: Record<string, unknown>): Promise<unknown> };
+    prepareQuery(
+      query: { sql: string; params: unknown[] },
+      fields: undefined,
+      name: string,
+      arrayMode: false,
+    ): { execute(values?: Record<string, unknown>): Promise<unknown> };
   };
 }
 

@@ -141,7 +141,9 @@ type RequestLog = { info(data: object, message: string): void };
 /** JSON-RPC methods of a posted body (one message or a batch), for the log. */
 function jsonRpcMethods(body: unknown): string[] {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.flatMap((message) => (message && typeof message === "object" && typeof (message as { method?: unknown }).method === "string" ? [(message as { method: string }).method] : []));
+  return messages.flatMap((message) =>
+    message && typeof message === "object" && typeof (message as { method?: unknown }).method === "string" ? [(message as { method: string }).method] : [],
+  );
 }
 
 /**

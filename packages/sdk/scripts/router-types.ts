@@ -79,7 +79,10 @@ export function emitRouterTypes(apiDir: string): string {
     if (seen.has(type)) throw new Error(`recursive type ${checker.typeToString(type)} is not supported`);
     const inner = new Set(seen).add(type);
     if (checker.isTupleType(type)) {
-      return `[${checker.getTypeArguments(type as ts.TypeReference).map((member) => printType(member, inner)).join(", ")}]`;
+      return `[${checker
+        .getTypeArguments(type as ts.TypeReference)
+        .map((member) => printType(member, inner))
+        .join(", ")}]`;
     }
     if (checker.isArrayType(type)) {
       const [element] = checker.getTypeArguments(type as ts.TypeReference);

@@ -21,12 +21,19 @@ const failure = (status: number, body: Record<string, unknown>, headers?: Record
   body: { error: { json: { message: body.error, code: -32029, data: { code: "TOO_MANY_REQUESTS", httpStatus: status, public: body } } } },
 });
 const rateLimited = (retryAfter: string) =>
-  failure(429, { error: "quota used up", code: "RATE_LIMITED", limit: 60, policy: "anonymous-minute", resetAt: "2030-01-01T00:00:00.000Z" }, { "retry-after": retryAfter });
+  failure(
+    429,
+    { error: "quota used up", code: "RATE_LIMITED", limit: 60, policy: "anonymous-minute", resetAt: "2030-01-01T00:00:00.000Z" },
+    { "retry-after": retryAfter },
+  );
 const retry = { baseDelayMs: 1 };
 
 describe("the SDK client", () => {
   it("retries a query refused with 429 after Retry-After, and reports the quota", async () => {
-    const server = scriptedFetch([rateLimited("0"), ok({ total: 0, businesses: [] }, { RateLimit: '"anonymous-minute";r=41;t=30', "RateLimit-Policy": '"anonymous-minute";q=60;w=60' })]);
+    const server = scriptedFetch([
+      rateLimited("0"),
+      ok({ total: 0, businesses: [] }, { RateLimit: '"anonymous-minute";r=41;t=30', "RateLimit-Policy": '"anonymous-minute";q=60;w=60' }),
+    ]);
     const client = createDirectoryClient({ baseUrl: "http://directory.test", fetch: server.fetch, retry });
     const result = await client.search.searchBusinesses.query({ category: "dentists", city: "Mumbai" });
     expect(result.total).toBe(0);
@@ -61,11 +68,15 @@ describe("the SDK client", () => {
 
   it("does not retry when turned off, nor when Retry-After is longer than maxDelayMs", async () => {
     const off = scriptedFetch([rateLimited("0")]);
-    await expect(createDirectoryClient({ baseUrl: "http://d.test", fetch: off.fetch, retry: false }).search.searchBusinesses.query({ category: "a", city: "b" })).rejects.toBeInstanceOf(DirectoryError);
+    await expect(
+      createDirectoryClient({ baseUrl: "http://d.test", fetch: off.fetch, retry: false }).search.searchBusinesses.query({ category: "a", city: "b" }),
+    ).rejects.toBeInstanceOf(DirectoryError);
     expect(off.calls).toHaveLength(1);
 
     const long = scriptedFetch([rateLimited("3600")]);
-    await expect(createDirectoryClient({ baseUrl: "http://d.test", fetch: long.fetch }).search.searchBusinesses.query({ category: "a", city: "b" })).rejects.toMatchObject({ retryAfterSeconds: 3600 });
+    await expect(
+      createDirectoryClient({ baseUrl: "http://d.test", fetch: long.fetch }).search.searchBusinesses.query({ category: "a", city: "b" }),
+    ).rejects.toMatchObject({ retryAfterSeconds: 3600 });
     expect(long.calls).toHaveLength(1);
   });
 

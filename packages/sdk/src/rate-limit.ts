@@ -30,7 +30,10 @@ export function rateLimitFrom(headers: Headers, now = Date.now()): RateLimitStat
 
 /** The parameters of the first item of a structured field; the item's own name is under "". */
 function parameters(field: string): Map<string, string> {
-  const [name = "", ...rest] = field.split(",")[0]!.split(";").map((part) => part.trim());
+  const [name = "", ...rest] = field
+    .split(",")[0]!
+    .split(";")
+    .map((part) => part.trim());
   const result = new Map<string, string>([["", name.replace(/^"|"$/g, "")]]);
   for (const part of rest) {
     const [key, value = ""] = part.split("=");

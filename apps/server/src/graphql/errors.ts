@@ -32,7 +32,12 @@ export const GRAPHQL_ERRORS = {
 export type GraphQLErrorCode = keyof typeof GRAPHQL_ERRORS;
 
 export function doorError(code: GraphQLErrorCode, message: string, from?: GraphQLError): GraphQLError {
-  return new GraphQLError(message, { nodes: from?.nodes, source: from?.source, positions: from?.positions, extensions: { code, status: GRAPHQL_ERRORS[code] } });
+  return new GraphQLError(message, {
+    nodes: from?.nodes,
+    source: from?.source,
+    positions: from?.positions,
+    extensions: { code, status: GRAPHQL_ERRORS[code] },
+  });
 }
 
 /** A procedure's refusal as a GraphQL error with the REST body's code, status and details. */

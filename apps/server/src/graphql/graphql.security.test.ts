@@ -42,19 +42,33 @@ beforeAll(async () => {
     services: [poisoned("Root canal"), poisoned("Implants")],
     keywords: [poisoned("zyxquark")],
   };
-  await db().update(businesses).set({ ...fields, visibilityScore: 1_000, updatedAt: new Date() }).where(eq(businesses.id, target.id));
+  await db()
+    .update(businesses)
+    .set({ ...fields, visibilityScore: 1_000, updatedAt: new Date() })
+    .where(eq(businesses.id, target.id));
   for (const [property, value] of Object.entries(fields)) {
-    await db().update(claims).set({ value }).where(and(eq(claims.businessId, target.id), eq(claims.property, property), isNull(claims.supersededAt)));
+    await db()
+      .update(claims)
+      .set({ value })
+      .where(and(eq(claims.businessId, target.id), eq(claims.property, property), isNull(claims.supersededAt)));
   }
-  await db().insert(offers).values({ businessId: target.id, title: poisoned("Cleaning offer"), description: poisoned("Offer text"), price: "1499.00", currency: "INR" });
-  await db().insert(buyerQuestions).values({ businessId: target.id, question: poisoned("Do you treat children?"), answer: poisoned("Yes, we do") });
+  await db()
+    .insert(offers)
+    .values({ businessId: target.id, title: poisoned("Cleaning offer"), description: poisoned("Offer text"), price: "1499.00", currency: "INR" });
+  await db()
+    .insert(buyerQuestions)
+    .values({ businessId: target.id, question: poisoned("Do you treat children?"), answer: poisoned("Yes, we do") });
 });
 afterAll(async () => {
   await server?.close();
 });
 
 async function post(query: string, variables?: Record<string, unknown>) {
-  const response = await fetch(`${server.url}/api/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
+  const response = await fetch(`${server.url}/api/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
   const raw = await response.text();
   return { status: response.status, raw, body: JSON.parse(raw) };
 }
@@ -112,7 +126,11 @@ describe("owner text and scores on the GraphQL door", () => {
     for (const text of stringsOf(body)) expect(HIDDEN_PATTERN.test(text), text).toBe(false);
     expect(body.data.entity.name).toBe("Zyxquark Dental Clinic");
     const rest = await getJson(server.url, `/api/v2/entity-profile?slug=${target.slug}`);
-    expect(body.data.entity.aiSignals).toMatchObject({ description: rest.body.aiSignals.description, usp: rest.body.aiSignals.usp, keywords: rest.body.aiSignals.keywords });
+    expect(body.data.entity.aiSignals).toMatchObject({
+      description: rest.body.aiSignals.description,
+      usp: rest.body.aiSignals.usp,
+      keywords: rest.body.aiSignals.keywords,
+    });
     expect(body.data.entity.services).toEqual(rest.body.services);
     expect(body.data.entity.structuredData).toEqual(rest.body.structuredData);
     expect(body.data.offers.offers.map((o: JsonBody) => o.title)).toContain("Cleaning offer x");
@@ -132,7 +150,10 @@ describe("owner text and scores on the GraphQL door", () => {
 
 describe("404 and 410 are errors with a code and a status, never silent nulls", () => {
   it("answers an unknown slug with NOT_FOUND 404 on every slug field", async () => {
-    const { body } = await post(`query($slug: String!) { entity(slug: $slug) { slug } offers(slug: $slug) { total } buyerQuestions(slug: $slug) { total } agentProfile(slug: $slug) { schema } }`, { slug: "no-such-business-anywhere" });
+    const { body } = await post(
+      `query($slug: String!) { entity(slug: $slug) { slug } offers(slug: $slug) { total } buyerQuestions(slug: $slug) { total } agentProfile(slug: $slug) { schema } }`,
+      { slug: "no-such-business-anywhere" },
+    );
     expect(body.data).toEqual({ entity: null, offers: null, buyerQuestions: null, agentProfile: null });
     expect(body.errors.map((e: JsonBody) => e.path[0]).sort()).toEqual(["agentProfile", "buyerQuestions", "entity", "offers"]);
     for (const error of body.errors) expect(error.extensions).toEqual({ code: "NOT_FOUND", status: 404 });
@@ -140,7 +161,10 @@ describe("404 and 410 are errors with a code and a status, never silent nulls", 
 
   it("answers a decommissioned business with ENTITY_DECOMMISSIONED 410, and keeps the other fields", async () => {
     const [inactive] = await db().select({ slug: businesses.slug }).from(businesses).where(eq(businesses.status, "inactive")).limit(1);
-    const { body } = await post(`query($gone: String!, $here: String!) { gone: entity(slug: $gone) { slug } here: entity(slug: $here) { slug } }`, { gone: inactive?.slug, here: target.slug });
+    const { body } = await post(`query($gone: String!, $here: String!) { gone: entity(slug: $gone) { slug } here: entity(slug: $here) { slug } }`, {
+      gone: inactive?.slug,
+      here: target.slug,
+    });
     expect(body.data).toEqual({ gone: null, here: { slug: target.slug } });
     expect(body.errors).toHaveLength(1);
     expect(body.errors[0]).toMatchObject({ path: ["gone"], extensions: { code: "ENTITY_DECOMMISSIONED", status: 410 } });
@@ -157,7 +181,9 @@ describe("404 and 410 are errors with a code and a status, never silent nulls", 
   it("withholds the message of an unexpected resolver failure and logs it instead", () => {
     const logged: unknown[] = [];
     const failure = new Error('relation "businesses" does not exist');
-    const formatted = formatGraphQLError(new GraphQLError(failure.message, { path: ["entity"], originalError: failure }), (error) => logged.push(error)).toJSON();
+    const formatted = formatGraphQLError(new GraphQLError(failure.message, { path: ["entity"], originalError: failure }), (error) =>
+      logged.push(error),
+    ).toJSON();
     expect(formatted).toEqual({ message: "Internal server error", path: ["entity"], extensions: { code: "INTERNAL", status: 500 } });
     expect(logged).toEqual([failure]);
   });

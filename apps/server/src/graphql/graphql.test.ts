@@ -46,7 +46,12 @@ async function activeBusinessWithHistory(): Promise<string> {
 }
 
 async function activeBusinessWithOffers(): Promise<string> {
-  const [row] = await db().select({ slug: businesses.slug }).from(offers).innerJoin(businesses, eq(businesses.id, offers.businessId)).where(activeCondition).limit(1);
+  const [row] = await db()
+    .select({ slug: businesses.slug })
+    .from(offers)
+    .innerJoin(businesses, eq(businesses.id, offers.businessId))
+    .where(activeCondition)
+    .limit(1);
   if (!row) throw new Error("the demo world has no active business with offers");
   return row.slug;
 }
@@ -143,7 +148,9 @@ describe("the entity query (spec 4.7)", () => {
     expect(keyed.body.errors).toBeUndefined();
     expect(keyed.body.data.entity.history).toBe(true);
     const rest = await getJson(server.url, `/api/v2/entity-profile?slug=${slug}&history=true`, { authorization: `Bearer ${developerKey}` });
-    expect(keyed.body.data.entity.claims).toEqual(rest.body.claims.map((c: JsonBody) => ({ id: c.id, property: c.property, supersededAt: c.supersededAt, supersededBy: c.supersededBy })));
+    expect(keyed.body.data.entity.claims).toEqual(
+      rest.body.claims.map((c: JsonBody) => ({ id: c.id, property: c.property, supersededAt: c.supersededAt, supersededBy: c.supersededBy })),
+    );
     expect(keyed.body.data.entity.claims.some((c: JsonBody) => c.supersededAt !== null)).toBe(true);
 
     const current = await post(`query($slug: String!) { entity(slug: $slug, history: false) { history claims { supersededAt } } }`, { slug }, freshAddress());
@@ -179,7 +186,11 @@ describe("the other read models", () => {
       headers,
     );
     expect(body.errors).toBeUndefined();
-    const rest = await getJson(server.url, `/api/v2/businesses?category=${encodeURIComponent(category)}&city=${encodeURIComponent(city)}&limit=3`, freshAddress());
+    const rest = await getJson(
+      server.url,
+      `/api/v2/businesses?category=${encodeURIComponent(category)}&city=${encodeURIComponent(city)}&limit=3`,
+      freshAddress(),
+    );
     expect(body.data.lookupBusinesses.businesses.map((b: JsonBody) => b.slug)).toEqual(rest.body.businesses.map((b: JsonBody) => b.slug));
     expect(body.data.lookupBusinesses.limit).toBe(3);
     expect(body.data.searchCategory.businesses.length).toBeGreaterThan(0);
@@ -188,7 +199,11 @@ describe("the other read models", () => {
     expect(body.data.offers.business.slug).toBe(slug);
     expect(body.data.buyerQuestions.total).toBe(body.data.buyerQuestions.questions.length);
     const agent = await getJson(server.url, `/business/${slug}/agent.json`, freshAddress());
-    expect(body.data.agentProfile).toEqual({ schema: "ABO/1.0", entity: { name: agent.body.entity.name, trustScore: agent.body.entity.trustScore }, actions: agent.body.actions.map((a: JsonBody) => ({ type: a.type, href: a.href })) });
+    expect(body.data.agentProfile).toEqual({
+      schema: "ABO/1.0",
+      entity: { name: agent.body.entity.name, trustScore: agent.body.entity.trustScore },
+      actions: agent.body.actions.map((a: JsonBody) => ({ type: a.type, href: a.href })),
+    });
   });
 
   it("resolves offers, buyer questions and the agent profile of an entity from inside it", async () => {
@@ -269,7 +284,11 @@ describe("limits on the query document, before any procedure runs", () => {
   }
 
   it(`refuses a query nested deeper than ${MAX_DEPTH} levels`, async () => {
-    const message = await expectRefusedBeforeProcedures(`{ entity(slug: "x") { agentProfile { actions { href { a { b { c { d } } } } } } } }`, "QUERY_TOO_DEEP", 400);
+    const message = await expectRefusedBeforeProcedures(
+      `{ entity(slug: "x") { agentProfile { actions { href { a { b { c { d } } } } } } } }`,
+      "QUERY_TOO_DEEP",
+      400,
+    );
     expect(message).toContain(String(MAX_DEPTH));
   });
 
@@ -312,12 +331,16 @@ describe("limits on the query document, before any procedure runs", () => {
   it("lets the full entity query with its extras and a full 50-result lookup through", () => {
     const entity = fullSelection(graphqlSchema.getType("Entity") as GraphQLObjectType);
     const agent = fullSelection(graphqlSchema.getType("AgentProfile") as GraphQLObjectType);
-    const full = parse(`{ entity(slug: "x") { ${entity} offers { total offers { title price } } buyerQuestions { questions { question answer } } agentProfile { ${agent} } } }`);
+    const full = parse(
+      `{ entity(slug: "x") { ${entity} offers { total offers { title price } } buyerQuestions { questions { question answer } } agentProfile { ${agent} } } }`,
+    );
     const measured = measureDocument(graphqlSchema, full);
     expect(measured.procedureCalls).toBe(4);
     expect(measured.cost).toBeLessThan(MAX_COST / 2);
     const listing = fullSelection(graphqlSchema.getType("Listing") as GraphQLObjectType);
-    expect(measureDocument(graphqlSchema, parse(`{ lookupBusinesses(category: "a", city: "b", limit: 50) { businesses { ${listing} } } }`)).cost).toBeLessThan(MAX_COST / 2);
+    expect(measureDocument(graphqlSchema, parse(`{ lookupBusinesses(category: "a", city: "b", limit: 50) { businesses { ${listing} } } }`)).cost).toBeLessThan(
+      MAX_COST / 2,
+    );
   });
 
   it("allows as many procedure calls per query as one tRPC batch", () => {
@@ -341,7 +364,13 @@ describe("rate limits", () => {
     }
     const refused = await post(`query($slug: String!) { entity(slug: $slug) { slug } }`, { slug }, headers);
     expect(refused.body.data.entity).toBeNull();
-    expect(refused.body.errors[0].extensions).toMatchObject({ code: "RATE_LIMITED", status: 429, limit: ANONYMOUS_PER_DAY, policy: "anonymous-daily", resetAt: expect.any(String) });
+    expect(refused.body.errors[0].extensions).toMatchObject({
+      code: "RATE_LIMITED",
+      status: 429,
+      limit: ANONYMOUS_PER_DAY,
+      policy: "anonymous-daily",
+      resetAt: expect.any(String),
+    });
     const keyed = await post(`query($slug: String!) { entity(slug: $slug) { slug } }`, { slug }, { ...headers, authorization: `Bearer ${developerKey}` });
     expect(keyed.body.data.entity.slug).toBe(slug);
   });
@@ -374,7 +403,11 @@ describe("schema, introspection and discovery", () => {
 
   it("is named in the discovery manifest", async () => {
     const { body } = await getJson(server.url, "/api/agent-discovery");
-    expect(body.doors.graphql).toMatchObject({ url: "http://directory.test/api/graphql", schema: "http://directory.test/api/graphql/schema.graphql", operations: "query" });
+    expect(body.doors.graphql).toMatchObject({
+      url: "http://directory.test/api/graphql",
+      schema: "http://directory.test/api/graphql/schema.graphql",
+      operations: "query",
+    });
   });
 
   it("lets browsers on any origin query it (preflight for POST with Authorization)", async () => {
@@ -400,7 +433,15 @@ describe("schema, introspection and discovery", () => {
 
   it("is reported by graphql-request as a ClientError carrying the codes", async () => {
     const client = new GraphQLClient(`${server.url}/api/graphql`, { headers: freshAddress() });
-    const error = await client.request(gql`{ entity(slug: "no-such-business-anywhere") { slug } }`).catch((e: unknown) => e);
+    const error = await client
+      .request(gql`
+        {
+          entity(slug: "no-such-business-anywhere") {
+            slug
+          }
+        }
+      `)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ClientError);
     expect((error as ClientError).response.errors?.[0]?.extensions).toMatchObject({ code: "NOT_FOUND", status: 404 });
   });

@@ -21,7 +21,11 @@ export const QUERY_ONLY_MESSAGE =
  * Everything that happens to a document before any procedure runs, cheapest first: the size cap,
  * parsing with a token cap, query-only, the depth/cost/alias limits, then graphql-js validation.
  */
-function prepare(query: string, operationName: string | undefined, variableValues: Record<string, unknown> | undefined): Omit<ExecutionArgs, "contextValue"> | GraphQLError[] {
+function prepare(
+  query: string,
+  operationName: string | undefined,
+  variableValues: Record<string, unknown> | undefined,
+): Omit<ExecutionArgs, "contextValue"> | GraphQLError[] {
   if (Buffer.byteLength(query, "utf8") > MAX_QUERY_BYTES) return [doorError("QUERY_TOO_LARGE", `The query is longer than ${MAX_QUERY_BYTES} bytes`)];
   let document: DocumentNode;
   try {
@@ -32,7 +36,10 @@ function prepare(query: string, operationName: string | undefined, variableValue
     return [doorError("GRAPHQL_PARSE_FAILED", error.message, error)];
   }
   const refused = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.operation !== "query");
-  if (refused?.kind === Kind.OPERATION_DEFINITION) return [doorError("OPERATION_NOT_SUPPORTED", `${refused.operation[0]!.toUpperCase()}${refused.operation.slice(1)}s are not offered. ${QUERY_ONLY_MESSAGE}`)];
+  if (refused?.kind === Kind.OPERATION_DEFINITION)
+    return [
+      doorError("OPERATION_NOT_SUPPORTED", `${refused.operation[0]!.toUpperCase()}${refused.operation.slice(1)}s are not offered. ${QUERY_ONLY_MESSAGE}`),
+    ];
   const overLimit = checkLimits(graphqlSchema, document, variableValues);
   if (overLimit) return [overLimit];
   const invalid = validate(graphqlSchema, document, specifiedRules);

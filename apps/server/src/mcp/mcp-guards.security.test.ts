@@ -66,7 +66,13 @@ describe("MCP DNS rebinding protection (Host and Origin allow-list)", () => {
       ["GET", "/api/mcp/sse"],
       ["POST", "/api/mcp/messages?sessionId=x"],
     ] as const) {
-      const response = await send(server.url, method, path, { host: `evil.example.com:${port}`, "content-type": "application/json" }, method === "POST" ? INITIALIZE : undefined);
+      const response = await send(
+        server.url,
+        method,
+        path,
+        { host: `evil.example.com:${port}`, "content-type": "application/json" },
+        method === "POST" ? INITIALIZE : undefined,
+      );
       expect(response.status, `${method} ${path}`).toBe(403);
       expect(response.body).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 }, id: null });
     }
@@ -104,7 +110,8 @@ describe("MCP DNS rebinding protection (Host and Origin allow-list)", () => {
 });
 
 describe("request bodies the app's JSON parser refuses", () => {
-  const post = (path: string, body: string, headers: Record<string, string> = {}) => send(server.url, "POST", path, { "content-type": "application/json", ...headers }, body);
+  const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+    send(server.url, "POST", path, { "content-type": "application/json", ...headers }, body);
 
   it("answers malformed JSON on every MCP POST route with a JSON-RPC parse error", async () => {
     for (const path of ["/api/mcp", "/api/mcp/messages?sessionId=x"]) {

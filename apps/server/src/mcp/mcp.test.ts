@@ -73,7 +73,12 @@ describe("MCP over stateless Streamable HTTP", () => {
     const response = await fetch(`${server.url}/api/mcp`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+      }),
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("application/json");
@@ -160,7 +165,13 @@ describe("MCP over stateless Streamable HTTP", () => {
 
   it("submit_lead refuses anything but explicit consent and writes no lead", async () => {
     const before = await leadCount();
-    const base = { slug: "", contactName: "Asha", contactEmail: "asha@example.com", message: "Need a check-up next week", idempotencyKey: "mcp-test-refused-1" };
+    const base = {
+      slug: "",
+      contactName: "Asha",
+      contactEmail: "asha@example.com",
+      message: "Need a check-up next week",
+      idempotencyKey: "mcp-test-refused-1",
+    };
     const [target] = await server.database.db.select({ slug: businesses.slug }).from(businesses).where(eq(businesses.status, "active")).limit(1);
     base.slug = target!.slug;
     const statement = "I agree to be contacted by this business about my request.";
@@ -176,7 +187,11 @@ describe("MCP over stateless Streamable HTTP", () => {
     }
     expect(await leadCount()).toBe(before);
 
-    const lead = await structured(client, "submit_lead", { ...base, idempotencyKey: "mcp-test-accepted-1", consent: { userAgreedToBeContacted: true, statementShownToUser: statement } });
+    const lead = await structured(client, "submit_lead", {
+      ...base,
+      idempotencyKey: "mcp-test-accepted-1",
+      consent: { userAgreedToBeContacted: true, statementShownToUser: statement },
+    });
     expect(lead).toMatchObject({ status: "new", businessSlug: target!.slug });
     expect(await leadCount()).toBe(before + 1);
     const status = await structured(client, "get_lead_status", { leadId: lead.leadId });
@@ -206,13 +221,20 @@ describe("MCP over stateless Streamable HTTP", () => {
   it("exposes the business-profile resource template and both prompts", async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates).toContainEqual(expect.objectContaining({ name: "business-profile", uriTemplate: "directory://business/{slug}" }));
-    const [one] = await server.database.db.select({ slug: businesses.slug, name: businesses.name }).from(businesses).where(eq(businesses.status, "active")).limit(1);
+    const [one] = await server.database.db
+      .select({ slug: businesses.slug, name: businesses.name })
+      .from(businesses)
+      .where(eq(businesses.status, "active"))
+      .limit(1);
     const read = await client.readResource({ uri: `directory://business/${one!.slug}` });
     const content = read.contents[0] as { mimeType: string; text: string };
     expect(content.mimeType).toBe("application/json");
     expect(JSON.parse(content.text).identity.name).toBe(one!.name);
 
-    const completion = await client.complete({ ref: { type: "ref/resource", uri: "directory://business/{slug}" }, argument: { name: "slug", value: one!.name } });
+    const completion = await client.complete({
+      ref: { type: "ref/resource", uri: "directory://business/{slug}" },
+      argument: { name: "slug", value: one!.name },
+    });
     expect(completion.completion.values).toContain(one!.slug);
 
     const { prompts } = await client.listPrompts();
@@ -236,7 +258,11 @@ describe("MCP over the legacy HTTP+SSE transport", () => {
   });
 
   it("rejects messages for an unknown session", async () => {
-    const response = await fetch(`${server.url}/api/mcp/messages?sessionId=nope`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const response = await fetch(`${server.url}/api/mcp/messages?sessionId=nope`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(response.status).toBe(404);
   });
 });

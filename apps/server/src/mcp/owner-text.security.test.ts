@@ -61,7 +61,9 @@ async function setClaim(businessId: string, property: string, value: unknown): P
     .where(and(eq(claims.businessId, businessId), eq(claims.property, property), isNull(claims.supersededAt)))
     .returning({ id: claims.id });
   if (updated.length === 0) {
-    await db().insert(claims).values({ businessId, property, value, source: "owner:test", confidence: 0.8, verification: "self_reported", observedAt: new Date() });
+    await db()
+      .insert(claims)
+      .values({ businessId, property, value, source: "owner:test", confidence: 0.8, verification: "self_reported", observedAt: new Date() });
   }
 }
 
@@ -85,18 +87,32 @@ async function poison(target: Target, variant: "a" | "b"): Promise<void> {
     .set({ ...fields, planTier: "premium", visibilityScore: 1_000, updatedAt: new Date() })
     .where(eq(businesses.id, target.id));
   for (const [property, value] of Object.entries(fields)) await setClaim(target.id, property, value);
-  await setClaim(target.id, "notes", { [`key${HIDDEN}`]: [poisoned("nested"), { deep: poisoned("deeper", 100_000) }], list: Array.from({ length: 500 }, (_, i) => poisoned(`n${i}`, 100)) });
-  await db().insert(offers).values([
-    { businessId: target.id, title: poisoned("Cleaning offer", 3_000), description: poisoned("Offer text", 50_000), price: "1499.00", currency: "INR" },
-    { businessId: target.id, title: poisoned("Whitening"), description: null, price: "999.00", currency: "INR" },
-  ]);
-  await db().insert(buyerQuestions).values({ businessId: target.id, question: poisoned("Do you treat children?", 5_000), answer: poisoned("Yes, we do", 50_000) });
+  await setClaim(target.id, "notes", {
+    [`key${HIDDEN}`]: [poisoned("nested"), { deep: poisoned("deeper", 100_000) }],
+    list: Array.from({ length: 500 }, (_, i) => poisoned(`n${i}`, 100)),
+  });
+  await db()
+    .insert(offers)
+    .values([
+      { businessId: target.id, title: poisoned("Cleaning offer", 3_000), description: poisoned("Offer text", 50_000), price: "1499.00", currency: "INR" },
+      { businessId: target.id, title: poisoned("Whitening"), description: null, price: "999.00", currency: "INR" },
+    ]);
+  await db()
+    .insert(buyerQuestions)
+    .values({ businessId: target.id, question: poisoned("Do you treat children?", 5_000), answer: poisoned("Yes, we do", 50_000) });
 }
 
 /** Two owner-verified, active businesses of one category and city: what every door can show. */
 async function pickPair(): Promise<[Target, Target]> {
   const rows = await db()
-    .select({ id: businesses.id, slug: businesses.slug, categorySlug: businesses.categorySlug, categoryName: categories.name, cityName: cities.name, cityId: businesses.cityId })
+    .select({
+      id: businesses.id,
+      slug: businesses.slug,
+      categorySlug: businesses.categorySlug,
+      categoryName: categories.name,
+      cityName: cities.name,
+      cityId: businesses.cityId,
+    })
     .from(businesses)
     .innerJoin(categories, eq(categories.slug, businesses.categorySlug))
     .innerJoin(cities, eq(cities.id, businesses.cityId))
@@ -122,7 +138,9 @@ beforeAll(async () => {
   await poison(a, "a");
   await poison(b, "b");
   mcp = new Client({ name: "owner-text-test", version: "1.0.0" });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${developerKey}` } } }));
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${developerKey}` } } }),
+  );
 });
 afterAll(async () => {
   await mcp?.close().catch(() => undefined);
@@ -272,10 +290,11 @@ describe("owner-written text is cleaned and capped by the output schemas, on eve
 
 describe("offer currencies are checked where they are stored", () => {
   it("the database refuses a currency that is not three capital letters", async () => {
-    await expect(
-      db().insert(offers).values({ businessId: a.id, title: "Bad", price: "1.00", currency: "INR<script>alert(1)</script>" }),
-    ).rejects.toThrow();
-    const [row] = await db().select({ n: sql<number>`count(*)::int` }).from(offers).where(eq(offers.title, "Bad"));
+    await expect(db().insert(offers).values({ businessId: a.id, title: "Bad", price: "1.00", currency: "INR<script>alert(1)</script>" })).rejects.toThrow();
+    const [row] = await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(offers)
+      .where(eq(offers.title, "Bad"));
     expect(row?.n).toBe(0);
   });
 });

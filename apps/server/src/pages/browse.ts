@@ -45,7 +45,10 @@ export async function browsePage(req: Request, res: Response, caller: Caller, ba
   if (!category || !city || page === null || (page > 1 && !cursor)) {
     const problem = !category || !city ? "Choose both a category and a city." : "That page link is not valid; start from the first page.";
     const main = `<h1>Browse the directory</h1><p>${escapeHtml(problem)}</p>${searchForms({ category, city })}`;
-    res.status(400).type("html").send(layout({ title: "Browse the directory", noindex: true }, main));
+    res
+      .status(400)
+      .type("html")
+      .send(layout({ title: "Browse the directory", noindex: true }, main));
     return;
   }
   try {
@@ -66,7 +69,12 @@ ${searchForms({ category: result.category.name, city: cityLabel })}`;
     const canonical = `${baseUrl}${browseHref(result.category.slug, cityLabel)}`;
     res.type("html").send(
       layout(
-        { title: page > 1 ? `${heading}, page ${page}` : heading, description: `${result.category.name} in ${result.city.name}, ${result.city.region}: listings with sourced facts.`, canonical, noindex: page > 1 },
+        {
+          title: page > 1 ? `${heading}, page ${page}` : heading,
+          description: `${result.category.name} in ${result.city.name}, ${result.city.region}: listings with sourced facts.`,
+          canonical,
+          noindex: page > 1,
+        },
         main,
       ),
     );

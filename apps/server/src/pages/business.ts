@@ -40,7 +40,10 @@ function contactActions(contact: Profile["contact"]): string {
   if (contact.email && EMAIL.test(contact.email)) actions.push(`<li><a href="mailto:${escapeHtml(contact.email)}">Email ${escapeHtml(contact.email)}</a></li>`);
   const site = contact.website ? websiteHref(contact.website) : null;
   if (site) actions.push(`<li><a href="${escapeHtml(site)}" rel="nofollow noopener">Website: ${escapeHtml(new URL(site).host)}</a></li>`);
-  const plain = [contact.phone && !tel ? `Phone: ${escapeHtml(contact.phone)}` : "", contact.website && !site ? `Website: ${escapeHtml(contact.website)}` : ""].filter(Boolean);
+  const plain = [
+    contact.phone && !tel ? `Phone: ${escapeHtml(contact.phone)}` : "",
+    contact.website && !site ? `Website: ${escapeHtml(contact.website)}` : "",
+  ].filter(Boolean);
   return `<ul class="actions">${actions.join("") || "<li>No contact details known</li>"}</ul>${plain.length ? `<p>${plain.join("<br>")}</p>` : ""}`;
 }
 
@@ -63,14 +66,20 @@ function claimsTable(claims: Profile["claims"]): string {
 function offersSection(offers: Offers | null): string {
   if (!offers || offers.offers.length === 0) return "<p>No published offers.</p>";
   return `<ul>${offers.offers
-    .map((o) => `<li><strong>${escapeHtml(o.title)}</strong>: ${escapeHtml(o.price)} ${escapeHtml(o.currency)}${o.description ? ` <span class="muted">${escapeHtml(o.description)}</span>` : ""}${o.validUntil ? ` <span class="muted">(until ${escapeHtml(o.validUntil.slice(0, 10))})</span>` : ""}</li>`)
+    .map(
+      (o) =>
+        `<li><strong>${escapeHtml(o.title)}</strong>: ${escapeHtml(o.price)} ${escapeHtml(o.currency)}${o.description ? ` <span class="muted">${escapeHtml(o.description)}</span>` : ""}${o.validUntil ? ` <span class="muted">(until ${escapeHtml(o.validUntil.slice(0, 10))})</span>` : ""}</li>`,
+    )
     .join("")}</ul>`;
 }
 
 function questionsSection(questions: Questions | null): string {
   if (!questions || questions.questions.length === 0) return "<p>No questions yet.</p>";
   return `<dl>${questions.questions
-    .map((q) => `<dt>${escapeHtml(q.question)}</dt><dd>${q.answer ? escapeHtml(q.answer) : '<span class="muted">Not answered yet</span>'}${q.source === "owner" ? "" : ' <span class="muted">(asked of every business in this category)</span>'}</dd>`)
+    .map(
+      (q) =>
+        `<dt>${escapeHtml(q.question)}</dt><dd>${q.answer ? escapeHtml(q.answer) : '<span class="muted">Not answered yet</span>'}${q.source === "owner" ? "" : ' <span class="muted">(asked of every business in this category)</span>'}</dd>`,
+    )
     .join("")}</dl>`;
 }
 
@@ -95,7 +104,12 @@ ${aiSignals.tagline ? `<p><em>${escapeHtml(aiSignals.tagline)}</em></p>` : ""}<p
 <p class="muted">For agents: <a href="${escapeHtml(profile.links.agentProfileUrl)}">agent.json</a> · <a href="${escapeHtml(profile.links.canonicalUrl)}">canonical record</a></p>
 </article>`;
   return layout(
-    { title: `${identity.name}, ${identity.category} in ${identity.city}`, description: description.slice(0, 300), canonical: profile.links.profileUrl, jsonLd: profile.structuredData },
+    {
+      title: `${identity.name}, ${identity.category} in ${identity.city}`,
+      description: description.slice(0, 300),
+      canonical: profile.links.profileUrl,
+      jsonLd: profile.structuredData,
+    },
     main,
   );
 }

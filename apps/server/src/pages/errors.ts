@@ -27,7 +27,12 @@ export async function popularOrNothing(caller: Caller, headingLevel = 2): Promis
  * An error page for a failed procedure: its status, what happened, and where to go instead (the
  * search forms and popular categories). Non-tRPC errors are rethrown to the app's error handler.
  */
-export async function sendErrorPage(res: Response, caller: Caller, error: unknown, search: { category?: string; city?: string; q?: string } = {}): Promise<void> {
+export async function sendErrorPage(
+  res: Response,
+  caller: Caller,
+  error: unknown,
+  search: { category?: string; city?: string; q?: string } = {},
+): Promise<void> {
   if (!(error instanceof TRPCError)) throw error;
   const { status, body, retryAfterSeconds } = toPublicError(error);
   if (retryAfterSeconds) res.setHeader("Retry-After", String(retryAfterSeconds));
@@ -35,7 +40,10 @@ export async function sendErrorPage(res: Response, caller: Caller, error: unknow
   const offerPopular = status === 400 || status === 404;
   const main = `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(body.error)}</p>
 ${status === 429 ? "<p>Wait a little and reload, or use the API with a key for higher limits.</p>" : ""}${searchForms(search)}${offerPopular ? await popularOrNothing(caller) : ""}`;
-  res.status(status).type("html").send(layout({ title, noindex: true }, main));
+  res
+    .status(status)
+    .type("html")
+    .send(layout({ title, noindex: true }, main));
 }
 
 export type { Caller };

@@ -24,17 +24,49 @@ export function mountPages(app: Express, contextFor: (req: Request, res: Respons
       }
     };
 
-  app.get("/", pageSecurityHeaders, page((_req, res, { caller, baseUrl }) => homePage(res, caller, baseUrl)));
-  app.get("/business/:slug", pageSecurityHeaders, page((req, res, { caller }) => businessPage(req, res, caller)));
-  app.get("/browse", pageSecurityHeaders, page((req, res, { caller, baseUrl }) => browsePage(req, res, caller, baseUrl)));
-  app.get("/search", pageSecurityHeaders, page((req, res, { caller }) => searchPage(req, res, caller)));
+  app.get(
+    "/",
+    pageSecurityHeaders,
+    page((_req, res, { caller, baseUrl }) => homePage(res, caller, baseUrl)),
+  );
+  app.get(
+    "/business/:slug",
+    pageSecurityHeaders,
+    page((req, res, { caller }) => businessPage(req, res, caller)),
+  );
+  app.get(
+    "/browse",
+    pageSecurityHeaders,
+    page((req, res, { caller, baseUrl }) => browsePage(req, res, caller, baseUrl)),
+  );
+  app.get(
+    "/search",
+    pageSecurityHeaders,
+    page((req, res, { caller }) => searchPage(req, res, caller)),
+  );
 
-  app.get("/robots.txt", pageSecurityHeaders, page((_req, res, { baseUrl }) => {
-    res.type("text/plain; charset=utf-8").send(robotsTxt(baseUrl));
-  }));
-  app.get("/sitemap.xml", pageSecurityHeaders, page((_req, res, { caller, baseUrl }) => sitemapIndex(res, caller, baseUrl)));
-  app.get("/sitemaps/site.xml", pageSecurityHeaders, page((_req, res, { baseUrl }) => siteSitemap(res, baseUrl)));
-  app.get("/sitemaps/profiles.xml", pageSecurityHeaders, page((req, res, { caller }) => profileSitemap(req, res, caller)));
+  app.get(
+    "/robots.txt",
+    pageSecurityHeaders,
+    page((_req, res, { baseUrl }) => {
+      res.type("text/plain; charset=utf-8").send(robotsTxt(baseUrl));
+    }),
+  );
+  app.get(
+    "/sitemap.xml",
+    pageSecurityHeaders,
+    page((_req, res, { caller, baseUrl }) => sitemapIndex(res, caller, baseUrl)),
+  );
+  app.get(
+    "/sitemaps/site.xml",
+    pageSecurityHeaders,
+    page((_req, res, { baseUrl }) => siteSitemap(res, baseUrl)),
+  );
+  app.get(
+    "/sitemaps/profiles.xml",
+    pageSecurityHeaders,
+    page((req, res, { caller }) => profileSitemap(req, res, caller)),
+  );
 
   const stylesheetPath = STYLESHEET_PATH.split("?")[0]!;
   app.get(stylesheetPath, pageSecurityHeaders, (req, res) => {

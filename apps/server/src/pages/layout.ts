@@ -108,12 +108,18 @@ export function browseHref(category: string, city: string): string {
 }
 
 /** Popular categories and cities as links; each category links to its listings in the first city. */
-export function popularLinks(overview: { categories: { slug: string; name: string }[]; cities: { name: string; country: string }[] }, headingLevel = 2): string {
+export function popularLinks(
+  overview: { categories: { slug: string; name: string }[]; cities: { name: string; country: string }[] },
+  headingLevel = 2,
+): string {
   const h = `h${headingLevel}`;
   const topCity = overview.cities[0];
   const cityParam = (city: { name: string; country: string }) => `${city.name}, ${city.country}`;
   const categories = overview.categories
-    .map((c) => `<li><a href="${escapeHtml(topCity ? browseHref(c.slug, cityParam(topCity)) : `/search${queryString({ q: c.name })}`)}">${escapeHtml(c.name)}</a></li>`)
+    .map(
+      (c) =>
+        `<li><a href="${escapeHtml(topCity ? browseHref(c.slug, cityParam(topCity)) : `/search${queryString({ q: c.name })}`)}">${escapeHtml(c.name)}</a></li>`,
+    )
     .join("");
   const firstCategory = overview.categories[0];
   const cities = overview.cities
@@ -124,7 +130,17 @@ export function popularLinks(overview: { categories: { slug: string; name: strin
 }
 
 /** A listing row for browse, search and alternatives. */
-export function listingItem(listing: { name: string; profileUrl: string; slug: string; planTier: string; address: string; category: string; city: string; verified: boolean; rating: number | null }): string {
+export function listingItem(listing: {
+  name: string;
+  profileUrl: string;
+  slug: string;
+  planTier: string;
+  address: string;
+  category: string;
+  city: string;
+  verified: boolean;
+  rating: number | null;
+}): string {
   const path = `/business/${encodeURIComponent(listing.slug)}`;
   const rating = listing.rating === null ? "" : ` · rated ${listing.rating}/5`;
   return `<li><a href="${escapeHtml(path)}">${escapeHtml(listing.name)}</a> ${tierBadge(listing.planTier)}<br><span class="muted">${escapeHtml(listing.category)} · ${escapeHtml(listing.address)} · ${listing.verified ? "Owner-verified" : "Unclaimed"}${rating}</span></li>`;

@@ -14,7 +14,10 @@ export async function searchPage(req: Request, res: Response, caller: Caller): P
   const city = text(req.query.city);
   if (q.length < 2) {
     const main = `<h1>Search by keywords</h1>${req.query.q === undefined ? "" : "<p>Type at least two characters.</p>"}${searchForms({ q, city }, 2)}`;
-    res.status(req.query.q === undefined ? 200 : 400).type("html").send(layout({ title: "Search by keywords", noindex: true }, main));
+    res
+      .status(req.query.q === undefined ? 200 : 400)
+      .type("html")
+      .send(layout({ title: "Search by keywords", noindex: true }, main));
     return;
   }
   try {

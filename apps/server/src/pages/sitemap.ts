@@ -40,7 +40,9 @@ export async function sitemapIndex(res: Response, caller: Caller, baseUrl: strin
 
 export function siteSitemap(res: Response, baseUrl: string): void {
   res.type(XML_TYPE).setHeader("Cache-Control", "public, max-age=3600");
-  res.send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>${escapeHtml(`${baseUrl}/`)}</loc></url>\n</urlset>\n`);
+  res.send(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>${escapeHtml(`${baseUrl}/`)}</loc></url>\n</urlset>\n`,
+  );
 }
 
 /** One page of public profile URLs: the slug range the index names. */

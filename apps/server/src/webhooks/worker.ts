@@ -78,7 +78,14 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
         await recordAttempt(db, { delivery, outcome, settings });
         options.onAttempt?.(outcome.error === null);
         logger.info(
-          { webhookId: delivery.webhookId, eventId: delivery.eventId, attempt: delivery.attempt, statusCode: outcome.statusCode, durationMs: outcome.durationMs, delivered: outcome.error === null },
+          {
+            webhookId: delivery.webhookId,
+            eventId: delivery.eventId,
+            attempt: delivery.attempt,
+            statusCode: outcome.statusCode,
+            durationMs: outcome.durationMs,
+            delivered: outcome.error === null,
+          },
           "webhook delivery attempt",
         );
       }),
@@ -115,7 +122,9 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       running = false;
       wakeUp?.();
       await loop;
-      await (await stopListening)?.();
+      await (
+        await stopListening
+      )?.();
     },
   };
 }

@@ -29,4 +29,7 @@ export function cleanedJson<T extends z.ZodType>(schema: T): T {
 }
 
 /** Only an ISO 4217 shape leaves; offers.currency has the same CHECK in the database. */
-export const ZCurrencyCode = z.string().regex(/^[A-Z]{3}$/).describe("ISO 4217 currency code");
+export const ZCurrencyCode = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .describe("ISO 4217 currency code");

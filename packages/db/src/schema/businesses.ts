@@ -1,16 +1,5 @@
 import { getTableColumns, sql } from "drizzle-orm";
-import {
-  boolean,
-  doublePrecision,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  real,
-  text,
-  timestamp,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, real, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { categories } from "./categories";
 import { cities } from "./cities";
 import { businessStatus, ownership, planTier } from "./enums";
@@ -88,8 +77,12 @@ export const businesses = pgTable(
     // Finds a city's businesses: mention dictionaries and category co-occurrence (packages/api/src/services/graph/).
     index("businesses_city_idx").on(t.cityId, t.categorySlug),
     // The few businesses not servable (inactive, or expired), which graph answers leave out.
-    index("businesses_inactive_idx").on(t.id).where(sql`${t.status} <> 'active'`),
-    index("businesses_expiry_idx").on(t.subscriptionExpiresAt, t.id).where(sql`${t.subscriptionExpiresAt} is not null`),
+    index("businesses_inactive_idx")
+      .on(t.id)
+      .where(sql`${t.status} <> 'active'`),
+    index("businesses_expiry_idx")
+      .on(t.subscriptionExpiresAt, t.id)
+      .where(sql`${t.subscriptionExpiresAt} is not null`),
     // Serves the partner feed's keyset paging (verified, active, in updated order) at any depth.
     index("businesses_feed_idx")
       .on(t.updatedAt, t.id)

@@ -19,10 +19,7 @@ export const cities = pgTable(
     /** Lower-case other names the city is searched by ("bangalore" for Bengaluru). */
     aliases: text("aliases").array().notNull().default([]),
   },
-  (t) => [
-    index("cities_name_lower_idx").on(sql`lower(${t.name})`),
-    index("cities_aliases_idx").using("gin", t.aliases),
-  ],
+  (t) => [index("cities_name_lower_idx").on(sql`lower(${t.name})`), index("cities_aliases_idx").using("gin", t.aliases)],
 );
 
 export type City = typeof cities.$inferSelect;

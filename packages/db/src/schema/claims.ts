@@ -29,10 +29,14 @@ export const claims = pgTable(
   (t) => [
     check("claims_confidence_range", sql`${t.confidence} >= 0 and ${t.confidence} <= 1`),
     // At most one current claim per property, enforced by the database.
-    uniqueIndex("claims_current_uq").on(t.businessId, t.property).where(sql`${t.supersededAt} is null`),
+    uniqueIndex("claims_current_uq")
+      .on(t.businessId, t.property)
+      .where(sql`${t.supersededAt} is null`),
     index("claims_business_idx").on(t.businessId, t.observedAt),
     // Former names, for the mention extractor's dictionaries (packages/api/src/services/graph/dictionary.ts).
-    index("claims_former_names_idx").on(t.businessId).where(sql`${t.property} = 'name' and ${t.supersededAt} is not null`),
+    index("claims_former_names_idx")
+      .on(t.businessId)
+      .where(sql`${t.property} = 'name' and ${t.supersededAt} is not null`),
   ],
 );
 

@@ -32,10 +32,7 @@ export const documents = pgTable(
     contentHash: text("content_hash").notNull().unique(),
     ingestedAt: timestamp("ingested_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    check("documents_kind", sql`${t.kind} in ('ai_answer', 'article')`),
-    index("documents_context_idx").on(t.cityId, t.categorySlug),
-  ],
+  (t) => [check("documents_kind", sql`${t.kind} in ('ai_answer', 'article')`), index("documents_context_idx").on(t.cityId, t.categorySlug)],
 );
 
 export type Document = typeof documents.$inferSelect;

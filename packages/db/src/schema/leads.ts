@@ -27,7 +27,10 @@ export const leads = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("leads_idempotency_uq").on(t.businessId, t.idempotencyScope, t.idempotencyKey), index("leads_business_idx").on(t.businessId, t.createdAt)],
+  (t) => [
+    uniqueIndex("leads_idempotency_uq").on(t.businessId, t.idempotencyScope, t.idempotencyKey),
+    index("leads_business_idx").on(t.businessId, t.createdAt),
+  ],
 );
 
 /** The consent a lead was submitted under; written with the lead and never updated. */
@@ -40,5 +43,7 @@ export const leadConsents = pgTable("lead_consents", {
   /** Who attested it: the agent or client that called submit_lead. */
   attestedBy: text("attested_by").notNull(),
   consentedAt: timestamp("consented_at", { withTimezone: true }).notNull(),
-  recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().default(sql`now()`),
+  recordedAt: timestamp("recorded_at", { withTimezone: true })
+    .notNull()
+    .default(sql`now()`),
 });

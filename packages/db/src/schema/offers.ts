@@ -19,8 +19,5 @@ export const offers = pgTable(
     validUntil: timestamp("valid_until", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index("offers_business_idx").on(t.businessId),
-    check("offers_currency_iso4217", sql`${t.currency} ~ '^[A-Z]{3}$'`),
-  ],
+  (t) => [index("offers_business_idx").on(t.businessId), check("offers_currency_iso4217", sql`${t.currency} ~ '^[A-Z]{3}$'`)],
 );

@@ -20,5 +20,10 @@ export const outboxEvents = pgTable(
     /** Set once every subscriber has been handed the event. */
     dispatchedAt: timestamp("dispatched_at", { withTimezone: true }),
   },
-  (t) => [index("outbox_events_pending_idx").on(t.id).where(sql`${t.dispatchedAt} is null`), index("outbox_events_business_idx").on(t.businessId, t.id)],
+  (t) => [
+    index("outbox_events_pending_idx")
+      .on(t.id)
+      .where(sql`${t.dispatchedAt} is null`),
+    index("outbox_events_business_idx").on(t.businessId, t.id),
+  ],
 );

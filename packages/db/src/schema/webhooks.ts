@@ -58,7 +58,9 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     uniqueIndex("webhook_deliveries_event_uq").on(t.webhookId, t.eventId),
-    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt),
   ],
 );

@@ -32,9 +32,7 @@ export interface Allocation {
  */
 export function planAllocation(cities: readonly City[], categories: readonly DemoCategory[], total: number): Allocation {
   const topCategories = categoriesByPopularity().slice(0, GUARANTEED_CATEGORY_COUNT);
-  const pairs = cities
-    .slice(0, GUARANTEED_CITY_COUNT)
-    .flatMap((city) => topCategories.map((category) => ({ city, category })));
+  const pairs = cities.slice(0, GUARANTEED_CITY_COUNT).flatMap((city) => topCategories.map((category) => ({ city, category })));
   const affordablePairs = Math.floor((total * MAX_GUARANTEED_SHARE) / BUSINESSES_PER_GUARANTEED_PAIR);
   const guaranteedPairs = pairs.slice(0, Math.min(pairs.length, affordablePairs));
   const guaranteedCount = guaranteedPairs.length * BUSINESSES_PER_GUARANTEED_PAIR;
@@ -49,7 +47,7 @@ export function planAllocation(cities: readonly City[], categories: readonly Dem
       if (index < guaranteedCount) {
         const pair = guaranteedPairs[Math.floor(index / BUSINESSES_PER_GUARANTEED_PAIR)];
         if (!pair) throw new Error(`no guaranteed pair for business ${index}`);
-        const slot = index % BUSINESSES_PER_GUARANTEED_PAIR - LIVE_BUSINESSES_PER_GUARANTEED_PAIR;
+        const slot = (index % BUSINESSES_PER_GUARANTEED_PAIR) - LIVE_BUSINESSES_PER_GUARANTEED_PAIR;
         const rank = Math.floor(index / BUSINESSES_PER_GUARANTEED_PAIR) * spareSlotsPerPair + slot;
         return { ...pair, decommissionRank: slot < 0 ? null : rank };
       }

@@ -16,7 +16,10 @@ export function categoryQuestionTemplates(rng: Rng, category: DemoCategory, prof
     : `Does a typical ${category.singular} offer home delivery or online orders?`;
   const rows: [string, string | null][] = [
     [`How much does ${service} usually cost?`, `Prices vary by ${category.singular} and city; ask for a written quote before you commit.`],
-    [`How do I choose a good ${category.singular}?`, "Compare verified reviews, check qualifications and licences, and ask at least two businesses for a quote."],
+    [
+      `How do I choose a good ${category.singular}?`,
+      "Compare verified reviews, check qualifications and licences, and ask at least two businesses for a quote.",
+    ],
     [third, null],
   ];
   return rows.map(([question, answer]) => ({
@@ -46,9 +49,7 @@ export function ownerQuestions(
     ["Are you open on Sundays?", sundayAnswer(business.openingHours)],
     [
       `Do you serve customers outside ${cityName}?`,
-      business.state === cityName
-        ? `Yes, we serve ${cityName} and the surrounding areas.`
-        : `Yes, we serve ${cityName} and nearby areas of ${business.state}.`,
+      business.state === cityName ? `Yes, we serve ${cityName} and the surrounding areas.` : `Yes, we serve ${cityName} and nearby areas of ${business.state}.`,
     ],
     ["Is parking available?", "Yes, customer parking is available close to our entrance."],
     ["Which payment methods do you accept?", "We accept cash, cards and the common mobile payment apps."],

@@ -102,10 +102,7 @@ export function loadDemoCities(count = DEMO_CITY_COUNT): City[] {
       slug: `${kebab(city.name)}-${city.country.toLowerCase()}`,
       name: city.name,
       countryCode: city.country,
-      adminRegion:
-        ADMIN_REGION_FIXES[`${city.name}|${city.country}`] ??
-        admin1.get(`${city.country}.${city.adminCode}`) ??
-        city.country,
+      adminRegion: ADMIN_REGION_FIXES[`${city.name}|${city.country}`] ?? admin1.get(`${city.country}.${city.adminCode}`) ?? city.country,
       population: city.population,
       lat,
       lng,

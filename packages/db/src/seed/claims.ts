@@ -5,8 +5,17 @@ import { DAY_SECONDS, addSeconds } from "./time";
 
 /** Every listing field that is a claim, in the camelCase the API uses as the claim's property. */
 export const CLAIMED_PROPERTIES = [
-  "name", "phone", "website", "email", "address", "description",
-  "services", "usp", "tagline", "keywords", "openingHours",
+  "name",
+  "phone",
+  "website",
+  "email",
+  "address",
+  "description",
+  "services",
+  "usp",
+  "tagline",
+  "keywords",
+  "openingHours",
 ] as const;
 export type ClaimedProperty = (typeof CLAIMED_PROPERTIES)[number];
 

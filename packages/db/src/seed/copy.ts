@@ -30,12 +30,7 @@ const SERVICE_USPS = [
   "Free home visits within {city}",
 ];
 /** Only for shops, food and other walk-in businesses. */
-const WALK_IN_USPS = [
-  "Open seven days a week",
-  "Free delivery within {city}",
-  "Loyalty rewards for regular customers",
-  "Friendly staff and easy parking",
-];
+const WALK_IN_USPS = ["Open seven days a week", "Free delivery within {city}", "Loyalty rewards for regular customers", "Friendly staff and easy parking"];
 const SERVICE_HOURS = new Set(["clinic", "office", "trades", "childCare"]);
 
 const TAGLINES = [
@@ -61,24 +56,14 @@ function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? "");
 }
 
-export function listingCopy(
-  rng: Rng,
-  name: string,
-  category: DemoCategory,
-  profile: CategoryProfile,
-  city: City,
-  services: readonly string[],
-): ListingCopy {
+export function listingCopy(rng: Rng, name: string, category: DemoCategory, profile: CategoryProfile, city: City, services: readonly string[]): ListingCopy {
   const founded = String(rng.int(1975, 2022));
   const values = { singular: category.singular, city: city.name, founded, years: String(new Date(DEMO_EPOCH_MS).getUTCFullYear() - Number(founded)) };
   const usp = fill(rng.pick([...USPS, ...(SERVICE_HOURS.has(profile.hours) ? SERVICE_USPS : WALK_IN_USPS)]), values);
   const highlighted = services.slice(0, 3).map((service) => service.toLowerCase());
   // "in Shanghai, Shanghai" reads badly: name the region only when it differs from the city.
   const place = city.adminRegion === city.name ? city.name : `${city.name}, ${city.adminRegion}`;
-  const sentences = [
-    `${name} is ${article(category.singular)} ${category.singular} in ${place}, offering ${listSentence(highlighted)}.`,
-    `${usp}.`,
-  ];
+  const sentences = [`${name} is ${article(category.singular)} ${category.singular} in ${place}, offering ${listSentence(highlighted)}.`, `${usp}.`];
   if (rng.chance(0.6)) sentences.push(fill(rng.pick(CLOSINGS), values));
 
   const cityTerm = city.name.toLowerCase();

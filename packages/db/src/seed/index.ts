@@ -57,10 +57,7 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
  * Businesses are generated and inserted batch by batch, so memory stays flat however many are
  * requested.
  */
-export async function seedDemoData(
-  db: Db,
-  options: SeedOptions = {},
-): Promise<{ businesses: number; claims: number; cities: number; categories: number }> {
+export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<{ businesses: number; claims: number; cities: number; categories: number }> {
   const total = options.businesses ?? DEMO_BUSINESS_COUNT;
   const seed = options.seed ?? DEFAULT_SEED;
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);

@@ -73,9 +73,9 @@ export async function insertAsJson<TTable extends PgTable>(db: Db, table: TTable
     sql`, `,
   );
   for (let start = 0; start < rows.length; start += ROWS_PER_JSON_STATEMENT) {
-    const tuples = rows.slice(start, start + ROWS_PER_JSON_STATEMENT).map((row: Record<string, unknown>) =>
-      codecs.map(({ key, encode }) => (encode ? encode(row[key]) : row[key])),
-    );
+    const tuples = rows
+      .slice(start, start + ROWS_PER_JSON_STATEMENT)
+      .map((row: Record<string, unknown>) => codecs.map(({ key, encode }) => (encode ? encode(row[key]) : row[key])));
     const json = asciiJson(tuples);
     await db.insert(table).select(sql`select ${selectList} from jsonb_array_elements(${json}::jsonb) as e`);
   }

@@ -3,17 +3,57 @@ import type { Locale } from "./locales";
 import type { Rng } from "./random";
 
 const ADJECTIVES = [
-  "Bright", "Prime", "Golden", "Royal", "Modern", "Trusted", "Classic", "Urban", "Premier", "Elite",
-  "Sunrise", "Evergreen", "Silver", "Metro", "Smart", "First Choice", "Happy", "Crown", "Pioneer",
-  "Apex", "Noble", "Reliable", "Swift", "True", "Grand", "Blue Sky", "Family", "Heritage", "Northstar", "Vista",
+  "Bright",
+  "Prime",
+  "Golden",
+  "Royal",
+  "Modern",
+  "Trusted",
+  "Classic",
+  "Urban",
+  "Premier",
+  "Elite",
+  "Sunrise",
+  "Evergreen",
+  "Silver",
+  "Metro",
+  "Smart",
+  "First Choice",
+  "Happy",
+  "Crown",
+  "Pioneer",
+  "Apex",
+  "Noble",
+  "Reliable",
+  "Swift",
+  "True",
+  "Grand",
+  "Blue Sky",
+  "Family",
+  "Heritage",
+  "Northstar",
+  "Vista",
 ];
 
 /** Categories where a practitioner's own name is the usual brand ("Dr. Mehta's Skin Clinic"). */
 const PRACTITIONER_CATEGORIES = new Set(["dentist", "doctor", "dermatologist", "pediatrician", "physiotherapist", "veterinarian", "psychologist"]);
 /** Trades and shops that are often family firms ("Kumar & Sons Plumbing"). */
 const FAMILY_FIRM_CATEGORIES = new Set([
-  "plumber", "electrician", "car-repair", "carpenter", "painter", "roofer", "general-contractor", "hardware-store",
-  "jewelry-store", "grocery-store", "tailor", "moving-company", "furniture-store", "bakery", "tire-shop",
+  "plumber",
+  "electrician",
+  "car-repair",
+  "carpenter",
+  "painter",
+  "roofer",
+  "general-contractor",
+  "hardware-store",
+  "jewelry-store",
+  "grocery-store",
+  "tailor",
+  "moving-company",
+  "furniture-store",
+  "bakery",
+  "tire-shop",
 ]);
 /** Partnerships are named after two partners ("Haddad & Nasser Legal"). */
 const PARTNERSHIP_CATEGORIES = new Set(["lawyer", "accountant", "architect", "financial-advisor", "insurance-agency"]);

@@ -71,15 +71,19 @@ describe("seedDemoData", () => {
   });
 
   // A PostgreSQL server takes the rows by COPY, PGlite as JSON (insert.ts): both must write the same world.
-  it.runIf(process.env.TEST_DATABASE_URL)("writes the same rows on a PostgreSQL server (COPY) as on PGlite", async () => {
-    const server = await createTestDatabase({ seed: { businesses: BUSINESSES, seed: 42, batchSize: 250 } });
-    try {
-      expect(server.driver).toBe("postgres");
-      expect(JSON.stringify(await snapshot(server.db))).toBe(JSON.stringify(await snapshot(first.db)));
-    } finally {
-      await server.destroy();
-    }
-  }, 180_000);
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "writes the same rows on a PostgreSQL server (COPY) as on PGlite",
+    async () => {
+      const server = await createTestDatabase({ seed: { businesses: BUSINESSES, seed: 42, batchSize: 250 } });
+      try {
+        expect(server.driver).toBe("postgres");
+        expect(JSON.stringify(await snapshot(server.db))).toBe(JSON.stringify(await snapshot(first.db)));
+      } finally {
+        await server.destroy();
+      }
+    },
+    180_000,
+  );
 
   it("reports what it wrote, and the database is no longer empty", async () => {
     const [claimCount] = await db.select({ n: sql<number>`count(*)::int` }).from(claims);
@@ -155,7 +159,10 @@ describe("seedDemoData", () => {
     expect(old.length).toBeGreaterThan(BUSINESSES * 0.15);
     expect(new Set(old.map((claim) => claim.property))).toEqual(new Set(["phone", "website", "name"]));
     for (const claim of old.slice(0, 40)) {
-      const [newer] = await db.select().from(claims).where(eq(claims.id, claim.supersededBy ?? ""));
+      const [newer] = await db
+        .select()
+        .from(claims)
+        .where(eq(claims.id, claim.supersededBy ?? ""));
       expect(newer).toMatchObject({ businessId: claim.businessId, property: claim.property, supersededAt: null });
       expect(newer?.observedAt).toEqual(claim.supersededAt);
       expect(claim.observedAt < (claim.supersededAt as Date)).toBe(true);
@@ -191,7 +198,11 @@ describe("seedDemoData", () => {
   });
 
   it("guarantees a full page of live dentists in the largest city", async () => {
-    const [largest] = await db.select().from(cities).orderBy(sql`${cities.population} desc`).limit(1);
+    const [largest] = await db
+      .select()
+      .from(cities)
+      .orderBy(sql`${cities.population} desc`)
+      .limit(1);
     const live = await db
       .select({ id: businesses.id })
       .from(businesses)

@@ -9,7 +9,9 @@ export const ZGetAgentDiscoveryOutput = z.object({
   doors: z.object({
     rest: z.object({ openapi: z.string() }),
     trpc: z.object({ url: z.string(), transformer: z.string() }),
-    graphql: z.object({ url: z.string(), schema: z.string(), operations: z.literal("query"), realTime: z.string() }).describe("Query-only GraphQL over the same procedures"),
+    graphql: z
+      .object({ url: z.string(), schema: z.string(), operations: z.literal("query"), realTime: z.string() })
+      .describe("Query-only GraphQL over the same procedures"),
     mcp: z.object({ url: z.string(), transport: z.string(), protocolVersion: z.string(), serverVersion: z.string(), legacySse: z.string() }),
     agentProfile: z.string(),
     pages: z.string(),

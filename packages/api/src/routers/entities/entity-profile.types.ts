@@ -18,10 +18,7 @@ export const ZClaim = z.object({
 const ZOpeningHours = ownerList(z.object({ days: ZOwnerTextList, opens: ZOwnerText, closes: ZOwnerText }));
 
 /** Query booleans arrive as strings on REST; stringbool parses "false" as false (see ARCHITECTURE pitfalls). */
-export const ZHistoryParam = z
-  .stringbool()
-  .default(false)
-  .describe("true adds superseded claims; needs an API key");
+export const ZHistoryParam = z.stringbool().default(false).describe("true adds superseded claims; needs an API key");
 
 /** History mode shows a keyed caller superseded claims: no shared cache may keep that answer. */
 export function historyModeCache(input: unknown): CacheScope {

@@ -4,7 +4,13 @@ import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from "../../services/feed/partner-
 import { cleanedJson, ZOwnerText } from "../owner-text.types";
 
 export const ZGetPartnerFeedInput = z.object({
-  limit: z.number().int().min(1).max(FEED_MAX_LIMIT).default(FEED_DEFAULT_LIMIT).describe(`Page size, default ${FEED_DEFAULT_LIMIT}, maximum ${FEED_MAX_LIMIT} (more is a 400, not a clamp)`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(FEED_MAX_LIMIT)
+    .default(FEED_DEFAULT_LIMIT)
+    .describe(`Page size, default ${FEED_DEFAULT_LIMIT}, maximum ${FEED_MAX_LIMIT} (more is a 400, not a clamp)`),
   offset: z.number().int().min(0).max(10_000_000).default(0).describe("Pagination offset, default 0; prefer cursor for deep paging"),
   category: z.string().trim().min(1).max(100).optional().describe("Case-insensitive substring of a category slug or name"),
   updatedSince: z.string().trim().max(40).optional().describe("ISO 8601 date; only locations updated on or after it"),
@@ -46,6 +52,8 @@ export const getPartnerFeedMeta: OpenApiMeta = {
     tags: ["partners"],
     summary: "Bulk paginated feed of verified business locations (partner key required)",
     protect: true,
-    errorResponses: { 400: "Invalid parameter: limit outside 1 to 500, offset outside 0 to 10,000,000, updatedSince not an ISO date, or a cursor not passed back unchanged" },
+    errorResponses: {
+      400: "Invalid parameter: limit outside 1 to 500, offset outside 0 to 10,000,000, updatedSince not an ISO date, or a cursor not passed back unchanged",
+    },
   },
 };

@@ -20,7 +20,6 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-
 /** The graph as the test derives it itself: the extractor run over every stored document's text. */
 async function graphFromText(db: Db) {
   const docs = await db.select({ id: documents.id, body: documents.body, cityId: documents.cityId, categorySlug: documents.categorySlug }).from(documents);
@@ -30,24 +29,31 @@ async function graphFromText(db: Db) {
     const context: DocumentContext = { cityId: doc.cityId, categorySlug: doc.categorySlug };
     const key = `${doc.cityId}|${doc.cityId === null ? doc.categorySlug : ""}`;
     if (!matchers.has(key)) matchers.set(key, new MentionMatcher(await loadDictionary(db, context)));
-    named.set(doc.id, matchers.get(key)!.extract(doc.body, context).map((mention) => mention.businessId));
+    named.set(
+      doc.id,
+      matchers
+        .get(key)!
+        .extract(doc.body, context)
+        .map((mention) => mention.businessId),
+    );
   }
-  const live = new Set(
-    (await db.select({ id: businesses.id }).from(businesses).where(SERVABLE)).map((row) => row.id),
-  );
+  const live = new Set((await db.select({ id: businesses.id }).from(businesses).where(SERVABLE)).map((row) => row.id));
   const weights = new Map<string, number>();
   for (const ids of named.values()) {
     const listed = ids.filter((id) => live.has(id)).sort();
-    for (let i = 0; i < listed.length; i++) for (let j = i + 1; j < listed.length; j++) {
-      const key = `${listed[i]} ${listed[j]}`;
-      weights.set(key, (weights.get(key) ?? 0) + 1);
-    }
+    for (let i = 0; i < listed.length; i++)
+      for (let j = i + 1; j < listed.length; j++) {
+        const key = `${listed[i]} ${listed[j]}`;
+        weights.set(key, (weights.get(key) ?? 0) + 1);
+      }
   }
   const neighboursOf = (id: string) =>
-    new Map([...weights].flatMap(([key, weight]) => {
-      const [a, b] = key.split(" ") as [string, string];
-      return a === id ? [[b, weight] as const] : b === id ? [[a, weight] as const] : [];
-    }));
+    new Map(
+      [...weights].flatMap(([key, weight]) => {
+        const [a, b] = key.split(" ") as [string, string];
+        return a === id ? [[b, weight] as const] : b === id ? [[a, weight] as const] : [];
+      }),
+    );
   return { named, weights, neighboursOf, live };
 }
 
@@ -65,7 +71,10 @@ describe("knowledge graph (GET /api/v2/knowledge-graph)", () => {
     expect(top.pairs.length).toBeGreaterThan(0);
     expect(top.pairs[0]!.weight).toBe(strongest(text.weights)[1]);
     for (const pair of top.pairs) {
-      const key = pair.businesses.map((b) => b.id).sort().join(" ");
+      const key = pair.businesses
+        .map((b) => b.id)
+        .sort()
+        .join(" ");
       expect(pair.weight, key).toBe(text.weights.get(key));
     }
 
@@ -107,9 +116,13 @@ describe("knowledge graph (GET /api/v2/knowledge-graph)", () => {
       .limit(1);
     const text = await graphFromText(database.db);
     const categoryOf = new Map(
-      (await database.db.select({ id: businesses.id, category: businesses.categorySlug }).from(businesses).where(eq(businesses.cityId, guide!.cityId!))).map((row) => [row.id, row.category]),
+      (await database.db.select({ id: businesses.id, category: businesses.categorySlug }).from(businesses).where(eq(businesses.cityId, guide!.cityId!))).map(
+        (row) => [row.id, row.category],
+      ),
     );
-    const categoriesByDoc = [...text.named.values()].map((ids) => new Set(ids.filter((id) => text.live.has(id) && categoryOf.has(id)).map((id) => categoryOf.get(id)!)));
+    const categoriesByDoc = [...text.named.values()].map(
+      (ids) => new Set(ids.filter((id) => text.live.has(id) && categoryOf.has(id)).map((id) => categoryOf.get(id)!)),
+    );
     const anchor = [...categoriesByDoc.find((set) => set.size > 1)!][0]!;
     const withAnchor = categoriesByDoc.filter((set) => set.has(anchor));
 
@@ -135,7 +148,9 @@ describe("knowledge graph (GET /api/v2/knowledge-graph)", () => {
       .orderBy(businesses.id);
     const names = new Map<string, number>();
     for (const row of pair) names.set(row.name, (names.get(row.name) ?? 0) + 1);
-    const [first, second] = pair.filter((row) => names.get(row.name) === 1 && !pair.some((other) => other !== row && (other.name.includes(row.name) || row.name.includes(other.name))));
+    const [first, second] = pair.filter(
+      (row) => names.get(row.name) === 1 && !pair.some((other) => other !== row && (other.name.includes(row.name) || row.name.includes(other.name))),
+    );
     const before = await caller.graph.getKnowledgeGraph({ type: "network", businessId: first!.id });
     if (before.type !== "network") throw new Error("wrong shape");
     const weightBefore = before.neighbours.find((n) => n.business.id === second!.id)?.weight ?? 0;
@@ -171,10 +186,18 @@ describe("knowledge graph (GET /api/v2/knowledge-graph)", () => {
     );
     const named = answers.flatMap((answer) => text.named.get(answer.id)!.map((id, index) => ({ id, position: index + 1 })));
     const owner = named.find((mention) => verified.has(mention.id))!.id;
-    const positionsFromText = named.filter((mention) => mention.id === owner).map((mention) => mention.position).sort();
+    const positionsFromText = named
+      .filter((mention) => mention.id === owner)
+      .map((mention) => mention.position)
+      .sort();
     const { checks } = await ownCitations(database.db, { businessId: owner, limit: 100 });
     expect(checks.length).toBeGreaterThan(0);
-    expect(checks.filter((check) => check.mentioned).map((check) => check.position).sort()).toEqual(positionsFromText);
+    expect(
+      checks
+        .filter((check) => check.mentioned)
+        .map((check) => check.position)
+        .sort(),
+    ).toEqual(positionsFromText);
     for (const check of checks.filter((c) => !c.mentioned)) expect(check.position).toBeNull();
   });
 
@@ -211,7 +234,11 @@ describe("knowledge graph (GET /api/v2/knowledge-graph)", () => {
     };
     expect(await drifted()).toBe(0);
     const [mentioned] = rowsOf<{ business_id: string }>(await database.db.execute(sql`select business_id from document_mentions order by business_id limit 1`));
-    const [elsewhere] = await database.db.select({ id: cities.id }).from(cities).where(sql`${cities.id} <> (select city_id from businesses where id = ${mentioned!.business_id})`).limit(1);
+    const [elsewhere] = await database.db
+      .select({ id: cities.id })
+      .from(cities)
+      .where(sql`${cities.id} <> (select city_id from businesses where id = ${mentioned!.business_id})`)
+      .limit(1);
     await database.db.update(businesses).set({ cityId: elsewhere!.id, categorySlug: "plumber" }).where(eq(businesses.id, mentioned!.business_id));
     expect(await drifted()).toBe(0);
   });
@@ -235,12 +262,26 @@ describe("knowledge graph (GET /api/v2/knowledge-graph)", () => {
   });
 
   it("refuses missing and unused parameters with 400s naming them, and unknown things with 404s", async () => {
-    await expect(caller.graph.getKnowledgeGraph({ type: "network" })).rejects.toMatchObject({ cause: { code: "MISSING_PARAMETER", message: expect.stringMatching(/businessId/) } });
-    await expect(caller.graph.getKnowledgeGraph({ type: "complementary", city: "Mumbai" })).rejects.toMatchObject({ cause: { code: "MISSING_PARAMETER", message: expect.stringMatching(/category/) } });
-    await expect(caller.graph.getKnowledgeGraph({ type: "top_pairs", businessId: "x" })).rejects.toMatchObject({ cause: { code: "INVALID_INPUT", message: expect.stringMatching(/businessId/) } });
-    await expect(caller.graph.getKnowledgeGraph({ category: "dentist" })).rejects.toMatchObject({ cause: { code: "INVALID_INPUT", message: expect.stringMatching(/category/) } });
-    await expect(caller.graph.getKnowledgeGraph({ type: "network", businessId: "00000000-0000-4000-8000-000000000000" })).rejects.toMatchObject({ cause: { code: "NOT_FOUND" } });
-    await expect(caller.graph.getKnowledgeGraph({ type: "network", businessId: "no-such-business-anywhere" })).rejects.toMatchObject({ cause: { code: "NOT_FOUND" } });
-    await expect(caller.graph.getKnowledgeGraph({ type: "complementary", category: "no-such-trade-zz" })).rejects.toMatchObject({ cause: { code: "NOT_FOUND" } });
+    await expect(caller.graph.getKnowledgeGraph({ type: "network" })).rejects.toMatchObject({
+      cause: { code: "MISSING_PARAMETER", message: expect.stringMatching(/businessId/) },
+    });
+    await expect(caller.graph.getKnowledgeGraph({ type: "complementary", city: "Mumbai" })).rejects.toMatchObject({
+      cause: { code: "MISSING_PARAMETER", message: expect.stringMatching(/category/) },
+    });
+    await expect(caller.graph.getKnowledgeGraph({ type: "top_pairs", businessId: "x" })).rejects.toMatchObject({
+      cause: { code: "INVALID_INPUT", message: expect.stringMatching(/businessId/) },
+    });
+    await expect(caller.graph.getKnowledgeGraph({ category: "dentist" })).rejects.toMatchObject({
+      cause: { code: "INVALID_INPUT", message: expect.stringMatching(/category/) },
+    });
+    await expect(caller.graph.getKnowledgeGraph({ type: "network", businessId: "00000000-0000-4000-8000-000000000000" })).rejects.toMatchObject({
+      cause: { code: "NOT_FOUND" },
+    });
+    await expect(caller.graph.getKnowledgeGraph({ type: "network", businessId: "no-such-business-anywhere" })).rejects.toMatchObject({
+      cause: { code: "NOT_FOUND" },
+    });
+    await expect(caller.graph.getKnowledgeGraph({ type: "complementary", category: "no-such-trade-zz" })).rejects.toMatchObject({
+      cause: { code: "NOT_FOUND" },
+    });
   });
 });

@@ -94,7 +94,8 @@ export const getKnowledgeGraphMeta: OpenApiMeta = {
     operationId: "getKnowledgeGraph",
     tags: ["graph"],
     summary: "Co-citation knowledge graph: businesses and categories named together in AI answers and articles",
-    description: "Authentication optional (anonymous daily limit). Edges are counted from the text of stored documents; decommissioned businesses are left out.",
+    description:
+      "Authentication optional (anonymous daily limit). Edges are counted from the text of stored documents; decommissioned businesses are left out.",
     errorResponses: {
       400: "Invalid parameter: a parameter the type needs is missing (network: businessId; complementary: category), one is given that the type does not use, or a value is malformed",
       404: "Not found: no business has this id or slug, or the category or city is unknown",

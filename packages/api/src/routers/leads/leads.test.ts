@@ -15,7 +15,11 @@ const consent = { userAgreedToBeContacted: true as const, statementShownToUser: 
 
 beforeAll(async () => {
   database = await createTestDatabase({ seed: { businesses: 200 } });
-  const rows = await database.db.select({ slug: businesses.slug }).from(businesses).where(sql`status = 'active' and subscription_expires_at is null`).limit(2);
+  const rows = await database.db
+    .select({ slug: businesses.slug })
+    .from(businesses)
+    .where(sql`status = 'active' and subscription_expires_at is null`)
+    .limit(2);
   slugs = rows.map((r) => r.slug);
 });
 afterAll(async () => {
@@ -46,7 +50,14 @@ describe("leads", () => {
 
   it("stores the lead, its consent and a lead.created event together; a retry returns the same lead", async () => {
     const before = await counts();
-    const input = { slug: slugs[0]!, contactName: "Asha", contactPhone: "+91 98200 00000", message: "Can I book a cleaning on Saturday?", idempotencyKey: "lead-retry-0001", consent };
+    const input = {
+      slug: slugs[0]!,
+      contactName: "Asha",
+      contactPhone: "+91 98200 00000",
+      message: "Can I book a cleaning on Saturday?",
+      idempotencyKey: "lead-retry-0001",
+      consent,
+    };
     const first = await anonymous().leads.submit(input);
     expect(first.leadId).toMatch(/^[0-9a-f-]{36}$/);
     expect(first.status).toBe("new");
@@ -60,7 +71,14 @@ describe("leads", () => {
   });
 
   it("reports status and timestamps only, never personal data", async () => {
-    const lead = await anonymous().leads.submit({ slug: slugs[0]!, contactName: "Ravi Secret", contactEmail: "ravi@example.com", message: "Quote please", idempotencyKey: "lead-status-0001", consent });
+    const lead = await anonymous().leads.submit({
+      slug: slugs[0]!,
+      contactName: "Ravi Secret",
+      contactEmail: "ravi@example.com",
+      message: "Quote please",
+      idempotencyKey: "lead-status-0001",
+      consent,
+    });
     const status = await anonymous().leads.status({ leadId: lead.leadId });
     expect(Object.keys(status).sort()).toEqual(["createdAt", "leadId", "status", "updatedAt"]);
     expect(JSON.stringify(status)).not.toMatch(/Ravi|ravi@example/);
@@ -68,7 +86,14 @@ describe("leads", () => {
   });
 
   it("lets only the owning business move its lead, forward only", async () => {
-    const lead = await anonymous().leads.submit({ slug: slugs[0]!, contactName: "Mei", contactEmail: "mei@example.com", message: "Hello", idempotencyKey: "lead-transition-01", consent });
+    const lead = await anonymous().leads.submit({
+      slug: slugs[0]!,
+      contactName: "Mei",
+      contactEmail: "mei@example.com",
+      message: "Hello",
+      idempotencyKey: "lead-transition-01",
+      consent,
+    });
     const { key: owner } = await createApiKey(database.db, { kind: "business", businessSlug: slugs[0]! });
     const { key: stranger } = await createApiKey(database.db, { kind: "business", businessSlug: slugs[1]! });
     const { key: developer } = await createApiKey(database.db, { kind: "developer" });

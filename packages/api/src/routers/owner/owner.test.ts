@@ -20,7 +20,14 @@ afterAll(async () => {
 /** Owner-verified businesses whose city and category have at least three AI answers. */
 async function ownerVerifiedBusinesses() {
   return database.db
-    .select({ id: businesses.id, slug: businesses.slug, cityId: businesses.cityId, categorySlug: businesses.categorySlug, visibilityScore: businesses.visibilityScore, geoScore: businesses.geoScore })
+    .select({
+      id: businesses.id,
+      slug: businesses.slug,
+      cityId: businesses.cityId,
+      categorySlug: businesses.categorySlug,
+      visibilityScore: businesses.visibilityScore,
+      geoScore: businesses.geoScore,
+    })
     .from(businesses)
     .where(
       and(
@@ -38,7 +45,10 @@ async function checksFromDocuments(business: { id: string; cityId: number; categ
     .select({ id: documents.id, cityId: documents.cityId, categorySlug: documents.categorySlug, fetchedAt: documents.fetchedAt })
     .from(documents)
     .where(eq(documents.kind, "ai_answer"));
-  const mentions = await database.db.select({ documentId: documentMentions.documentId, position: documentMentions.position }).from(documentMentions).where(eq(documentMentions.businessId, business.id));
+  const mentions = await database.db
+    .select({ documentId: documentMentions.documentId, position: documentMentions.position })
+    .from(documentMentions)
+    .where(eq(documentMentions.businessId, business.id));
   const positions = new Map(mentions.map((mention) => [mention.documentId, mention.position]));
   return answers
     .filter((answer) => (answer.cityId === business.cityId && answer.categorySlug === business.categorySlug) || positions.has(answer.id))

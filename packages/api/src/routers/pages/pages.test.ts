@@ -21,7 +21,12 @@ describe("pages procedures", () => {
     const overview = await caller.pages.overview({ limit: 5 });
     expect(overview.categories).toHaveLength(5);
     expect(overview.cities).toHaveLength(5);
-    expect(overview.cities[0]).toEqual({ slug: expect.any(String), name: expect.any(String), region: expect.any(String), country: expect.stringMatching(/^[A-Z]{2}$/) });
+    expect(overview.cities[0]).toEqual({
+      slug: expect.any(String),
+      name: expect.any(String),
+      region: expect.any(String),
+      country: expect.stringMatching(/^[A-Z]{2}$/),
+    });
     expect((await caller.pages.overview()).categories.length).toBeLessThanOrEqual(12);
   });
 
@@ -47,7 +52,10 @@ describe("pages procedures", () => {
 
   it("sitemap pages leave out decommissioned businesses", async () => {
     const [gone] = await database.db.select({ slug: businesses.slug }).from(businesses).where(SERVABLE).orderBy(asc(businesses.slug)).limit(1);
-    await database.db.update(businesses).set({ status: "inactive" }).where(sql`${businesses.slug} = ${gone!.slug}`);
+    await database.db
+      .update(businesses)
+      .set({ status: "inactive" })
+      .where(sql`${businesses.slug} = ${gone!.slug}`);
     try {
       const page = await caller.pages.sitemapPage({ from: gone!.slug, limit: 5 });
       expect(page.profiles.map((p) => p.slug)).not.toContain(gone!.slug);
@@ -55,7 +63,10 @@ describe("pages procedures", () => {
       expect(alternatives.decommissioned).toBe(true);
       expect(alternatives.alternatives.map((a) => a.slug)).not.toContain(gone!.slug);
     } finally {
-      await database.db.update(businesses).set({ status: "active" }).where(sql`${businesses.slug} = ${gone!.slug}`);
+      await database.db
+        .update(businesses)
+        .set({ status: "active" })
+        .where(sql`${businesses.slug} = ${gone!.slug}`);
     }
   });
 

@@ -9,13 +9,7 @@ export const ZLookupBusinessesInput = z.object({
   city: z.string().trim().min(1).max(100).describe('City name or alias, optionally with ", CC" country code'),
   limit: z.number().int().min(1).max(LOOKUP_MAX_LIMIT).default(10).describe(`1 to ${LOOKUP_MAX_LIMIT}, default 10`),
   fields: ZFieldsParam,
-  cursor: z
-    .string()
-    .trim()
-    .min(1)
-    .max(1_000)
-    .optional()
-    .describe("nextCursor of the previous page, unchanged: continues the listing in ranking order"),
+  cursor: z.string().trim().min(1).max(1_000).optional().describe("nextCursor of the previous page, unchanged: continues the listing in ranking order"),
 });
 
 export const ZLookupBusinessesOutput = z.object({

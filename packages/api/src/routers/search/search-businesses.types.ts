@@ -29,6 +29,8 @@ export const searchBusinessesMeta: OpenApiMeta = {
     tags: ["search"],
     summary: "Search businesses by category and city",
     description: "No authentication. Active businesses only; ordered by plan tier, then internal score, then name.",
-    errorResponses: { 400: "A required parameter (category or city) is missing, or a parameter is invalid (limit outside 1 to 10, text longer than 100 characters)" },
+    errorResponses: {
+      400: "A required parameter (category or city) is missing, or a parameter is invalid (limit outside 1 to 10, text longer than 100 characters)",
+    },
   },
 };

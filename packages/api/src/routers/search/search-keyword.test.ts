@@ -55,10 +55,16 @@ describe("keyword search relevance (known queries)", () => {
   });
 
   it("corrects a misspelt kind of business to the category word and searches again", async () => {
-    for (const [query, category] of [["dentst", "Dentist"], ["plumbr", "Plumber"]] as const) {
+    for (const [query, category] of [
+      ["dentst", "Dentist"],
+      ["plumbr", "Plumber"],
+    ] as const) {
       const result = await caller.search.searchKeyword({ query, limit: 10 });
       expect(result.businesses.length, query).toBeGreaterThan(0);
-      expect(result.businesses.every((b) => b.matchedBy === "full_text"), query).toBe(true);
+      expect(
+        result.businesses.every((b) => b.matchedBy === "full_text"),
+        query,
+      ).toBe(true);
       expect(result.businesses[0]?.category, query).toBe(category);
     }
     const unknown = await caller.search.searchKeyword({ query: "qzxvbn", limit: 10 });

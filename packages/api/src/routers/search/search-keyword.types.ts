@@ -3,7 +3,12 @@ import { ZListing } from "./listing.types";
 import { ZCityParam, ZResolvedCity, ZToolLimit } from "./search.types";
 
 export const ZSearchKeywordInput = z.object({
-  query: z.string().trim().min(2).max(200).describe('What to look for, 2 to 200 characters, e.g. "root canal emergency" or a business name; typos are tolerated'),
+  query: z
+    .string()
+    .trim()
+    .min(2)
+    .max(200)
+    .describe('What to look for, 2 to 200 characters, e.g. "root canal emergency" or a business name; typos are tolerated'),
   city: ZCityParam.optional().describe("Restrict to one city; omit to search everywhere"),
   limit: ZToolLimit,
 });

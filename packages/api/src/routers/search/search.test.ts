@@ -29,7 +29,10 @@ describe("discovery procedures (what the MCP tools call)", () => {
     const local = await caller.search.searchCategory({ category: "dentist", city: "Mumbai", limit: 5 });
     expect(local.city?.name).toBe("Mumbai");
     expect(local.businesses.every((b) => b.city === "Mumbai")).toBe(true);
-    await expect(caller.search.searchCategory({ category: "dentist", city: "Atlantis" })).rejects.toMatchObject({ code: "NOT_FOUND", message: 'Unknown city "Atlantis"' });
+    await expect(caller.search.searchCategory({ category: "dentist", city: "Atlantis" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: 'Unknown city "Atlantis"',
+    });
     await expect(caller.search.searchCategory({ category: "unicorns" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
@@ -56,12 +59,20 @@ describe("discovery procedures (what the MCP tools call)", () => {
       .innerJoin(businesses, eq(businesses.id, buyerQuestions.businessId))
       .where(SERVABLE)
       .limit(1);
-    const words = question!.question.replace(/[^\p{L}\s]/gu, " ").split(/\s+/).filter((w) => w.length > 5).slice(0, 2).join(" ");
+    const words = question!.question
+      .replace(/[^\p{L}\s]/gu, " ")
+      .split(/\s+/)
+      .filter((w) => w.length > 5)
+      .slice(0, 2)
+      .join(" ");
     const byQuestion = await caller.search.searchKeyword({ query: words, limit: 10 });
     expect(byQuestion.total).toBeGreaterThan(0);
 
     // Every word cut short: no exact token matches, so only the trigram fallback can find it.
-    const misspelt = sample!.name.split(" ").map((word) => (word.length > 3 ? word.slice(0, -1) : word)).join(" ");
+    const misspelt = sample!.name
+      .split(" ")
+      .map((word) => (word.length > 3 ? word.slice(0, -1) : word))
+      .join(" ");
     const fuzzy = await caller.search.searchKeyword({ query: misspelt, limit: 10 });
     expect(fuzzy.businesses.map((b) => b.id)).toContain(sample!.id);
     expect(fuzzy.businesses.every((b) => b.matchedBy === "fuzzy_name")).toBe(true);
@@ -112,7 +123,11 @@ describe("entity extras (what the MCP tools call)", () => {
   });
 
   it("returns a business's offers with exact decimal prices, cheapest first", async () => {
-    const [paid] = await database.db.select({ slug: businesses.slug }).from(businesses).where(and(SERVABLE, sql`${businesses.planTier} in ('pro', 'premium')`)).limit(1);
+    const [paid] = await database.db
+      .select({ slug: businesses.slug })
+      .from(businesses)
+      .where(and(SERVABLE, sql`${businesses.planTier} in ('pro', 'premium')`))
+      .limit(1);
     const result = await caller.entities.getOffers({ slug: paid!.slug });
     expect(result.total).toBeGreaterThan(0);
     for (const offer of result.offers) expect(offer.price).toMatch(/^\d+\.\d{2}$/);

@@ -3,7 +3,12 @@ import { ZListing } from "./listing.types";
 
 /** Shared pieces of the agent-facing discovery procedures (the MCP tools call these). */
 export const ZCategoryParam = z.string().trim().min(1).max(100).describe('A business category, e.g. "dentist"; plurals and synonyms work ("dental clinics")');
-export const ZCityParam = z.string().trim().min(1).max(100).describe('A city name or alias, optionally with ", CC" country code, e.g. "Mumbai" or "Bangalore, IN"');
+export const ZCityParam = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .describe('A city name or alias, optionally with ", CC" country code, e.g. "Mumbai" or "Bangalore, IN"');
 export const ZToolLimit = z.number().int().min(1).max(10).default(5).describe("How many businesses to return: 1 to 10, default 5");
 
 export const ZResolvedCategory = z.object({ slug: z.string(), name: z.string() });

@@ -62,7 +62,10 @@ export async function provisionApiKey(db: Db, params: ProvisionApiKeyParams): Pr
   const { key, label } = params;
   const kind = parseApiKey(key);
   if (!kind) throw new DomainError("INVALID_API_KEY", "The provisioned key is not a well-formed key of this service");
-  const [existing] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(key)));
+  const [existing] = await db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.keyHash, hashApiKey(key)));
   if (existing) return summarise(existing);
   return (await insertApiKey(db, kind, null, label, key)).apiKey;
 }

@@ -41,7 +41,10 @@ async function writePending(db: Db, bucket: string, count: LocalCount): Promise<
   await db
     .insert(rateLimitCounters)
     .values({ bucket, windowStart: new Date(count.windowStart), windowEnd: new Date(count.windowEnd), hits: count.pending })
-    .onConflictDoUpdate({ target: [rateLimitCounters.bucket, rateLimitCounters.windowStart], set: { hits: sql`${rateLimitCounters.hits} + ${count.pending}` } });
+    .onConflictDoUpdate({
+      target: [rateLimitCounters.bucket, rateLimitCounters.windowStart],
+      set: { hits: sql`${rateLimitCounters.hits} + ${count.pending}` },
+    });
 }
 
 /** consumeRateLimit for fail-open policies, counted in memory between exact calls. */
@@ -62,7 +65,13 @@ export async function consumeBufferedRateLimit(db: Db, params: ConsumeRateLimitP
   const decision = await consumeRateLimit(db, { subject, policy, now });
   if (counts.size >= MAX_BUCKETS) forgetWritten(counts, now.getTime());
   if (counts.size < MAX_BUCKETS) {
-    counts.set(bucket, { windowStart: start.getTime(), windowEnd: end.getTime(), synced: policy.limit - decision.remaining, pending: 0, syncedAt: now.getTime() });
+    counts.set(bucket, {
+      windowStart: start.getTime(),
+      windowEnd: end.getTime(),
+      synced: policy.limit - decision.remaining,
+      pending: 0,
+      syncedAt: now.getTime(),
+    });
   }
   return decision;
 }

@@ -26,8 +26,19 @@ export function discoveryManifest(params: DiscoveryManifestParams) {
     doors: {
       rest: { openapi: `${baseUrl}/api/openapi.json` },
       trpc: { url: `${baseUrl}/trpc`, transformer: "superjson" },
-      graphql: { url: `${baseUrl}/api/graphql`, schema: `${baseUrl}/api/graphql/schema.graphql`, operations: "query" as const, realTime: "webhooks (entity.updated), not subscriptions" },
-      mcp: { url: `${baseUrl}/api/mcp`, transport: "streamable-http", protocolVersion: MCP_SERVER.protocolVersion, serverVersion: MCP_SERVER.version, legacySse: `${baseUrl}/api/mcp/sse` },
+      graphql: {
+        url: `${baseUrl}/api/graphql`,
+        schema: `${baseUrl}/api/graphql/schema.graphql`,
+        operations: "query" as const,
+        realTime: "webhooks (entity.updated), not subscriptions",
+      },
+      mcp: {
+        url: `${baseUrl}/api/mcp`,
+        transport: "streamable-http",
+        protocolVersion: MCP_SERVER.protocolVersion,
+        serverVersion: MCP_SERVER.version,
+        legacySse: `${baseUrl}/api/mcp/sse`,
+      },
       agentProfile: `${baseUrl}/business/{slug}/agent.json`,
       pages: `${baseUrl}/business/{slug}`,
     },

@@ -88,7 +88,10 @@ export async function recordClaims(tx: Db, params: RecordClaimsParams): Promise<
     changed.push(claim.property);
   }
   if (changed.length === 0) return changed;
-  await tx.update(businesses).set({ ...columns, updatedAt: at }).where(eq(businesses.id, business.id));
+  await tx
+    .update(businesses)
+    .set({ ...columns, updatedAt: at })
+    .where(eq(businesses.id, business.id));
   await recordEntityUpdated(tx, { businessId: business.id, slug: business.slug, change: "claims", properties: changed, at });
   return changed;
 }

@@ -77,11 +77,17 @@ export async function reactivateBusiness(db: Db, params: ReactivateBusinessParam
     const current = await lockBusiness(tx, business.id);
     const expired = current.subscriptionExpiresAt !== null && current.subscriptionExpiresAt <= at;
     if (expired && !renewUntil) {
-      throw new DomainError("CONFLICT", `The subscription of "${current.slug}" expired on ${current.subscriptionExpiresAt?.toISOString()}; pass a new subscriptionExpiresAt to reactivate it`);
+      throw new DomainError(
+        "CONFLICT",
+        `The subscription of "${current.slug}" expired on ${current.subscriptionExpiresAt?.toISOString()}; pass a new subscriptionExpiresAt to reactivate it`,
+      );
     }
     const changes = { status: "active" as const, ...(renewUntil ? { subscriptionExpiresAt: renewUntil } : {}) };
     if (current.status !== "active" || renewUntil) {
-      await tx.update(businesses).set({ ...changes, updatedAt: at }).where(eq(businesses.id, business.id));
+      await tx
+        .update(businesses)
+        .set({ ...changes, updatedAt: at })
+        .where(eq(businesses.id, business.id));
       await recordEntityUpdated(tx, { businessId: business.id, slug: business.slug, change: renewUntil ? "subscription" : "status", at });
     }
     return reload(tx, business.id);
@@ -93,7 +99,11 @@ export async function renameBusiness(db: Db, params: RenameBusinessParams) {
   const { slug, name, at = new Date() } = params;
   const business = await requireBusinessBySlug(db, slug);
   return db.transaction(async (tx) => {
-    await recordClaims(tx, { business, newClaims: [{ property: "name", value: name, source: "admin:rename", confidence: 1, verification: "admin_verified" }], at });
+    await recordClaims(tx, {
+      business,
+      newClaims: [{ property: "name", value: name, source: "admin:rename", confidence: 1, verification: "admin_verified" }],
+      at,
+    });
     return reload(tx, business.id);
   });
 }

@@ -77,11 +77,41 @@ function profileIntents(business: BusinessRecord, current: Map<string, Claim>): 
 function actions(business: BusinessRecord, baseUrl: string) {
   const page = publicUrls.profile(baseUrl, business.slug);
   return [
-    { actionId: "contact", name: "Contact the business", type: "contact" as const, description: "Phone, email and website, with the source of each.", href: `${page}#contact` },
-    { actionId: "navigate", name: "Find the location", type: "navigate" as const, description: "Street address and map coordinates.", href: `${page}#location` },
-    { actionId: "inquire", name: "Read questions and answers", type: "inquire" as const, description: "Questions buyers ask and the owner's answers.", href: `${page}#questions` },
-    { actionId: "schedule", name: "Check opening hours", type: "schedule" as const, description: "When the business is open, before you plan a visit or a call.", href: `${page}#hours` },
-    { actionId: "verify", name: "Verify the facts", type: "verify" as const, description: "The canonical record with every claim's source, confidence and verification.", href: publicUrls.canonicalEntity(baseUrl, business.id) },
+    {
+      actionId: "contact",
+      name: "Contact the business",
+      type: "contact" as const,
+      description: "Phone, email and website, with the source of each.",
+      href: `${page}#contact`,
+    },
+    {
+      actionId: "navigate",
+      name: "Find the location",
+      type: "navigate" as const,
+      description: "Street address and map coordinates.",
+      href: `${page}#location`,
+    },
+    {
+      actionId: "inquire",
+      name: "Read questions and answers",
+      type: "inquire" as const,
+      description: "Questions buyers ask and the owner's answers.",
+      href: `${page}#questions`,
+    },
+    {
+      actionId: "schedule",
+      name: "Check opening hours",
+      type: "schedule" as const,
+      description: "When the business is open, before you plan a visit or a call.",
+      href: `${page}#hours`,
+    },
+    {
+      actionId: "verify",
+      name: "Verify the facts",
+      type: "verify" as const,
+      description: "The canonical record with every claim's source, confidence and verification.",
+      href: publicUrls.canonicalEntity(baseUrl, business.id),
+    },
   ];
 }
 

@@ -5,7 +5,20 @@ import { toListing } from "../search/listing";
 
 function side(business: BusinessRecord, baseUrl: string) {
   const { slug, name, category, city, rating, planTier, verified, directoryCompletenessScore, services, usp, profileUrl } = toListing(business, baseUrl);
-  return { slug, name, category, city, rating, planTier, verified, directoryCompletenessScore, services: business.services, servicesText: services, usp, profileUrl };
+  return {
+    slug,
+    name,
+    category,
+    city,
+    rating,
+    planTier,
+    verified,
+    directoryCompletenessScore,
+    services: business.services,
+    servicesText: services,
+    usp,
+    profileUrl,
+  };
 }
 
 export interface CompareBusinessesParams {
@@ -25,9 +38,12 @@ export async function compareBusinesses(db: Db, params: CompareBusinessesParams)
   const differences: string[] = [];
   if (left.rating !== right.rating) differences.push(`Rating: ${left.name} ${left.rating ?? "unrated"} vs ${right.name} ${right.rating ?? "unrated"}.`);
   if (left.directoryCompletenessScore !== right.directoryCompletenessScore) {
-    differences.push(`Profile completeness: ${left.directoryCompletenessScore} vs ${right.directoryCompletenessScore} (a directory metric, not a recommendation).`);
+    differences.push(
+      `Profile completeness: ${left.directoryCompletenessScore} vs ${right.directoryCompletenessScore} (a directory metric, not a recommendation).`,
+    );
   }
-  if (left.verified !== right.verified) differences.push(`${left.verified ? left.name : right.name} is owner-verified; the other is an unclaimed registry listing.`);
+  if (left.verified !== right.verified)
+    differences.push(`${left.verified ? left.name : right.name} is owner-verified; the other is an unclaimed registry listing.`);
   if (left.city !== right.city) differences.push(`Location: ${left.city} vs ${right.city}.`);
   if (onlyA.length > 0) differences.push(`Only ${left.name} lists: ${onlyA.join(", ")}.`);
   if (onlyB.length > 0) differences.push(`Only ${right.name} lists: ${onlyB.join(", ")}.`);

@@ -8,8 +8,25 @@ import { publicUrls } from "../shared/public-urls";
  */
 export type JsonLdSource = Pick<
   BusinessRecord,
-  | "schemaOrgType" | "id" | "slug" | "name" | "description" | "website" | "phone" | "email" | "address" | "cityName" | "state"
-  | "postalCode" | "country" | "lat" | "lng" | "openingHours" | "rating" | "reviewCount" | "services"
+  | "schemaOrgType"
+  | "id"
+  | "slug"
+  | "name"
+  | "description"
+  | "website"
+  | "phone"
+  | "email"
+  | "address"
+  | "cityName"
+  | "state"
+  | "postalCode"
+  | "country"
+  | "lat"
+  | "lng"
+  | "openingHours"
+  | "rating"
+  | "reviewCount"
+  | "services"
 > & { updatedAt: Date | number };
 
 /** schema.org day URLs, built once rather than per business and day. */
@@ -40,10 +57,7 @@ export function toJsonLd(business: JsonLdSource, baseUrl: string) {
       postalCode: business.postalCode ?? undefined,
       addressCountry: business.country,
     },
-    geo:
-      business.lat !== null && business.lng !== null
-        ? { "@type": "GeoCoordinates", latitude: business.lat, longitude: business.lng }
-        : undefined,
+    geo: business.lat !== null && business.lng !== null ? { "@type": "GeoCoordinates", latitude: business.lat, longitude: business.lng } : undefined,
     openingHoursSpecification: business.openingHours.map((spec) => ({
       "@type": "OpeningHoursSpecification",
       dayOfWeek: spec.days.map((day) => DAY_URLS[day] ?? `https://schema.org/${day}`),

@@ -94,7 +94,12 @@ async function feedConditions(db: Db, params: PartnerFeedPageParams): Promise<SQ
       .from(categories)
       .where(or(ilike(categories.slug, pattern), ilike(categories.name, pattern)));
     if (matching.length === 0) return null;
-    conditions.push(inArray(businesses.categorySlug, matching.map((c) => c.slug)));
+    conditions.push(
+      inArray(
+        businesses.categorySlug,
+        matching.map((c) => c.slug),
+      ),
+    );
   }
   return conditions;
 }
@@ -112,18 +117,28 @@ export async function getPartnerFeedPage(db: Db, params: PartnerFeedPageParams) 
   const conditions = await feedConditions(db, params);
   if (!conditions) return { total: 0, limit: params.limit, offset: params.offset, nextCursor: null, locations: [] };
 
-  const total = cursor ? cursor.total : ((await db.select({ n: count() }).from(businesses).where(and(...conditions)))[0]?.n ?? 0);
+  const total = cursor
+    ? cursor.total
+    : ((
+        await db
+          .select({ n: count() })
+          .from(businesses)
+          .where(and(...conditions))
+      )[0]?.n ?? 0);
   const offset = cursor ? cursor.offset : params.offset;
   const seek = cursor
     ? sql`(${businesses.updatedAt}, ${businesses.id}) > (timestamptz 'epoch' + ${cursor.updatedAtMicros}::bigint * interval '1 microsecond', ${cursor.id}::uuid)`
     : undefined;
-  const rows = await executePrepared<FeedRow>(db, sql`select ${jsonLdColumns}
+  const rows = await executePrepared<FeedRow>(
+    db,
+    sql`select ${jsonLdColumns}
     from ${businesses}
     join ${categories} on ${categories.slug} = ${businesses.categorySlug}
     join ${cities} on ${cities.id} = ${businesses.cityId}
     where ${and(...conditions, seek)}
     order by ${businesses.updatedAt}, ${businesses.id}
-    limit ${params.limit + 1} offset ${cursor ? 0 : params.offset}`);
+    limit ${params.limit + 1} offset ${cursor ? 0 : params.offset}`,
+  );
 
   const page = rows.slice(0, params.limit);
   const last = page.at(-1);

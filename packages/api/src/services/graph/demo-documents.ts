@@ -59,7 +59,10 @@ function answerText(rng: Rng, named: readonly Candidate[], singular: string, cit
       body: `Both ${first.name} and ${second.name} are popular choices for a ${singular} in ${city}. ${first.name} has more reviews, while ${second.name} is often said to be easier to book. Compare prices before you decide.`,
     };
   }
-  const lines = named.map((candidate, index) => `${index + 1}. ${candidate.name} - ${rng.pick(["well reviewed", "good value", "friendly staff", "quick to respond", "long established"])}`);
+  const lines = named.map(
+    (candidate, index) =>
+      `${index + 1}. ${candidate.name} - ${rng.pick(["well reviewed", "good value", "friendly staff", "quick to respond", "long established"])}`,
+  );
   return { query, body: `Here are some ${singular} options in ${city} that people recommend:\n${lines.join("\n")}\nCheck opening hours before you visit.` };
 }
 
@@ -78,14 +81,34 @@ function documentsForCity(seed: number, city: Pick<City, "id" | "name">, byCateg
     for (let answer = 0; answer < answers; answer++) {
       const named = pickKnown(rng, pool, Math.min(pool.length, rng.int(2, 5)));
       const { query, body } = answerText(rng, named, singular, city.name);
-      docs.push({ kind: "ai_answer", source: "demo:assistant-answers", engine: rng.pick(ENGINES), query, fetchedAt: fetchedAt(answer), language: "en", cityId: city.id, categorySlug, body });
+      docs.push({
+        kind: "ai_answer",
+        source: "demo:assistant-answers",
+        engine: rng.pick(ENGINES),
+        query,
+        fetchedAt: fetchedAt(answer),
+        language: "en",
+        cityId: city.id,
+        categorySlug,
+        body,
+      });
     }
   }
   for (let guide = 0; guide < GUIDES_PER_CITY; guide++) {
     const present = rng.pick(THEMES).filter((slug) => byCategory.has(slug));
     if (present.length < 2) continue;
     const named = rng.sample(present, Math.min(present.length, rng.int(2, 4))).flatMap((slug) => pickKnown(rng, byCategory.get(slug)!, 1));
-    docs.push({ kind: "article", source: "demo:city-guides", engine: null, query: null, fetchedAt: fetchedAt(guide % 4), language: "en", cityId: city.id, categorySlug: null, body: guideText(rng, named, city.name) });
+    docs.push({
+      kind: "article",
+      source: "demo:city-guides",
+      engine: null,
+      query: null,
+      fetchedAt: fetchedAt(guide % 4),
+      language: "en",
+      cityId: city.id,
+      categorySlug: null,
+      body: guideText(rng, named, city.name),
+    });
   }
   return docs;
 }
@@ -146,4 +169,3 @@ export async function seedDemoDocuments(db: Db, { seed = DEFAULT_SEED }: DemoDoc
     await refreshVisibilityScores(tx, { documentIds: null });
   });
 }
-

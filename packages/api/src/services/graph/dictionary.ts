@@ -20,8 +20,7 @@ interface NameRow extends Record<string, unknown> {
  */
 export async function loadDictionary(db: Db, context: DocumentContext): Promise<DictionaryEntry[]> {
   if (context.cityId === null && context.categorySlug === null) return [];
-  const scope =
-    context.cityId !== null ? sql`b.city_id = ${context.cityId}` : sql`b.category_slug = ${context.categorySlug}`;
+  const scope = context.cityId !== null ? sql`b.city_id = ${context.cityId}` : sql`b.category_slug = ${context.categorySlug}`;
   const rows = await db.execute<NameRow>(sql`
     with scoped as (
       select b.id, b.name, b.city_id, b.category_slug, c.name as city_name, c.slug as city_slug

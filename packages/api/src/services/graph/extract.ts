@@ -70,7 +70,12 @@ export class MentionMatcher {
       if (!list) this.entriesByName.set(key, [entry]);
       else if (!list.some((other) => other.businessId === entry.businessId)) list.push(entry);
       // A current name wins over a former one of the same business.
-      else if (entry.kind === "name") list.splice(list.findIndex((other) => other.businessId === entry.businessId), 1, entry);
+      else if (entry.kind === "name")
+        list.splice(
+          list.findIndex((other) => other.businessId === entry.businessId),
+          1,
+          entry,
+        );
     }
     this.automaton = new AhoCorasick([...this.entriesByName.keys()].sort());
   }

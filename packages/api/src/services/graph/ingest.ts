@@ -27,7 +27,17 @@ export interface IngestResult {
 
 /** Identifies a document by everything it says and where it came from. */
 export function contentHash(doc: IncomingDocument): string {
-  const canonical = JSON.stringify([doc.kind, doc.source, doc.engine, doc.query, doc.fetchedAt.toISOString(), doc.language, doc.cityId, doc.categorySlug, doc.body]);
+  const canonical = JSON.stringify([
+    doc.kind,
+    doc.source,
+    doc.engine,
+    doc.query,
+    doc.fetchedAt.toISOString(),
+    doc.language,
+    doc.cityId,
+    doc.categorySlug,
+    doc.body,
+  ]);
   return createHash("sha256").update(canonical).digest("hex");
 }
 

@@ -56,7 +56,6 @@ export async function getKnowledgeGraph(db: Db, params: KnowledgeGraphParams) {
   }
 }
 
-
 /** SQL twin of isDecommissioned for a businesses alias: only servable businesses enter an answer. */
 function servable(alias: string): SQL {
   const b = sql.raw(alias);
@@ -122,7 +121,19 @@ async function networkOf(db: Db, reference: string) {
   const support =
     ids.length === 0
       ? []
-      : rowsOf<{ neighbour: string; id: string; kind: "ai_answer" | "article"; source: string; engine: string | null; fetched_at: Date | string; body: string; own_offset: number; own_length: number; other_offset: number; other_length: number }>(
+      : rowsOf<{
+          neighbour: string;
+          id: string;
+          kind: "ai_answer" | "article";
+          source: string;
+          engine: string | null;
+          fetched_at: Date | string;
+          body: string;
+          own_offset: number;
+          own_length: number;
+          other_offset: number;
+          other_length: number;
+        }>(
           await db.execute(sql`
             select ranked.* from (
               select other.business_id as neighbour, d.id, d.kind, d.source, d.engine, d.fetched_at, d.body,
@@ -195,7 +206,14 @@ async function complementaryCategories(db: Db, categoryInput: string, cityInput:
     left join co on true
     left join per_category pc on pc.category_slug = co.category_slug
     left join categories cat on cat.slug = co.category_slug`);
-  const rows = rowsOf<{ category_slug: string | null; name: string; co_documents: number; category_documents: number; all_documents: number; anchor_documents: number }>(result);
+  const rows = rowsOf<{
+    category_slug: string | null;
+    name: string;
+    co_documents: number;
+    category_documents: number;
+    all_documents: number;
+    anchor_documents: number;
+  }>(result);
   const all = Number(rows[0]?.all_documents ?? 0);
   const anchor = Number(rows[0]?.anchor_documents ?? 0);
   const categories = rows
@@ -246,7 +264,13 @@ async function topPairs(db: Db) {
       order by e.weight desc, e.business_a, e.business_b`),
   );
   const side = (row: Record<string, unknown>, prefix: "a" | "b") =>
-    businessRef({ id: row[`${prefix}_id`], slug: row[`${prefix}_slug`], name: row[`${prefix}_name`], category_slug: row[`${prefix}_category_slug`], city_name: row[`${prefix}_city_name`] } as BusinessRefRow);
+    businessRef({
+      id: row[`${prefix}_id`],
+      slug: row[`${prefix}_slug`],
+      name: row[`${prefix}_name`],
+      category_slug: row[`${prefix}_category_slug`],
+      city_name: row[`${prefix}_city_name`],
+    } as BusinessRefRow);
   const pairs = rows.map((row) => ({ businesses: [side(row, "a"), side(row, "b")], weight: Number(row.weight) }));
   return { apiVersion: SCORE_CONTRACT_VERSION, type: "top_pairs" as const, pairs, total: pairs.length };
 }

@@ -59,14 +59,19 @@ function leadView(lead: { id: string; status: LeadStatus; createdAt: Date; updat
 
 /** A retry must carry the same lead; the same key with another lead is a client bug, not a retry. */
 function fingerprint(params: SubmitLeadParams): string {
-  return createHash("sha256").update(JSON.stringify([params.contactName, params.contactEmail ?? null, params.contactPhone ?? null, params.message])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([params.contactName, params.contactEmail ?? null, params.contactPhone ?? null, params.message]))
+    .digest("hex");
 }
 
 /** A phone as E.164, read in the business's country when it has no international prefix. */
 function toE164(phone: string, country: string): string {
   const parsed = parsePhoneNumberFromString(phone, country.toUpperCase() as CountryCode);
   if (!parsed?.isValid()) {
-    throw new DomainError("INVALID_INPUT", `Invalid parameter contactPhone: "${phone}" is not a valid phone number; give it in international form, e.g. +44 20 7946 0958`);
+    throw new DomainError(
+      "INVALID_INPUT",
+      `Invalid parameter contactPhone: "${phone}" is not a valid phone number; give it in international form, e.g. +44 20 7946 0958`,
+    );
   }
   return parsed.number;
 }

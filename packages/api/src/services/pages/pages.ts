@@ -111,7 +111,9 @@ export async function alternativesTo(db: Db, params: AlternativesParams) {
     db.select().from(categories).where(eq(categories.slug, business.categorySlug)).limit(1),
     db.select().from(cities).where(eq(cities.id, business.cityId)).limit(1),
     selectBusinessRecords(db)
-      .where(and(eq(businesses.categorySlug, business.categorySlug), eq(businesses.cityId, business.cityId), ne(businesses.id, business.id), servableCondition()))
+      .where(
+        and(eq(businesses.categorySlug, business.categorySlug), eq(businesses.cityId, business.cityId), ne(businesses.id, business.id), servableCondition()),
+      )
       .orderBy(...RANKING_ORDER)
       .limit(limit),
   ]);

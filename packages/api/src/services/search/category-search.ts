@@ -31,10 +31,7 @@ const searchNationally = preparedQuery<ListingSource>(categorySearchQuery(false)
  * city: null, and `unknown` says which.
  */
 export async function searchCategory(db: Db, params: { category: string; city?: string; limit: number }) {
-  const [category, city] = await Promise.all([
-    resolveCategory(db, params.category),
-    params.city ? resolveCity(db, params.city) : Promise.resolve(null),
-  ]);
+  const [category, city] = await Promise.all([resolveCategory(db, params.category), params.city ? resolveCity(db, params.city) : Promise.resolve(null)]);
   if (!category) return { category: null, city, businesses: [] as ListingSource[], unknown: "category" as const };
   if (params.city && !city) return { category, city: null, businesses: [] as ListingSource[], unknown: "city" as const };
   const records = city

@@ -32,5 +32,5 @@ export const KEYWORD_RANKING =
   "Ordered by text relevance (PostgreSQL full-text rank; a word in the name weighs most, then services and keywords, then USP and tagline, then description; " +
   "businesses whose buyer questions match are included), then plan tier, then name. " +
   `When more than ${KEYWORD_CANDIDATES} businesses match, ${KEYWORD_CANDIDATES} of them are ranked (the first the text index yields, not the best by any score): add a city or more words to narrow a broad query. ` +
-  "When no word matches exactly, misspelt words are corrected to the nearest word of a category name or synonym (\"dentst\" finds dentists) and the search runs again; " +
+  'When no word matches exactly, misspelt words are corrected to the nearest word of a category name or synonym ("dentst" finds dentists) and the search runs again; ' +
   "when that finds nothing either, names are matched by trigram similarity.";

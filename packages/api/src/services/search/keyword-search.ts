@@ -27,7 +27,11 @@ const servableSearchRow = servableCondition(businessSearch);
 export async function searchByKeyword(db: Db, params: { query: string; city?: string; limit: number }) {
   const city = params.city ? await resolveCity(db, params.city) : null;
   if (params.city && !city) return { city: null, unknownCity: true, hits: [] as KeywordHit[] };
-  const found = (records: ListingSource[], matchedBy: KeywordHit["matchedBy"]) => ({ city, unknownCity: false, hits: records.map((record) => ({ ...record, matchedBy })) });
+  const found = (records: ListingSource[], matchedBy: KeywordHit["matchedBy"]) => ({
+    city,
+    unknownCity: false,
+    hits: records.map((record) => ({ ...record, matchedBy })),
+  });
 
   const fullText = await rankByText(db, params.query, city, params.limit);
   if (fullText.length > 0) return found(fullText, "full_text");

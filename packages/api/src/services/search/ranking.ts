@@ -30,7 +30,10 @@ interface RankingKeys {
 }
 
 function fingerprint(categorySlug: string, cityId: number): string {
-  return createHash("sha256").update(JSON.stringify([categorySlug, cityId])).digest("base64url").slice(0, 16);
+  return createHash("sha256")
+    .update(JSON.stringify([categorySlug, cityId]))
+    .digest("base64url")
+    .slice(0, 16);
 }
 
 function decodeRankedCursor(raw: string, expectedFilters: string): RankedCursor {
@@ -57,7 +60,12 @@ function after(keys: RankingKeys): SQL {
     gt(businesses.planTier, keys.planTier),
     and(eq(businesses.planTier, keys.planTier), lt(businesses.visibilityScore, keys.visibilityScore)),
     and(eq(businesses.planTier, keys.planTier), eq(businesses.visibilityScore, keys.visibilityScore), gt(businesses.name, keys.name)),
-    and(eq(businesses.planTier, keys.planTier), eq(businesses.visibilityScore, keys.visibilityScore), eq(businesses.name, keys.name), gt(businesses.id, keys.id)),
+    and(
+      eq(businesses.planTier, keys.planTier),
+      eq(businesses.visibilityScore, keys.visibilityScore),
+      eq(businesses.name, keys.name),
+      gt(businesses.id, keys.id),
+    ),
   )!;
 }
 
@@ -83,14 +91,14 @@ export async function rankedCityPage(
   ]);
   const records = rows.slice(0, params.limit);
   const last = records.at(-1);
-  const nextCursor =
-    rows.length > params.limit && last
-      ? encodeOpaqueCursor([last.id, total, filters])
-      : null;
+  const nextCursor = rows.length > params.limit && last ? encodeOpaqueCursor([last.id, total, filters]) : null;
   return { records, nextCursor, total };
 }
 
 async function countMatches(db: Db, matches: SQL): Promise<number> {
-  const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(businesses).where(matches);
+  const [row] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(businesses)
+    .where(matches);
   return Number(row?.total ?? 0);
 }

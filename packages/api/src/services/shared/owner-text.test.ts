@@ -67,7 +67,12 @@ describe("owner-written text reaches agents as plain, bounded data", () => {
     expect(ZOffersOutput.safeParse({ business: { slug: "s", name: "n" }, offers: [offer], total: 1 }).success).toBe(false);
     expect(ZOffersOutput.parse({ business: { slug: "s", name: "n" }, offers: [{ ...offer, currency: "INR" }], total: 1 }).offers[0]?.currency).toBe("INR");
 
-    const document = createOpenApiDocument("http://directory.test") as unknown as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: { properties: Record<string, { properties: Record<string, unknown> }> } }> }> } }> };
+    const document = createOpenApiDocument("http://directory.test") as unknown as {
+      paths: Record<
+        string,
+        { get: { responses: Record<string, { content: Record<string, { schema: { properties: Record<string, { properties: Record<string, unknown> }> } }> }> } }
+      >;
+    };
     const profile = document.paths["/api/v2/entity-profile"]!.get.responses["200"]!.content["application/json"]!.schema;
     expect(profile.properties.identity!.properties.name).toEqual({ type: "string" });
     expect(profile.properties.aiSignals!.properties.description).toEqual({ type: ["string", "null"] });
@@ -76,7 +81,12 @@ describe("owner-written text reaches agents as plain, bounded data", () => {
   it("refuses a website claim that is not an http(s) URL", async () => {
     const [target] = await database.db.select({ id: businesses.id, slug: businesses.slug }).from(businesses).limit(1);
     const write = (website: string) =>
-      database.db.transaction((tx) => recordClaims(tx, { business: target!, newClaims: [{ property: "website", value: website, source: "owner:test", confidence: 0.9, verification: "self_reported" }] }));
+      database.db.transaction((tx) =>
+        recordClaims(tx, {
+          business: target!,
+          newClaims: [{ property: "website", value: website, source: "owner:test", confidence: 0.9, verification: "self_reported" }],
+        }),
+      );
     for (const bad of ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "ftp://files.example", "not a url"]) {
       await expect(write(bad)).rejects.toSatisfy((error) => error instanceof DomainError && error.code === "INVALID_INPUT");
     }

@@ -5,10 +5,11 @@
  * text is cut with a visible note. The output schemas apply these (routers/owner-text.types.ts),
  * so every door serves the cleaned text and no service calls them by hand.
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const HIDDEN_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u{E0000}-\u{E007F}]/gu;
-// eslint-disable-next-line no-control-regex -- the same class, unflagged, for a side-effect-free test
-const HAS_HIDDEN_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u{E0000}-\u{E007F}]/u;
+const HIDDEN_CHARACTERS =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u{E0000}-\u{E007F}]/gu;
+/** The same class, unflagged, for a side-effect-free test. */
+const HAS_HIDDEN_CHARACTER = new RegExp(HIDDEN_CHARACTERS.source, "u");
 
 /**
  * short: names, taglines, USPs, questions, titles, list items. long: descriptions, answers, composed

@@ -4,6 +4,5 @@ export const publicUrls = {
   agentProfile: (base: string, slug: string) => `${base}/business/${encodeURIComponent(slug)}/agent.json`,
   entityProfile: (base: string, slug: string) => `${base}/api/v2/entity-profile?slug=${encodeURIComponent(slug)}`,
   canonicalEntity: (base: string, id: string) => `${base}/entity/${id}?format=json`,
-  browse: (base: string, category: string, city: string) =>
-    `${base}/browse?${new URLSearchParams({ category, city }).toString()}`,
+  browse: (base: string, category: string, city: string) => `${base}/browse?${new URLSearchParams({ category, city }).toString()}`,
 };

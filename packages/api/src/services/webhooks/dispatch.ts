@@ -76,14 +76,28 @@ export async function fanOutOutbox(db: Db, params: FanOutOutboxParams): Promise<
     const deliveries = events.flatMap((source) => {
       const event = ZOutgoingEvent.parse(buildOutboxEvent(publicBaseUrl, source));
       // A business key hears about its own business only.
-      const matching = subscribers.filter((hook) => hook.events.includes(source.eventType as never) && (hook.kind !== "business" || hook.businessId === source.business.id));
-      return matching.map((hook) => ({ id: randomUUID(), webhookId: hook.id, outboxEventId: source.outboxId, eventId: event.id, eventType: event.type, body: eventBody(event) }));
+      const matching = subscribers.filter(
+        (hook) => hook.events.includes(source.eventType as never) && (hook.kind !== "business" || hook.businessId === source.business.id),
+      );
+      return matching.map((hook) => ({
+        id: randomUUID(),
+        webhookId: hook.id,
+        outboxEventId: source.outboxId,
+        eventId: event.id,
+        eventType: event.type,
+        body: eventBody(event),
+      }));
     });
     if (deliveries.length > 0) await tx.insert(webhookDeliveries).values(deliveries).onConflictDoNothing();
     await tx
       .update(outboxEvents)
       .set({ dispatchedAt: new Date() })
-      .where(inArray(outboxEvents.id, events.map((event) => event.outboxId)));
+      .where(
+        inArray(
+          outboxEvents.id,
+          events.map((event) => event.outboxId),
+        ),
+      );
     return events.length;
   });
 }
@@ -130,17 +144,26 @@ export async function claimDueDeliveries(db: Db, params: ClaimDueDeliveriesParam
     return tx
       .update(webhookDeliveries)
       .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, nextAttemptAt: new Date(now.getTime() + leaseMs) })
-      .where(inArray(webhookDeliveries.id, due.map((row) => row.id)))
+      .where(
+        inArray(
+          webhookDeliveries.id,
+          due.map((row) => row.id),
+        ),
+      )
       .returning();
   });
   if (claimed.length === 0) return [];
-  const hooks = await db.select().from(webhooks).where(inArray(webhooks.id, [...new Set(claimed.map((delivery) => delivery.webhookId))]));
+  const hooks = await db
+    .select()
+    .from(webhooks)
+    .where(inArray(webhooks.id, [...new Set(claimed.map((delivery) => delivery.webhookId))]));
   const byId = new Map(hooks.map((hook) => [hook.id, hook]));
   return claimed.flatMap((delivery) => {
     const hook = byId.get(delivery.webhookId);
     if (!hook) return [];
     const secrets = [secretBox.open(hook.secretSealed)];
-    if (hook.previousSecretSealed && hook.previousSecretExpiresAt && hook.previousSecretExpiresAt > now) secrets.push(secretBox.open(hook.previousSecretSealed));
+    if (hook.previousSecretSealed && hook.previousSecretExpiresAt && hook.previousSecretExpiresAt > now)
+      secrets.push(secretBox.open(hook.previousSecretSealed));
     return [{ id: delivery.id, webhookId: hook.id, url: hook.url, eventId: delivery.eventId, body: delivery.body, attempt: delivery.attempts, secrets }];
   });
 }
@@ -193,17 +216,32 @@ export async function recordAttempt(db: Db, params: RecordAttemptParams): Promis
       .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.attempts, delivery.attempt), eq(webhookDeliveries.status, "pending")));
     if (succeeded) {
       // Only when set: every success rewriting (and locking) the one webhook row serialises a whole batch on it.
-      await tx.update(webhooks).set({ failingSince: null }).where(and(eq(webhooks.id, delivery.webhookId), isNotNull(webhooks.failingSince)));
+      await tx
+        .update(webhooks)
+        .set({ failingSince: null })
+        .where(and(eq(webhooks.id, delivery.webhookId), isNotNull(webhooks.failingSince)));
     } else if (gone) {
-      await tx.update(webhooks).set({ status: "disabled", disabledReason: "The receiver answered 410 Gone", updatedAt: now }).where(eq(webhooks.id, delivery.webhookId));
+      await tx
+        .update(webhooks)
+        .set({ status: "disabled", disabledReason: "The receiver answered 410 Gone", updatedAt: now })
+        .where(eq(webhooks.id, delivery.webhookId));
     } else {
       // Only the first failure of a run writes the row. (A Date inside sql`` would skip the column's
       // encoder, which postgres-js refuses while PGlite accepts it: every failure then failed to record.)
-      await tx.update(webhooks).set({ failingSince: now }).where(and(eq(webhooks.id, delivery.webhookId), isNull(webhooks.failingSince)));
       await tx
         .update(webhooks)
-        .set({ status: "disabled", disabledReason: `Every delivery failed for ${Math.round(settings.disableAfterMs / 3_600_000)} hours; enable it again once the receiver works`, updatedAt: now })
-        .where(and(eq(webhooks.id, delivery.webhookId), eq(webhooks.status, "active"), lt(webhooks.failingSince, new Date(now.getTime() - settings.disableAfterMs))));
+        .set({ failingSince: now })
+        .where(and(eq(webhooks.id, delivery.webhookId), isNull(webhooks.failingSince)));
+      await tx
+        .update(webhooks)
+        .set({
+          status: "disabled",
+          disabledReason: `Every delivery failed for ${Math.round(settings.disableAfterMs / 3_600_000)} hours; enable it again once the receiver works`,
+          updatedAt: now,
+        })
+        .where(
+          and(eq(webhooks.id, delivery.webhookId), eq(webhooks.status, "active"), lt(webhooks.failingSince, new Date(now.getTime() - settings.disableAfterMs))),
+        );
     }
   });
 }
@@ -213,7 +251,10 @@ export const DELIVERY_LOG_RETENTION_MS = 30 * 24 * 3_600_000;
 
 export async function pruneDeliveryLog(db: Db, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - DELIVERY_LOG_RETENTION_MS);
-  const attempts = await db.delete(webhookDeliveryAttempts).where(lt(webhookDeliveryAttempts.attemptedAt, cutoff)).returning({ id: webhookDeliveryAttempts.id });
+  const attempts = await db
+    .delete(webhookDeliveryAttempts)
+    .where(lt(webhookDeliveryAttempts.attemptedAt, cutoff))
+    .returning({ id: webhookDeliveryAttempts.id });
   const deliveries = await db
     .delete(webhookDeliveries)
     .where(and(lt(webhookDeliveries.completedAt, cutoff), sql`${webhookDeliveries.status} <> 'pending'`))

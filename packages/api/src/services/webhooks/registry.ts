@@ -89,7 +89,12 @@ export async function createWebhook(db: Db, params: CreateWebhookParams) {
 /** Another key's webhook is indistinguishable from a missing one. */
 async function requireOwnWebhook(db: Db, params: OwnWebhookParams): Promise<WebhookRow> {
   const { apiKey, id } = params;
-  const [row] = isUuid(id) ? await db.select().from(webhooks).where(and(eq(webhooks.id, id.toLowerCase()), eq(webhooks.apiKeyId, apiKey.id))) : [];
+  const [row] = isUuid(id)
+    ? await db
+        .select()
+        .from(webhooks)
+        .where(and(eq(webhooks.id, id.toLowerCase()), eq(webhooks.apiKeyId, apiKey.id)))
+    : [];
   if (!row) throw new DomainError("NOT_FOUND", `No webhook with id "${id}"`);
   return row;
 }
@@ -101,9 +106,23 @@ export async function listWebhooks(db: Db, key: AuthenticatedKey) {
 
 export async function getWebhook(db: Db, params: OwnWebhookParams) {
   const row = await requireOwnWebhook(db, params);
-  const deliveries = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, row.id)).orderBy(desc(webhookDeliveries.createdAt)).limit(RECENT_DELIVERIES);
+  const deliveries = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.webhookId, row.id))
+    .orderBy(desc(webhookDeliveries.createdAt))
+    .limit(RECENT_DELIVERIES);
   const attempts = deliveries.length
-    ? await db.select().from(webhookDeliveryAttempts).where(inArray(webhookDeliveryAttempts.deliveryId, deliveries.map((d) => d.id))).orderBy(webhookDeliveryAttempts.attempt)
+    ? await db
+        .select()
+        .from(webhookDeliveryAttempts)
+        .where(
+          inArray(
+            webhookDeliveryAttempts.deliveryId,
+            deliveries.map((d) => d.id),
+          ),
+        )
+        .orderBy(webhookDeliveryAttempts.attempt)
     : [];
   return {
     ...webhookView(row),
@@ -111,7 +130,13 @@ export async function getWebhook(db: Db, params: OwnWebhookParams) {
       ...deliveryView(delivery),
       attemptLog: attempts
         .filter((attempt) => attempt.deliveryId === delivery.id)
-        .map((attempt) => ({ attempt: attempt.attempt, attemptedAt: attempt.attemptedAt.toISOString(), durationMs: attempt.durationMs, statusCode: attempt.statusCode, error: attempt.error })),
+        .map((attempt) => ({
+          attempt: attempt.attempt,
+          attemptedAt: attempt.attemptedAt.toISOString(),
+          durationMs: attempt.durationMs,
+          statusCode: attempt.statusCode,
+          error: attempt.error,
+        })),
     })),
   };
 }
@@ -167,7 +192,12 @@ export async function redeliverWebhook(db: Db, params: RedeliverWebhookParams) {
         .returning()
     : [];
   if (delivery) return deliveryView(delivery);
-  const [existing] = isUuid(deliveryId) ? await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, deliveryId.toLowerCase()), eq(webhookDeliveries.webhookId, row.id))) : [];
+  const [existing] = isUuid(deliveryId)
+    ? await db
+        .select()
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.id, deliveryId.toLowerCase()), eq(webhookDeliveries.webhookId, row.id)))
+    : [];
   if (!existing) throw new DomainError("NOT_FOUND", `No delivery with id "${deliveryId}" on this webhook`);
   throw new DomainError("CONFLICT", `Only a failed delivery can be sent again; this one is ${existing.status}`);
 }
