@@ -4,7 +4,7 @@ export type { AccessClass, CacheScope, DirectoryMeta } from "./trpc";
 export { CLAIM_PROPERTIES } from "./services/claims/claim-writes";
 export { MAX_CLAIMS } from "./services/claims/claims";
 export { MAX_OFFERS, MAX_QUESTIONS } from "./services/entities/business-extras";
-export { GRAPH_LIMITS } from "./services/graph/knowledge-graph";
+export { GRAPH_LIMITS } from "./services/graph/graph-sql";
 export { OWNER_TEXT_LIMITS } from "./services/shared/owner-text";
 export { createContext, bearerTokenFrom, type Context, type ContextLogger, type CreateContextOptions } from "./context";
 export { DomainError, toPublicError, type DomainErrorCode, type PublicErrorBody } from "./errors";
