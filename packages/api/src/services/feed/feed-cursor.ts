@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { DomainError } from "../../errors";
 import { isUuid } from "../shared/ids";
+import { decodeOpaqueCursor, encodeOpaqueCursor, invalidCursorError } from "../shared/opaque-cursor";
 
 /**
  * The partner feed's opaque keyset cursor: the last row's (updated_at in microseconds, id), the
@@ -23,30 +24,6 @@ export function filtersFingerprint(filters: { category?: string; updatedSince?: 
     .update(JSON.stringify([filters.category?.toLowerCase() ?? null, filters.updatedSince ?? null]))
     .digest("base64url")
     .slice(0, 16);
-}
-
-/**
- * Every keyset cursor of the API is opaque the same way: a JSON array of the last row's sort keys
- * (and whatever the listing needs), base64url. A cursor that does not decode is one 400.
- */
-export function encodeOpaqueCursor(parts: readonly unknown[]): string {
-  return Buffer.from(JSON.stringify(parts)).toString("base64url");
-}
-
-export function invalidCursorError(): DomainError {
-  return new DomainError("INVALID_INPUT", "Invalid parameter cursor: pass back a nextCursor value unchanged");
-}
-
-/** The parts of a cursor made by encodeOpaqueCursor with `length` parts; a 400 for anything else. */
-export function decodeOpaqueCursor(raw: string, length: number): unknown[] {
-  let parts: unknown;
-  try {
-    parts = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
-  } catch {
-    throw invalidCursorError();
-  }
-  if (!Array.isArray(parts) || parts.length !== length) throw invalidCursorError();
-  return parts as unknown[];
 }
 
 export function encodeFeedCursor(cursor: FeedCursor): string {

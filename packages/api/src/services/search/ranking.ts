@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
 import { businesses, type Db, type PlanTier } from "@directory/db";
 import { servableCondition } from "../entities/servable";
 import { selectBusinessRecords, type BusinessRecord } from "../entities/business-lookup";
-import { decodeOpaqueCursor, encodeOpaqueCursor, invalidCursorError } from "../feed/feed-cursor";
+import { decodeOpaqueCursor, encodeOpaqueCursor, invalidCursorError } from "../shared/opaque-cursor";
 import { isUuid } from "../shared/ids";
 
 /** The ranking order of every search, matching businesses_search_idx: tier, internal score, name. */
