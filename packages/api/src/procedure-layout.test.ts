@@ -16,7 +16,7 @@ function routerFiles(dir: string): string[] {
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 describe("every REST operation is findable from its path in one step", () => {
-  const procedures = Object.entries(appRouter._def.procedures as Record<string, { _def: { meta?: DirectoryMeta } }>);
+  const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: DirectoryMeta } }>);
   const rest = procedures.filter(([, procedure]) => procedure._def.meta?.openapi);
   const files = routerFiles(ROUTERS);
 

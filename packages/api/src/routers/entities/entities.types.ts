@@ -14,3 +14,7 @@ export const ZBySlugInput = z.object({ slug: ZSlug });
 
 export type TBySlugInput = z.input<typeof ZBySlugInput>;
 export type TBusinessRef = z.infer<typeof ZBusinessRef>;
+
+/** The refusals every single-business read shares, documented once. */
+export const DECOMMISSIONED_RESPONSE = "Entity decommissioned: the business is inactive or its subscription expired";
+export const HISTORY_NEEDS_KEY_RESPONSE = "history=true was asked without an API key";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZOwnerLongText, ZOwnerText } from "../owner-text.types";
+import { DECOMMISSIONED_RESPONSE } from "./entities.types";
 
 export const ZGetAgentProfileInput = z.object({
   slug: z.string().trim().min(1).max(200).describe("Business slug; a former slug also resolves"),
@@ -43,7 +44,7 @@ export const getAgentProfileMeta: OpenApiMeta = {
     summary: "Agent-readable profile (ABO/1.0): contact, executable actions, prepared Q&A",
     errorResponses: {
       404: "Entity not found: no business has this slug, current or former",
-      410: "Entity decommissioned: the business is inactive or its subscription expired",
+      410: DECOMMISSIONED_RESPONSE,
     },
   },
 };

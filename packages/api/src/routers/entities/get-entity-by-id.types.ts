@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { type ZEntityProfile, ZHistoryParam } from "./entity-profile.types";
+import { DECOMMISSIONED_RESPONSE, HISTORY_NEEDS_KEY_RESPONSE } from "./entities.types";
 
 export const ZGetEntityByIdInput = z.object({
   id: z.string().trim().min(1).max(64).describe("Immutable business id (UUID)"),
@@ -21,9 +22,9 @@ export const getEntityByIdMeta: OpenApiMeta = {
     description: "Survives renames and slug changes. Same body as getEntityProfile.",
     errorResponses: {
       400: "Invalid parameter: id longer than 64 characters, format other than json, or history not true/false",
-      401: "history=true was asked without an API key",
+      401: HISTORY_NEEDS_KEY_RESPONSE,
       404: "Entity not found: no business has this id (a malformed id is not found either)",
-      410: "Entity decommissioned: the business is inactive or its subscription expired",
+      410: DECOMMISSIONED_RESPONSE,
     },
   },
 };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { ZSlug } from "./entities.types";
+import { DECOMMISSIONED_RESPONSE, HISTORY_NEEDS_KEY_RESPONSE, ZSlug } from "./entities.types";
 import { type ZEntityProfile, ZHistoryParam } from "./entity-profile.types";
 
 export const ZGetEntityProfileInput = z.object({
@@ -21,9 +21,9 @@ export const getEntityProfileMeta: OpenApiMeta = {
     description: "Authentication optional; history=true requires a key.",
     errorResponses: {
       400: "Invalid parameter: slug missing or longer than 200 characters, or history not true/false",
-      401: "history=true was asked without an API key",
+      401: HISTORY_NEEDS_KEY_RESPONSE,
       404: "Entity not found: no business has this slug, current or former",
-      410: "Entity decommissioned: the business is inactive or its subscription expired",
+      410: DECOMMISSIONED_RESPONSE,
     },
   },
 };

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZCategoryParam, ZCityParam, ZResolvedCategory, ZResolvedCity } from "../search/search.types";
 import { ZOwnerLongText, ZOwnerText } from "../owner-text.types";
+import { DECOMMISSIONED_RESPONSE } from "../entities/entities.types";
 
 export const ZGetKnowledgeGraphInput = z.object({
   type: z
@@ -99,7 +100,7 @@ export const getKnowledgeGraphMeta: OpenApiMeta = {
     errorResponses: {
       400: "Invalid parameter: a parameter the type needs is missing (network: businessId; complementary: category), one is given that the type does not use, or a value is malformed",
       404: "Not found: no business has this id or slug, or the category or city is unknown",
-      410: "Entity decommissioned: the business is inactive or its subscription expired",
+      410: DECOMMISSIONED_RESPONSE,
     },
   },
 };
