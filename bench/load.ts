@@ -1,3 +1,4 @@
+import type { EventEmitter } from "node:events";
 import autocannon from "autocannon";
 
 export interface LoadResult {
@@ -38,7 +39,10 @@ export async function runLoad(baseUrl: string, paths: string[], options: { conne
       },
     ],
   });
-  instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
+  // autocannon's instance is a promise and an event emitter; its types know only the promise.
+  (instance as unknown as EventEmitter).on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) =>
+    latencies.push(responseTime),
+  );
   const result = await instance;
   latencies.sort((a, b) => a - b);
   return {
