@@ -9,7 +9,8 @@ import { businessRef, edgeIsLive, GRAPH_LIMITS, NOT_LIVE, type BusinessRefRow } 
  * share = co-mentioning documents / documents naming the category; lift = share / the other
  * category's share of all documents naming a business there (1 = as often as chance).
  */
-export async function complementaryCategories(db: Db, categoryInput: string, cityInput: string | undefined) {
+export async function complementaryCategories(db: Db, params: { category: string; city?: string }) {
+  const { category: categoryInput, city: cityInput } = params;
   const [category, city] = await Promise.all([resolveCategory(db, categoryInput), cityInput === undefined ? null : resolveCity(db, cityInput)]);
   requireResolved(category, "category", categoryInput);
   if (cityInput !== undefined) requireResolved(city, "city", cityInput);

@@ -47,7 +47,7 @@ export async function getKnowledgeGraph(db: Db, params: KnowledgeGraphParams) {
     case "network":
       return networkOf(db, params.businessId!);
     case "complementary":
-      return complementaryCategories(db, params.category!, params.city);
+      return complementaryCategories(db, { category: params.category!, city: params.city });
     case "top_pairs":
       return topPairs(db);
     case "stats":
