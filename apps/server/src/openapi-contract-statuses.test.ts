@@ -1,9 +1,23 @@
-import { and, asc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appRouter, createApiKey } from "@directory/api";
-import { businesses, categories, cities, type ApiKeyKind } from "@directory/db";
-import { createDirectoryClient } from "@directory/sdk";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import { describe, expect, it } from "vitest";
+import { type JsonBody } from "./testing";
+import {
+  active,
+  BAD_KEY,
+  call,
+  decommissioned,
+  document,
+  expectDocumented,
+  freshAddress,
+  freshKey,
+  LONG,
+  observed,
+  operation,
+  overLimit,
+  requiredFields,
+  server,
+  UNKNOWN_UUID,
+  useContractServer,
+} from "./openapi-contract-fixtures";
 
 /**
  * The OpenAPI document against the live server: every status a client can provoke on a REST
@@ -11,123 +25,7 @@ import { getJson, startTestServer, type JsonBody, type TestServer } from "./test
  * documented status (503 aside: it needs the database gone) is one a client can get.
  */
 
-let server: TestServer;
-let document: JsonBody;
-let active: { id: string; slug: string; categoryName: string; cityName: string };
-let decommissioned: { id: string; slug: string };
-
-beforeAll(async () => {
-  // Tiny limits so each 429 takes three calls; every probe comes from its own address or key.
-  server = await startTestServer({ rateLimits: { anonymousPerDay: 2, openPerMinute: 2, keyedPerMonth: 2 }, trustProxyHops: 1 });
-  document = (await getJson(server.url, "/api/openapi.json")).body;
-  const candidates = await server.database.db
-    .select({ id: businesses.id, slug: businesses.slug, categoryName: categories.name, cityName: cities.name })
-    .from(businesses)
-    .innerJoin(categories, eq(categories.slug, businesses.categorySlug))
-    .innerJoin(cities, eq(cities.id, businesses.cityId))
-    .where(
-      and(
-        eq(businesses.status, "active"),
-        sql`(${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now() + interval '1 day')`,
-      ),
-    )
-    .orderBy(asc(businesses.id))
-    .limit(2);
-  const [first, second] = candidates;
-  if (!first || !second) throw new Error("the seed has fewer than two active businesses");
-  active = first;
-  decommissioned = second;
-  await createDirectoryClient({ baseUrl: server.url, apiKey: server.adminKey }).lifecycle.decommission.mutate({ slug: decommissioned.slug });
-});
-afterAll(async () => {
-  await server?.close();
-});
-
-let addressCounter = 0;
-/** A client address no earlier request used, so anonymous limits start from zero. */
-function freshAddress(): string {
-  addressCounter += 1;
-  return `10.${Math.floor(addressCounter / 65_536) % 256}.${Math.floor(addressCounter / 256) % 256}.${addressCounter % 256}`;
-}
-
-async function freshKey(kind: ApiKeyKind): Promise<string> {
-  const options = kind === "business" ? { kind, businessSlug: active.slug } : { kind };
-  return (await createApiKey(server.database.db, options)).key;
-}
-
-interface Call {
-  key?: string;
-  address?: string;
-}
-
-function call(path: string, { key, address = freshAddress() }: Call = {}) {
-  const headers: Record<string, string> = { "x-forwarded-for": address };
-  if (key) headers.authorization = `Bearer ${key}`;
-  return getJson(server.url, path, headers);
-}
-
-/** The third call from one address, or with one key: over the limit of 2. */
-/** The per-minute limit starts over each minute: three calls that straddle one would all pass. */
-async function clearOfMinuteBoundary(): Promise<void> {
-  const untilNextMinute = 60_000 - (Date.now() % 60_000);
-  if (untilNextMinute < 2_000) await new Promise((resolve) => setTimeout(resolve, untilNextMinute + 50));
-}
-
-async function overLimit(path: string, key?: string) {
-  await clearOfMinuteBoundary();
-  const address = freshAddress();
-  for (let i = 0; i < 2; i++) {
-    const admitted = await call(path, { key, address });
-    expect(admitted.status, JSON.stringify(admitted.body)).toBe(200);
-  }
-  return call(path, { key, address });
-}
-
-interface Documented {
-  path: string;
-  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: { $ref?: string } }> }>;
-  security: unknown;
-}
-
-function operation(operationId: string): Documented {
-  for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, JsonBody>>)) {
-    for (const op of Object.values(methods)) if (op.operationId === operationId) return { path, responses: op.responses, security: op.security };
-  }
-  throw new Error(`no operation ${operationId} in the document`);
-}
-
-/** Property names a documented body schema requires, following $ref and allOf. */
-function requiredFields(schema: JsonBody): string[] {
-  if (schema?.$ref) return requiredFields(document.components.schemas[(schema.$ref as string).split("/").pop()!]);
-  const own = (schema?.required as string[] | undefined) ?? [];
-  return [...own, ...((schema?.allOf as JsonBody[] | undefined) ?? []).flatMap(requiredFields)];
-}
-
-const observed = new Map<string, Set<number>>();
-
-/** Asserts the live answer is the expected status, documented on the operation with a fitting description. */
-function expectDocumented(operationId: string, response: { status: number; headers: Headers; body: JsonBody }, status: number, description: RegExp) {
-  expect(response.status, JSON.stringify(response.body)).toBe(status);
-  const documented = operation(operationId).responses[String(status)];
-  expect(documented, `${operationId} does not document ${status}`).toBeDefined();
-  expect(documented!.description).toMatch(description);
-  if (!observed.has(operationId)) observed.set(operationId, new Set());
-  observed.get(operationId)!.add(status);
-  if (status >= 400) {
-    expect(response.body).toMatchObject({ error: expect.any(String), code: expect.any(String) });
-    const schema = documented!.content?.["application/json"]?.schema;
-    for (const field of requiredFields(schema)) expect(response.body, `${operationId} ${status} lacks documented field ${field}`).toHaveProperty(field);
-  }
-  for (const header of ["RateLimit", "RateLimit-Policy", "Retry-After"]) {
-    if (response.headers.get(header) !== null) {
-      expect(Object.keys(documented!.headers ?? {}), `${operationId} ${status} sends ${header} undocumented`).toContain(header);
-    }
-  }
-}
-
-const BAD_KEY = "bdk_developer_0000000000000000000000000000000000";
-const LONG = "x".repeat(260);
-const UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000";
+useContractServer();
 
 describe("searchBusinesses (GET /api/assistant-plugin, open)", () => {
   const path = () => `/api/assistant-plugin?${new URLSearchParams({ category: active.categoryName, city: active.cityName })}`;
@@ -333,48 +231,5 @@ describe("the document as a whole", () => {
         .filter((status) => !elsewhere.has(status));
       expect([...(observed.get(operationId) ?? [])].sort(), operationId).toEqual(documented.sort());
     }
-  });
-
-  it("shows a key as required exactly where the procedure's access class requires one", () => {
-    const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: { access?: string; openapi?: { operationId: string } } } }>;
-    let checked = 0;
-    for (const procedure of Object.values(procedures)) {
-      const meta = procedure._def.meta;
-      if (!meta?.openapi) continue;
-      const keyed = ["key", "partner", "business", "admin"].includes(meta.access ?? "");
-      expect(operation(meta.openapi.operationId).security, meta.openapi.operationId).toEqual(keyed ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }]);
-      checked += 1;
-    }
-    expect(checked).toBe(Object.values(document.paths as Record<string, object>).reduce((n, methods) => n + Object.keys(methods).length, 0));
-    expect(operation("getPartnerFeed").security).toEqual([{ bearerAuth: [] }]);
-  });
-
-  it("documents RateLimit headers on the 200 and 429 of limited operations, and Retry-After on 429 and 503", () => {
-    for (const methods of Object.values(document.paths as Record<string, Record<string, JsonBody>>)) {
-      for (const op of Object.values(methods)) {
-        expect(Object.keys((op.responses["200"] ?? op.responses["201"]).headers ?? {}), op.operationId).toEqual(
-          expect.arrayContaining(["RateLimit", "RateLimit-Policy"]),
-        );
-        expect(Object.keys(op.responses["429"].headers ?? {}), op.operationId).toEqual(
-          expect.arrayContaining(["RateLimit", "RateLimit-Policy", "Retry-After"]),
-        );
-        expect(Object.keys(op.responses["503"].headers ?? {}), op.operationId).toContain("Retry-After");
-        expect(requiredFields(op.responses["429"].content["application/json"].schema)).toEqual(expect.arrayContaining(["limit", "policy", "resetAt"]));
-      }
-    }
-    for (const name of ["RateLimit", "RateLimit-Policy", "Retry-After"]) expect(document.components.headers[name]).toBeDefined();
-  });
-
-  it("has a license, a contact and a described tag for every tag an operation uses", () => {
-    expect(document.info.license).toMatchObject({ name: expect.any(String), url: expect.stringMatching(/^http/) });
-    expect(document.info.contact).toMatchObject({ email: expect.stringContaining("@") });
-    const declared = new Map((document.tags as { name: string; description: string }[]).map((tag) => [tag.name, tag.description]));
-    for (const methods of Object.values(document.paths as Record<string, Record<string, JsonBody>>)) {
-      for (const op of Object.values(methods)) for (const tag of op.tags as string[]) expect(declared.get(tag), tag).toMatch(/\w+/);
-    }
-  });
-
-  it("keeps no trpc-to-openapi error components, whose names collide across operations", () => {
-    expect(Object.keys(document.components.schemas).filter((name) => name.startsWith("error."))).toEqual([]);
   });
 });
