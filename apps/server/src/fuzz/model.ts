@@ -1,0 +1,97 @@
+import { type JsonValue } from "./malformed-values";
+
+/** What a fuzz case is, the seeded world it aims at, which values are valid there and which a door must refuse. */
+
+/** Random cases per door, on top of the exhaustive matrices. */
+export const RANDOM_CASES = { rest: 1_400, trpc: 1_100, mcp: 700 };
+
+export type Door = "rest" | "trpc" | "mcp";
+
+export interface FuzzCase {
+  door: Door;
+  method: string;
+  /** Raw request target: path and query exactly as sent (escapes included). */
+  target: string;
+  headers: Record<string, string | string[]>;
+  body?: string | Buffer;
+  /** What the case is made of, e.g. "query category=nul" or "body bad-json". */
+  kind: string;
+  /** REST: the OpenAPI operation ("GET /entity/{id}") whose documented statuses apply; tRPC/MCP: procedure or method. */
+  route: string;
+  /** REST: the method is one the operation documents, so its status must be documented too. */
+  documented?: boolean;
+  /** A known input carries something every door must refuse (control character, lone surrogate, too deep, wrong type). */
+  mustRefuse?: boolean;
+  /** MCP notification (no id): 202 with no body is the protocol's answer. */
+  notification?: boolean;
+}
+
+export interface JsonSchemaProperty {
+  type?: string | string[];
+  maxLength?: number;
+  enum?: unknown[];
+}
+
+/** mulberry32: small, fast and the same on every machine. */
+export function createRandom(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (maxExclusive: number) => Math.floor(next() * maxExclusive),
+    pick<T>(items: readonly T[]): T {
+      return items[Math.floor(next() * items.length)] as T;
+    },
+    chance: (probability: number) => next() < probability,
+  };
+}
+export type Random = ReturnType<typeof createRandom>;
+
+export interface World {
+  slug: string;
+  id: string;
+  category: string;
+  city: string;
+  keys: { admin: string; partner: string; developer: string; business: string };
+}
+
+export const validJsonFor = (field: string, world: World): unknown =>
+  (
+    ({
+      category: world.category,
+      city: world.city,
+      slug: world.slug,
+      slugA: world.slug,
+      slugB: world.slug,
+      id: world.id,
+      query: "dental",
+      limit: 5,
+      // Loopback only (the test server allows it, and runs no delivery worker): nothing leaves the machine.
+      url: "http://127.0.0.1:9/fuzz",
+      events: ["entity.updated"],
+    }) as Record<string, unknown>
+  )[field] ?? "x";
+
+const jsonTypeOf = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value);
+
+function fitsType(schema: JsonSchemaProperty, value: unknown): boolean {
+  if (schema.type === undefined) return true;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const actual = jsonTypeOf(value);
+  return types.some((type) => type === actual || (type === "number" && actual === "integer"));
+}
+
+/** Whether a value must be refused in a field with this advertised schema. */
+export function mustRefuseValue(schema: JsonSchemaProperty | undefined, value: JsonValue): boolean {
+  if (value.refuse) return true;
+  if (!schema) return false;
+  if (!fitsType(schema, value.value)) return true;
+  if (typeof value.value === "string" && schema.maxLength !== undefined && value.value.length > schema.maxLength) return true;
+  return schema.enum !== undefined && !schema.enum.includes(value.value);
+}
