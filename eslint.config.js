@@ -88,8 +88,14 @@ export default tseslint.config(
     ],
   ),
   {
-    // Wiring and developer tools that talk to the database directly (admin db chores, the OpenAPI example recorder).
-    files: ["apps/admin/src/db-commands.ts", "apps/server/src/openapi-examples.ts", "apps/server/src/openapi-examples.generate.ts", "apps/**/*.test.ts"],
+    // Wiring and developer tools that talk to the database directly (admin db chores, the OpenAPI example recorder), and tests with their fixtures.
+    files: [
+      "apps/admin/src/db-commands.ts",
+      "apps/server/src/openapi-examples.ts",
+      "apps/server/src/openapi-examples.generate.ts",
+      "apps/**/*.test.ts",
+      "apps/**/*-fixtures.ts",
+    ],
     rules: { "no-restricted-imports": ["error", { patterns: [anotherAppsSources] }] },
   },
   // The MCP server is a client of the API through the SDK: it takes the procedures' schemas, never their code or the database.
