@@ -31,6 +31,35 @@ export interface ServerConfig {
   webhooks: WebhookSettings;
   /** GET /metrics is served only to requests bearing this token (METRICS_TOKEN); unset: no /metrics. */
   metricsToken?: string;
+  connectionTimeouts: ConnectionTimeouts;
+}
+
+/** How long a client connection may take or stay quiet before the server closes it (milliseconds). */
+export interface ConnectionTimeouts {
+  /** HTTP_HEADERS_TIMEOUT_MS: from a request's first byte to the end of its headers. */
+  headersMs: number;
+  /** HTTP_REQUEST_TIMEOUT_MS: from a request's first byte to the end of its body (not its response). */
+  requestMs: number;
+  /** HTTP_KEEP_ALIVE_TIMEOUT_MS: an idle connection between two requests. */
+  keepAliveMs: number;
+  /** HTTP_SILENT_TIMEOUT_MS: a connection sending nothing while no response is being written (before its first request). */
+  silentMs: number;
+}
+
+export const DEFAULT_CONNECTION_TIMEOUTS: ConnectionTimeouts = { headersMs: 15_000, requestMs: 30_000, keepAliveMs: 5_000, silentMs: 10_000 };
+
+export function readConnectionTimeouts(env: NodeJS.ProcessEnv = process.env): ConnectionTimeouts {
+  const timeouts = {
+    headersMs: nonNegativeInteger(env, "HTTP_HEADERS_TIMEOUT_MS", DEFAULT_CONNECTION_TIMEOUTS.headersMs),
+    requestMs: nonNegativeInteger(env, "HTTP_REQUEST_TIMEOUT_MS", DEFAULT_CONNECTION_TIMEOUTS.requestMs),
+    keepAliveMs: nonNegativeInteger(env, "HTTP_KEEP_ALIVE_TIMEOUT_MS", DEFAULT_CONNECTION_TIMEOUTS.keepAliveMs),
+    silentMs: nonNegativeInteger(env, "HTTP_SILENT_TIMEOUT_MS", DEFAULT_CONNECTION_TIMEOUTS.silentMs),
+  };
+  // Node refuses a request deadline shorter than the headers' one; say which variables to change.
+  if (timeouts.requestMs > 0 && timeouts.headersMs > timeouts.requestMs) {
+    throw new Error(`HTTP_HEADERS_TIMEOUT_MS (${timeouts.headersMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${timeouts.requestMs})`);
+  }
+  return timeouts;
 }
 
 export interface WebhookSettings {
@@ -92,6 +121,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxyHops: nonNegativeInteger(env, "TRUST_PROXY", 0),
     webhooks: readWebhookSettings(env),
     metricsToken: env.METRICS_TOKEN || undefined,
+    connectionTimeouts: readConnectionTimeouts(env),
     allowedHosts: (env.ALLOWED_HOSTS ?? "")
       .split(",")
       .map((host) => host.trim())

@@ -8,3 +8,4 @@ export { createMetrics } from "./metrics";
 export { answerClientErrorsWithJson } from "./request-hygiene";
 export { createLogger } from "./logger";
 export { startWebhookWorker } from "./webhooks/worker";
+export { listenHttp } from "./start";

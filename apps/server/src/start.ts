@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import { isDatabaseEmpty, seedDemoWorld } from "@directory/api";
 import { createDatabase, forChores, migrate, type Database } from "@directory/db";
 import { ensureAdminKey } from "./admin-key";
@@ -8,7 +8,7 @@ import { startHousekeeping } from "./housekeeping";
 import { loadWebhookSecretBox } from "./webhooks/secret-key";
 import { startWebhookWorker } from "./webhooks/worker";
 import { answerClientErrorsWithJson } from "./request-hygiene";
-import type { ServerConfig } from "./config";
+import type { ConnectionTimeouts, ServerConfig } from "./config";
 import { createLogger, type Logger } from "./logger";
 
 export interface RunningServer {
@@ -21,6 +21,39 @@ export interface RunningServer {
 }
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** How often Node looks for requests past their headers or request deadline (its default, 30 s, would let them run that much over). */
+const DEADLINE_CHECK_INTERVAL_MS = 1_000;
+
+/**
+ * An HTTP server that closes connections which send nothing, send a request too slowly or sit idle
+ * between requests. Node applies no deadline to a connection that never sends a byte, so the
+ * socket timeout covers it; it is switched off while a response is written, so a quiet stream (the
+ * legacy MCP SSE stream, a long partner feed) is never cut. requestTimeout bounds receiving the
+ * request only, not sending the response.
+ */
+export async function listenHttp(app: RequestListener, where: { port: number; host: string }, timeouts: ConnectionTimeouts): Promise<Server> {
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      connectionsCheckingInterval: DEADLINE_CHECK_INTERVAL_MS,
+    },
+    app,
+  );
+  server.timeout = timeouts.silentMs;
+  // Node sets the socket timeout back to server.timeout when a request arrives; a response in progress needs none.
+  server.on("request", (_req, res) => res.setTimeout(0));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(where.port, where.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  answerClientErrorsWithJson(server);
+  return server;
+}
 
 /**
  * Migrates, seeds an empty database and provisions the admin key, then returns the service's
@@ -76,10 +109,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     allowedHosts: config.allowedHosts,
     webhookConfig,
   });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
-  });
-  answerClientErrorsWithJson(server);
+  const server = await listenHttp(app, config, config.connectionTimeouts);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
