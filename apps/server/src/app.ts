@@ -26,7 +26,7 @@ import { bearerChallenge, compressionMiddleware, graphqlAuthChallenge, publicRea
 import { LOG_SERIALIZERS, type Logger } from "./logger";
 import { createMetrics, metricsEndpoint, policyOf, type ServerMetrics } from "./metrics";
 import { mountPages } from "./pages";
-import { bodyParsers, decodeUnreservedPathEscapes, emptyBodyIsEmptyObject, trpcJsonContentType } from "./request-hygiene";
+import { bodyParsers, decodeUnreservedPathEscapes, emptyBodyIsEmptyObject, pathParameterGate, trpcJsonContentType } from "./request-hygiene";
 import { createRouteClassifier } from "./route-classifier";
 import { mountWellKnown } from "./well-known";
 
@@ -192,6 +192,7 @@ export function createApp(deps: AppDeps): Express {
   // Last: trpc-to-openapi answers every path it does not know with a JSON 404 and never calls next().
   app.use(
     decodeUnreservedPathEscapes,
+    pathParameterGate(classifyRoute),
     emptyBodyIsEmptyObject,
     publicErrorBodies,
     restHeadAsGet,

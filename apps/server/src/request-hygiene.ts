@@ -1,6 +1,8 @@
 import { STATUS_CODES, type Server } from "node:http";
 import express, { type RequestHandler } from "express";
-import { DomainError } from "@directory/api";
+import { assertSafeInput, DomainError } from "@directory/api";
+import { sendError } from "./errors";
+import type { RouteClassifier } from "./route-classifier";
 
 /**
  * The app-level half of the input gate (the procedure-level half is packages/api/src/input-gate.ts):
@@ -69,6 +71,31 @@ export const decodeUnreservedPathEscapes: RequestHandler = (req, _res, next) => 
   }
   next();
 };
+
+/**
+ * The input gate for REST path parameters. trpc-to-openapi hands a procedure its path parameters
+ * still escaped (it re-parses the URL, which escapes control characters again), so `a%00b` would
+ * be looked up and answered with a 404 echoing it. Each decoded path parameter is judged here by
+ * the rule of every other input: a 400 naming it, never echoing the character.
+ */
+export function pathParameterGate(classify: RouteClassifier): RequestHandler {
+  return (req, res, next) => {
+    const route = classify(req);
+    const input = route.door === "rest" ? (route.procedures[0]?.input() as Record<string, unknown>) : undefined;
+    for (const [, name] of route.route.matchAll(/\{(\w+)\}/g)) {
+      const value = input?.[name!];
+      if (typeof value !== "string") continue;
+      try {
+        assertSafeInput({ [name!]: decodeURIComponent(value) });
+      } catch (error) {
+        if (!(error instanceof DomainError)) continue; // a malformed escape: it matches nothing, as before
+        sendError(res, error.httpStatus, { error: error.message, code: error.code });
+        return;
+      }
+    }
+    next();
+  };
+}
 
 /**
  * A POST, PUT, PATCH or DELETE that sends no body at all (no Content-Length above 0, no chunked

@@ -47,11 +47,13 @@ export interface CreateContextOptions {
 
 const silentLogger: ContextLogger = { info() {}, warn() {} };
 
-/** Reads `Authorization: Bearer <key>`; any other scheme counts as a malformed key. */
+/**
+ * Reads `Authorization: Bearer <key>` (the scheme in any case), the one rule of every door. Any
+ * other value, a bare key included, is an empty token: refused as malformed, never anonymous.
+ */
 export function bearerTokenFrom(header: string | undefined): string | null {
   if (!header) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1] ?? header;
+  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? "";
 }
 
 export function createContext(options: CreateContextOptions): Context {

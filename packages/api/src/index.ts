@@ -8,6 +8,7 @@ export { GRAPH_LIMITS } from "./services/graph/graph-sql";
 export { OWNER_TEXT_LIMITS } from "./services/shared/owner-text";
 export { createContext, bearerTokenFrom, type Context, type ContextLogger, type CreateContextOptions } from "./context";
 export { DomainError, toPublicError, type DomainErrorCode, type PublicErrorBody } from "./errors";
+export { assertSafeInput } from "./input-gate";
 export { createOpenApiDocument } from "./openapi";
 export { provisionApiKey, createApiKey, hasActiveApiKey } from "./services/access/api-keys";
 export { generateApiKey, parseApiKey, hashApiKey } from "./services/access/api-key-format";

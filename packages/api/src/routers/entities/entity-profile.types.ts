@@ -17,8 +17,23 @@ export const ZClaim = z.object({
 
 const ZOpeningHours = ownerList(z.object({ days: ZOwnerTextList, opens: ZOwnerText, closes: ZOwnerText }));
 
-/** Query booleans arrive as strings on REST; stringbool parses "false" as false (see ARCHITECTURE pitfalls). */
-export const ZHistoryParam = z.stringbool().default(false).describe("true adds superseded claims; needs an API key");
+/**
+ * A real boolean on tRPC, the SDK, MCP and GraphQL; the string true|false in a REST query, which
+ * stringbool parses ("false" is false). The pipe hides the boolean from trpc-to-openapi, which would
+ * otherwise coerce query strings with Boolean() and read "false" as true (see ARCHITECTURE pitfalls).
+ */
+export const ZHistoryParam = z
+  .union([z.boolean(), z.stringbool()])
+  .pipe(z.boolean())
+  .default(false)
+  .meta({
+    description: "true adds superseded claims; needs an API key",
+    // The OpenAPI document describes REST, where the parameter is a query string.
+    override: ({ jsonSchema }) => {
+      delete jsonSchema.anyOf;
+      Object.assign(jsonSchema, { type: "string", enum: ["true", "false"], default: "false" });
+    },
+  });
 
 /** History mode shows a keyed caller superseded claims: no shared cache may keep that answer. */
 export function historyModeCache(input: unknown): CacheScope {
