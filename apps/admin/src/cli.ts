@@ -16,6 +16,6 @@ registerDbCommands(program);
 registerGraphCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  console.error(`admin: ${describeCliError(error)}`);
+  console.error(`admin: ${describeCliError(error, program.opts<{ url: string }>().url)}`);
   process.exit(1);
 });

@@ -7,7 +7,7 @@ export const ZSlug = z
   .trim()
   .min(1)
   .max(200)
-  .describe('A business slug as returned by the search tools, e.g. "bright-smile-dental-mumbai"; a former slug also resolves');
+  .describe('A business slug as returned by the search tools, e.g. "gupta-dental-care-mumbai"; a former slug also resolves');
 export const ZBusinessRef = z.object({ slug: z.string(), name: ZOwnerText });
 
 export const ZBySlugInput = z.object({ slug: ZSlug });

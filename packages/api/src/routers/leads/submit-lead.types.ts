@@ -18,7 +18,7 @@ function isRecentConsent(iso: string): boolean {
 }
 
 export const ZSubmitLeadInput = z.object({
-  slug: z.string().trim().min(1).max(200).describe('Slug of the business the user agreed to be contacted by, e.g. "bright-smile-dental-mumbai"'),
+  slug: z.string().trim().min(1).max(200).describe('Slug of the business the user agreed to be contacted by, e.g. "gupta-dental-care-mumbai"'),
   contactName: z.string().trim().min(1).max(200).describe("The user's name, as they gave it"),
   contactEmail: z
     .string()
