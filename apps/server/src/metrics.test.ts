@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
+import type { Database } from "@directory/db";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createMetrics, policyOf } from "./metrics";
@@ -153,6 +154,38 @@ describe("/metrics", () => {
     receiverStatus = 500;
     expect((await post(`/api/developers/webhooks/${id}/test`)).status).toBeLessThan(300);
     await waitFor("failed", 1);
+  });
+
+  it("measures the database at the scrape that asks: up from the first scrape, down at once when it fails", async () => {
+    let answering = true;
+    let pings = 0;
+    const database = {
+      driver: "pglite",
+      ping: async () => {
+        pings++;
+        if (!answering) throw new Error("connection refused");
+      },
+    } as unknown as Database;
+    const metrics = createMetrics({ database, defaultMetrics: false });
+    const scrapeOf = async () => parseSamples(await metrics.registry.metrics());
+    const first = await scrapeOf();
+    expect(valueOf(first, "directory_database_up", {})).toBe(1);
+    expect(valueOf(first, "directory_database_ping_seconds", {})).toBeGreaterThanOrEqual(0);
+    expect(pings).toBe(1);
+    answering = false;
+    const failed = await scrapeOf();
+    expect(valueOf(failed, "directory_database_up", {})).toBe(0);
+    expect(valueOf(failed, "directory_database_ping_seconds", {})).toBe(-1);
+    answering = true;
+    expect(valueOf(await scrapeOf(), "directory_database_up", {})).toBe(1);
+    expect(pings).toBe(3);
+  });
+
+  it("names no gauge `..._total` (Prometheus reserves the suffix for counters; promtool check metrics)", async () => {
+    const exposition = await createMetrics().registry.metrics();
+    const gauges = [...exposition.matchAll(/^# TYPE (\S+) gauge$/gm)].map((match) => match[1]);
+    expect(gauges).toContain("nodejs_active_handles");
+    expect(gauges.filter((name) => name!.endsWith("_total"))).toEqual([]);
   });
 
   it("keeps one registry per app instance and counts webhook attempts by outcome", async () => {
