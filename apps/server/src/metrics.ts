@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
 import { TRPCError } from "@trpc/server";
-import { toPublicError } from "@directory/api";
+import { bearerTokenFrom, toPublicError } from "@directory/api";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Database } from "@directory/db";
 import { sendError } from "./errors";
@@ -185,8 +185,7 @@ export function metricsEndpoint(
   confirmAdmin: (req: Request, res: Response) => Promise<unknown>,
 ): RequestHandler {
   return async (req: Request, res, next) => {
-    const header = req.headers.authorization ?? "";
-    const given = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? "";
+    const given = bearerTokenFrom(req.headers.authorization) ?? "";
     if (!given) {
       res
         .status(401)
