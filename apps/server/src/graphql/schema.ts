@@ -114,7 +114,7 @@ const Query = new GraphQLObjectType<unknown, GraphQLContext>({
       type: Entity,
       description: "The entity profile (GET /api/v2/entity-profile). 404 NOT_FOUND for an unknown slug, 410 ENTITY_DECOMMISSIONED for an inactive business.",
       args: { ...slugArg, history: { type: GraphQLBoolean, description: "true adds superseded claims; needs an API key" } },
-      call: (caller, { slug, history }) => caller.entities.getEntityProfile({ slug, history: history == null ? undefined : String(history) }),
+      call: (caller, { slug, history }) => caller.entities.getEntityProfile({ slug, history: history ?? undefined }),
     }),
     lookupBusinesses: rootField<{ category: string; city: string; limit?: number | null }>({
       type: BusinessLookup,
