@@ -65,7 +65,18 @@ export function createRouteClassifier(procedures: Procedures) {
     openApiRoutes.push({ method: meta.openapi.method, pattern: templatePattern(meta.openapi.path), template: meta.openapi.path, procedure: path, meta });
   }
 
-  return (req: Request, method = req.method): RouteInfo => {
+  /** Several middlewares ask about one request; a procedure route depends only on its path and method, so it is matched once. */
+  const procedureRoutes = new WeakMap<Request, Map<string, RouteInfo>>();
+
+  const classify = (req: Request, method = req.method): RouteInfo => {
+    const known = procedureRoutes.get(req)?.get(method);
+    if (known) return known;
+    const route = classifyUncached(req, method);
+    if (route.door !== "other") procedureRoutes.set(req, (procedureRoutes.get(req) ?? new Map<string, RouteInfo>()).set(method, route));
+    return route;
+  };
+
+  const classifyUncached = (req: Request, method: string): RouteInfo => {
     const path = req.baseUrl + req.path;
     if (path.startsWith("/trpc/")) {
       const names = path.slice("/trpc/".length).split(",").filter(Boolean);
@@ -101,6 +112,8 @@ export function createRouteClassifier(procedures: Procedures) {
     if (path.startsWith("/api/graphql")) return { door: "other", route: "/api/graphql", procedures: [] };
     return { door: "other", route: "(other)", procedures: [] };
   };
+
+  return classify;
 }
 
 export type RouteClassifier = ReturnType<typeof createRouteClassifier>;
