@@ -3,7 +3,7 @@
  *   BENCH_DATABASE_URL  PostgreSQL server database to use (default .../directory_bench; created if missing)
  *   BENCH_BUSINESSES    world size to seed into an empty bench database (default 1,000,000)
  *   BENCH_SECONDS       seconds per load run (default 15); BENCH_CONNECTIONS (default 10)
- *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, feed, webhooks); default all
+ *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, feed, webhooks, import, tokens); default all
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -18,6 +18,8 @@ import { copyFeedRate, timeOffsetPage, walkFeed } from "./feed";
 import { benchGraph } from "./graph";
 import { runLoad, type LoadResult } from "./load";
 import { startAndWait, stop } from "./processes";
+import { benchImport } from "./import";
+import { benchMcpTokens } from "./mcp-tokens";
 import { benchWebhooks } from "./webhooks";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -192,6 +194,16 @@ async function benchFeed(): Promise<void> {
   }
 }
 
+async function benchTokens(): Promise<void> {
+  const port = 3980;
+  const app = await startAndWait(node, builtServer, serverEnv(port), `http://127.0.0.1:${port}/healthz`, 60_000);
+  try {
+    await benchMcpTokens(`http://127.0.0.1:${port}`, note);
+  } finally {
+    await stop(app.child);
+  }
+}
+
 function row(name: string, r: LoadResult): string {
   return `| ${name} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.requests} | ${r.non2xx + r.errors} |`;
 }
@@ -248,7 +260,7 @@ async function benchFirstStart(): Promise<void> {
   }
 }
 
-/** BENCH_ONLY=keyword,graph runs only those parts (start, search, keyword, graph, feed, webhooks); the report says so. */
+/** BENCH_ONLY=keyword,graph runs only those parts (start, search, keyword, graph, feed, webhooks, import, tokens); the report says so. */
 const only = process.env.BENCH_ONLY?.split(",").map((part) => part.trim());
 const runs = (part: string) => !only || only.includes(part);
 if (only) note(`> Partial run: BENCH_ONLY=${only.join(",")}`);
@@ -261,6 +273,8 @@ if (runs("keyword")) await benchKeyword();
 if (runs("graph")) await benchGraph(databaseUrl, note);
 if (runs("feed")) await benchFeed();
 if (runs("webhooks")) await benchWebhooks(databaseUrl, note);
+if (runs("import")) await benchImport(databaseUrl, note);
+if (runs("tokens")) await benchTokens();
 mkdirSync(join(root, "bench/results"), { recursive: true });
 writeFileSync(join(root, "bench/results/latest.md"), `${report.join("\n")}\n`);
 console.log("\nwritten to bench/results/latest.md");

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { adminClientFrom } from "./admin-client";
+import { readBusinessFile } from "./business-file";
 
 function print(summary: { slug: string; status: string; decommissioned: boolean; subscriptionExpiresAt: string | null; name: string }): void {
   const state = summary.decommissioned ? "decommissioned (410)" : "active";
@@ -7,7 +8,7 @@ function print(summary: { slug: string; status: string; decommissioned: boolean;
 }
 
 export function registerBusinessCommands(program: Command): void {
-  const business = program.command("business").description("entity lifecycle on a running server");
+  const business = program.command("business").description("entity lifecycle, owner verification and new businesses on a running server");
 
   business
     .command("decommission <slug>")
@@ -35,4 +36,24 @@ export function registerBusinessCommands(program: Command): void {
     .action(async (slug: string, newSlug: string, _options: unknown, command: Command) =>
       print(await adminClientFrom(command).lifecycle.changeSlug.mutate({ slug, newSlug })),
     );
+
+  business
+    .command("verify-owner <slug>")
+    .description("mark the owner as verified: the listing turns owner_verified (owner edits stay self-reported claims)")
+    .action(async (slug: string, _options: unknown, command: Command) => {
+      const result = await adminClientFrom(command).admin.verifyOwner.mutate({ slug });
+      console.log(`${result.slug}	${result.name}	owner_verified${result.changed ? "" : " (already; nothing written)"}`);
+    });
+
+  business
+    .command("add")
+    .description("create a business from a JSON file: name, category (slug), city (slug) and any owner-editable property")
+    .requiredOption("--file <BUSINESS.json>", "the business as one JSON object")
+    .option("--json", "print JSON")
+    .action(async (options: { file: string; json?: boolean }, command: Command) => {
+      const facts = readBusinessFile(options.file);
+      const created = await adminClientFrom(command).admin.addBusiness.mutate(facts as never);
+      if (options.json) return console.log(JSON.stringify({ id: created.id, slug: created.slug, ownership: created.ownership }, null, 2));
+      console.log(`${created.slug}	${created.id}`);
+    });
 }

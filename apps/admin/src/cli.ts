@@ -1,7 +1,9 @@
 import { Command } from "commander";
 import { registerBusinessCommands } from "./business-commands";
+import { registerClaimCommands } from "./claim-commands";
 import { registerDbCommands } from "./db-commands";
 import { registerGraphCommands } from "./graph-commands";
+import { registerImportCommands } from "./import-commands";
 import { registerKeyCommands } from "./keys-commands";
 import { describeCliError } from "./errors";
 
@@ -12,8 +14,10 @@ const program = new Command("admin")
 
 registerKeyCommands(program);
 registerBusinessCommands(program);
+registerClaimCommands(program);
 registerDbCommands(program);
 registerGraphCommands(program);
+registerImportCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(`admin: ${describeCliError(error, program.opts<{ url: string }>().url)}`);

@@ -133,6 +133,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       leadsPerAddressPerHour: nonNegativeInteger(env, "LEADS_PER_ADDRESS_HOURLY", DEFAULT_RATE_LIMITS.leadsPerAddressPerHour),
       leadsPerKeyPerHour: nonNegativeInteger(env, "LEADS_PER_KEY_HOURLY", DEFAULT_RATE_LIMITS.leadsPerKeyPerHour),
       leadsPerBusinessPerDay: nonNegativeInteger(env, "LEADS_PER_BUSINESS_DAILY", DEFAULT_RATE_LIMITS.leadsPerBusinessPerDay),
+      webhookSendsPerKeyPerHour: nonNegativeInteger(env, "WEBHOOK_SENDS_PER_KEY_HOURLY", DEFAULT_RATE_LIMITS.webhookSendsPerKeyPerHour),
     },
   };
 }

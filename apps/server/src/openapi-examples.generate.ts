@@ -4,6 +4,7 @@ import { and, count, desc, eq, asc } from "drizzle-orm";
 import { businesses, categories, cities } from "@directory/db";
 import {
   createExampleKeys,
+  exampleOwnBusiness,
   keyPlaceholder,
   prepareExample,
   sendExample,
@@ -83,6 +84,11 @@ async function record(server: TestServer): Promise<Recorded[]> {
     request: { method: "GET", path: "/api/v2/businesses", query: { category, city, limit: "2" } },
   });
   await run({
+    operationId: "listCategories",
+    summary: "Every category with its synonyms and listings",
+    request: { method: "GET", path: "/api/v2/categories" },
+  });
+  await run({
     operationId: "getEntityProfile",
     summary: `The profile of ${first.slug}`,
     request: { method: "GET", path: "/api/v2/entity-profile", query: { slug: first.slug } },
@@ -106,6 +112,86 @@ async function record(server: TestServer): Promise<Recorded[]> {
     operationId: "getKnowledgeGraph",
     summary: `Categories named together with ${category}`,
     request: { method: "GET", path: "/api/v2/knowledge-graph", query: { type: "complementary", category } },
+  });
+  await run({
+    operationId: "searchCategory",
+    summary: `The first two ${category} businesses in ${city}, as search_businesses answers`,
+    request: { method: "GET", path: "/api/v2/category-search", query: { category, city, limit: "2" } },
+  });
+  await run({
+    operationId: "categoryLeaders",
+    summary: `The two top-ranked ${category} businesses in every city`,
+    request: { method: "GET", path: "/api/v2/category-leaders", query: { category, limit: "2" } },
+  });
+  await run({
+    operationId: "searchKeyword",
+    summary: `Free text: "${category}" in ${city}`,
+    request: { method: "GET", path: "/api/v2/keyword-search", query: { query: category, city, limit: "2" } },
+  });
+  await run({
+    operationId: "getListicle",
+    summary: `The best two ${category} businesses in ${city}`,
+    request: { method: "GET", path: "/api/v2/listicle", query: { category, city, limit: "2" } },
+  });
+  await run({
+    operationId: "availableCities",
+    summary: `Where ${category} businesses are listed, most first`,
+    request: { method: "GET", path: "/api/v2/cities", query: { category, limit: "3" } },
+  });
+  await run({
+    operationId: "getOffers",
+    summary: `The offers of ${first.slug}`,
+    request: { method: "GET", path: "/api/v2/offers", query: { slug: first.slug } },
+  });
+  await run({
+    operationId: "getBuyerQuestions",
+    summary: `The buyer questions of ${first.slug}`,
+    request: { method: "GET", path: "/api/v2/buyer-questions", query: { slug: first.slug } },
+  });
+  const second = search.results?.[1] ?? search.businesses?.[1];
+  if (!second?.slug) throw new Error("searchBusinesses: fewer than two results to compare");
+  await run({
+    operationId: "compareBusinesses",
+    summary: "The first two results side by side",
+    request: { method: "GET", path: "/api/v2/compare", query: { slugA: first.slug, slugB: second.slug } },
+  });
+  // The lead goes to the business the example business key owns, so that key can move it on.
+  const own = await exampleOwnBusiness(server.database);
+  const lead = await run({
+    operationId: "submitLead",
+    summary: `A lead to ${own}, with the user's consent`,
+    request: {
+      method: "POST",
+      path: "/api/v2/leads",
+      body: {
+        slug: own,
+        contactName: "Asha Rao",
+        contactEmail: "asha.rao@example.com",
+        message: "Could I book a check-up next week?",
+        idempotencyKey: "example-lead-0001",
+        consent: { userAgreedToBeContacted: true, statementShownToUser: `May ${own} contact you about your request?` },
+      },
+    },
+  });
+  await run({
+    operationId: "getLeadStatus",
+    summary: "The status of that lead",
+    request: { method: "GET", path: "/api/v2/lead-status", query: { leadId: String(lead.leadId) } },
+  });
+  await run({
+    operationId: "transitionLead",
+    summary: "The business marks the lead contacted",
+    request: { method: "POST", path: "/api/v2/owner/leads/transition", headers: keyed("business"), body: { leadId: String(lead.leadId), status: "contacted" } },
+  });
+  await run({
+    operationId: "getMyVisibilityScore",
+    summary: "The business's own scores",
+    request: { method: "GET", path: "/api/v2/owner/visibility", headers: keyed("business") },
+  });
+  await run({
+    operationId: "getMyCitations",
+    summary: "The business's two latest AI-platform checks",
+    request: { method: "GET", path: "/api/v2/owner/citations", query: { limit: "2" }, headers: keyed("business") },
   });
   await run({ operationId: "getAgentDiscovery", summary: "The discovery manifest", request: { method: "GET", path: "/api/agent-discovery" } });
   await run({
@@ -152,7 +238,51 @@ async function record(server: TestServer): Promise<Recorded[]> {
     summary: "Delete the webhook",
     request: { ...webhooks, method: "DELETE", path: "/api/developers/webhooks/{id}", pathParams: id },
   });
+
+  await run({
+    operationId: "updateListing",
+    summary: "The owner corrects its phone and tagline with its business key",
+    request: {
+      method: "PATCH",
+      path: "/api/v2/owner/listing",
+      headers: keyed("business"),
+      body: { phone: "+91 22 4000 1234", tagline: "Open on Sundays" },
+    },
+  });
+  await run({
+    operationId: "verifyClaim",
+    summary: `An admin verifies the phone of ${first.slug}`,
+    request: { method: "POST", path: "/api/v2/admin/claims/verify", headers: keyed("admin"), body: { slug: first.slug, property: "phone" } },
+  });
+  const unclaimed = await firstUnclaimed(server);
+  await run({
+    operationId: "verifyOwner",
+    summary: `An admin verifies the owner of ${unclaimed}`,
+    request: { method: "POST", path: "/api/v2/admin/businesses/verify-owner", headers: keyed("admin"), body: { slug: unclaimed } },
+  });
+  await run({
+    operationId: "addBusiness",
+    summary: "An admin adds a business",
+    request: {
+      method: "POST",
+      path: "/api/v2/admin/businesses",
+      headers: keyed("admin"),
+      body: { name: "Harbour Light Dental", category: "dentist", city: "mumbai-in", phone: "+91 22 4000 5678", website: "https://harbour-light.example" },
+    },
+  });
   return recorded;
+}
+
+/** An unclaimed active listing, the same in every demo world. */
+async function firstUnclaimed(server: TestServer): Promise<string> {
+  const [row] = await server.database.db
+    .select({ slug: businesses.slug })
+    .from(businesses)
+    .where(and(eq(businesses.status, "active"), eq(businesses.ownership, "unclaimed")))
+    .orderBy(asc(businesses.slug))
+    .limit(1);
+  if (!row) throw new Error("the demo world has no unclaimed active business");
+  return row.slug;
 }
 
 async function recordOnFreshServer(): Promise<Recorded[]> {

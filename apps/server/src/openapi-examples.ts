@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import { createApiKey } from "@directory/api";
-import { webhookDeliveries, type Database } from "@directory/db";
+import { businesses, webhookDeliveries, type Database } from "@directory/db";
 
 /**
  * The example request and response of each REST operation, recorded from a demo-world server by
@@ -8,15 +8,15 @@ import { webhookDeliveries, type Database } from "@directory/db";
  * document) and replayed against a live server by api-reference.test.ts.
  */
 
-export type KeyKind = "developer" | "partner";
+export type KeyKind = "developer" | "partner" | "business" | "admin";
 
 export interface ExampleRequest {
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   /** The path template of the operation, e.g. /entity/{id}. */
   path: string;
   pathParams?: Record<string, string>;
   query?: Record<string, string>;
-  /** Authorization: Bearer <your-developer-key> or <your-partner-key>; none for an anonymous call. */
+  /** Authorization: Bearer <your-developer-key>, <your-partner-key>, <your-business-key> or <your-admin-key>; none for an anonymous call. */
   headers?: Record<string, string>;
   body?: unknown;
 }
@@ -38,7 +38,7 @@ export interface ExamplesFile {
 /** Arrays in recorded responses keep this many items, so the document stays small. */
 export const EXAMPLE_ARRAY_ITEMS = 2;
 
-const KEY_PLACEHOLDER = /^Bearer <your-(developer|partner)-key>$/;
+const KEY_PLACEHOLDER = /^Bearer <your-(developer|partner|business|admin)-key>$/;
 
 export function keyPlaceholder(kind: KeyKind): string {
   return `Bearer <your-${kind}-key>`;
@@ -55,11 +55,26 @@ export function exampleUrl(request: ExampleRequest): string {
   return query ? `${path}?${query}` : path;
 }
 
+/** The business the example business key is bound to: the first active, unexpiring listing by slug (the same in every demo world). */
+export async function exampleOwnBusiness(database: Database): Promise<string> {
+  const [row] = await database.db
+    .select({ slug: businesses.slug })
+    .from(businesses)
+    .where(and(eq(businesses.status, "active"), isNull(businesses.subscriptionExpiresAt)))
+    .orderBy(asc(businesses.slug))
+    .limit(1);
+  if (!row) throw new Error("the demo world has no active business without a subscription end");
+  return row.slug;
+}
+
 /** One key of each kind, made directly in the database; webhooks belong to the key that made them. */
 export async function createExampleKeys(database: Database): Promise<Record<KeyKind, string>> {
+  const label = "openapi examples";
   return {
-    developer: (await createApiKey(database.db, { kind: "developer", label: "openapi examples" })).key,
-    partner: (await createApiKey(database.db, { kind: "partner", label: "openapi examples" })).key,
+    developer: (await createApiKey(database.db, { kind: "developer", label })).key,
+    partner: (await createApiKey(database.db, { kind: "partner", label })).key,
+    business: (await createApiKey(database.db, { kind: "business", label, businessSlug: await exampleOwnBusiness(database) })).key,
+    admin: (await createApiKey(database.db, { kind: "admin", label })).key,
   };
 }
 
@@ -82,7 +97,7 @@ export async function sendExample(baseUrl: string, request: ExampleRequest, keys
   const kind = keyKindOf(request);
   const headers: Record<string, string> = { accept: "application/json" };
   if (kind) headers.authorization = `Bearer ${keys[kind]}`;
-  // The REST middleware reads a JSON body on every POST and DELETE, even an operation that takes none.
+  // The REST middleware reads a JSON body on every POST, PATCH and DELETE, even an operation that takes none.
   if (request.method !== "GET") headers["content-type"] = "application/json";
   const response = await fetch(`${baseUrl}${exampleUrl(request)}`, {
     method: request.method,
@@ -172,5 +187,10 @@ export function compareToExample(example: unknown, live: unknown, volatile: Read
 export function renameRequest(request: ExampleRequest, renamed: ReadonlyMap<string, string>): ExampleRequest {
   const rename = (values?: Record<string, string>) =>
     values && Object.fromEntries(Object.entries(values).map(([key, value]) => [key, renamed.get(value) ?? value]));
-  return { ...request, pathParams: rename(request.pathParams), query: rename(request.query) };
+  // A body's top-level strings too: a lead's transition names the lead submitted just before.
+  const body =
+    request.body && typeof request.body === "object" && !Array.isArray(request.body)
+      ? Object.fromEntries(Object.entries(request.body).map(([key, value]) => [key, typeof value === "string" ? (renamed.get(value) ?? value) : value]))
+      : request.body;
+  return { ...request, pathParams: rename(request.pathParams), query: rename(request.query), body };
 }

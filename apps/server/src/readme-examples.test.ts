@@ -77,7 +77,9 @@ let examples: CurlExample[];
 beforeAll(async () => {
   server = await startTestServer();
   const { key } = await createApiKey(server.database.db, { kind: "developer", label: "readme examples" });
-  examples = curlExamples({ KEY: key });
+  // The owner-edit example needs a key bound to a business: the README's GraphQL example's one.
+  const owner = await createApiKey(server.database.db, { kind: "business", businessSlug: "gupta-dental-care-mumbai", label: "readme examples" });
+  examples = curlExamples({ KEY: key, BUSINESS_KEY: owner.key });
 });
 afterAll(async () => {
   await server?.close();

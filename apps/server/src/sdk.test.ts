@@ -29,7 +29,12 @@ describe("the typed SDK against a live server", () => {
     const [inactive] = await server.database.db.select({ slug: businesses.slug }).from(businesses).where(eq(businesses.status, "inactive")).limit(1);
     const client = createDirectoryClient({ baseUrl: server.url });
     const error = await client.entities.getEntityProfile.query({ slug: inactive!.slug }).catch((e: unknown) => e);
-    expect(directoryErrorOf(error)).toEqual({ status: 410, error: expect.stringContaining("decommissioned"), code: "ENTITY_DECOMMISSIONED" });
+    expect(directoryErrorOf(error)).toEqual({
+      status: 410,
+      error: expect.stringContaining("decommissioned"),
+      code: "ENTITY_DECOMMISSIONED",
+      reason: "decommissioned",
+    });
   });
 
   it("sends the key as a bearer token", async () => {

@@ -119,7 +119,11 @@ describe("GET /api/v2/businesses", () => {
   it("is a 404 naming an unknown category or city", async () => {
     const category = await getJson(server.url, "/api/v2/businesses?category=unicorn&city=Mumbai");
     expect(category.status).toBe(404);
-    expect(category.body).toEqual({ error: 'Unknown category "unicorn"', code: "NOT_FOUND" });
+    expect(category.body).toEqual({
+      error: expect.stringMatching(/^Unknown category "unicorn"\. .*GET \/api\/v2\/categories/),
+      code: "NOT_FOUND",
+      suggestions: [],
+    });
     const city = await getJson(server.url, "/api/v2/businesses?category=dentist&city=Atlantis");
     expect(city.status).toBe(404);
     expect(city.body.error).toContain("Atlantis");

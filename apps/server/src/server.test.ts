@@ -84,7 +84,11 @@ describe("server", () => {
     expect(operations.get("searchBusinesses")?.operation.responses).toHaveProperty("400");
     expect(profileResponses["410"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
     expect(body.components.schemas.Error.required).toEqual(["error", "code"]);
-    expect(JSON.stringify(body)).not.toMatch(/geoScore|visibilityScore/);
+    // Internal scores stay out of public output; only the business's own report names them (spec 9:
+    // "the stored score fields remain internal (owner dashboard, reports)"), behind its business key.
+    const { "/api/v2/owner/visibility": ownReport, ...publicPaths } = body.paths as Record<string, unknown>;
+    expect(ownReport).toBeDefined();
+    expect(JSON.stringify({ ...body, paths: publicPaths })).not.toMatch(/geoScore|visibilityScore/);
   });
 
   it("serves a human profile page with the anchors agent.json links to", async () => {

@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey } from "@directory/api";
+import { createApiKey, DEFAULT_RATE_LIMITS } from "@directory/api";
 import { businesses, webhookDeliveries, webhooks } from "@directory/db";
 import { createDirectoryClient } from "@directory/sdk";
 import { startTestServer, type JsonBody, type TestServer } from "./testing";
@@ -86,6 +86,18 @@ async function until<T>(what: string, probe: () => Promise<T | undefined> | T | 
 }
 
 const admin = () => createDirectoryClient({ baseUrl: server.url, apiKey: server.adminKey });
+
+/** A real entity.updated for this webhook (an admin rename): retries are for events, a test send is tried once. */
+async function realDelivery(hookId: string, slug: string): Promise<{ id: string; eventId: string }> {
+  await admin().lifecycle.rename.mutate({ slug, name: `Renamed ${Date.now()}` });
+  return until("the event's delivery", async () => {
+    const [delivery] = await server.database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.webhookId, hookId), eq(webhookDeliveries.eventType, "entity.updated")));
+    return delivery ? { id: delivery.id, eventId: delivery.eventId } : undefined;
+  });
+}
 
 describe("webhook registration", () => {
   it("returns the secret once, with whsec_ and at least 24 random bytes, and never stores or shows it again", async () => {
@@ -179,8 +191,7 @@ describe("webhook delivery", () => {
       failures.set(id, seen);
       return seen <= 4 ? 503 : 200;
     };
-    const test = await rest("POST", `/api/developers/webhooks/${hook.id}/test`, developerKey);
-    expect(test.status).toBe(200);
+    const test = { body: await realDelivery(hook.id, slugs[2]!) };
     const row = await until("five attempts ending in success", async () => {
       const [delivery] = await server.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, test.body.id));
       return delivery?.status === "succeeded" ? delivery : undefined;
@@ -195,7 +206,7 @@ describe("webhook delivery", () => {
   it("gives up after exactly 5 attempts, keeps the failed delivery, and sends it again on request", async () => {
     const hook = await register();
     answer = () => 500;
-    const test = await rest("POST", `/api/developers/webhooks/${hook.id}/test`, developerKey);
+    const test = { body: await realDelivery(hook.id, slugs[3]!) };
     const failed = await until("a failed delivery", async () => {
       const [delivery] = await server.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, test.body.id));
       return delivery?.status === "failed" ? delivery : undefined;
@@ -213,6 +224,28 @@ describe("webhook delivery", () => {
     });
     expect(received.filter((r) => r.headers["webhook-id"] === test.body.eventId)).toHaveLength(6);
     await rest("DELETE", `/api/developers/webhooks/${hook.id}`, developerKey);
+  });
+
+  it("tries a test send once, never again, and limits test sends and redeliveries per key", async () => {
+    const { key } = await createApiKey(server.database.db, { kind: "developer", label: "test sends" });
+    const hook = await register(key);
+    answer = () => 500;
+    const test = await rest("POST", `/api/developers/webhooks/${hook.id}/test`, key);
+    const failed = await until("the failed test delivery", async () => {
+      const [delivery] = await server.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, test.body.id));
+      return delivery?.status === "failed" ? delivery : undefined;
+    });
+    expect(failed.attempts).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(received.filter((r) => r.headers["webhook-id"] === test.body.eventId)).toHaveLength(1);
+    answer = () => 204;
+    for (let sent = 1; sent < DEFAULT_RATE_LIMITS.webhookSendsPerKeyPerHour; sent++) {
+      expect((await rest("POST", `/api/developers/webhooks/${hook.id}/test`, key)).status).toBe(200);
+    }
+    const refused = await rest("POST", `/api/developers/webhooks/${hook.id}/deliveries/${test.body.id}/retry`, key);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatch(/webhook test sends and redeliveries/);
+    await rest("DELETE", `/api/developers/webhooks/${hook.id}`, key);
   });
 
   it("disables a webhook whose receiver answers 410, says why, and can be enabled again", async () => {

@@ -36,6 +36,11 @@ export type { WebhookConfig } from "./context";
 /** The demo world (data seed, then documents through the extractor) and the graph's ingest, for the server's first start, the admin CLI and the bench. */
 export { seedDemoWorld } from "./seed-demo-world";
 export { isDatabaseEmpty, type SeedOptions } from "@directory/db/seed";
+/** Registry imports (OpenStreetMap first), for the admin CLI and the bench. */
+export { importRegistry, type ImportSummary } from "./services/registry/import-registry";
+export { SOURCE_PATTERN as IMPORT_SOURCE_PATTERN } from "./services/registry/registry-record";
+export { scanOsmExtract } from "./services/registry/osm/scan-osm";
+export type { RegistryScan } from "./services/registry/registry-record";
 export { seedDemoDocuments } from "./services/graph/demo-documents";
 export {
   ingestDocuments,

@@ -10,9 +10,12 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   search: "Find businesses by category and city, ordered by plan tier, then internal score, then name",
   entities: "One business: the entity profile with provenance-tracked claims, the canonical lookup by immutable id, and the agent profile (ABO/1.0)",
   graph: "The co-citation knowledge graph: which businesses and categories AI answers and articles name together, counted from their text",
+  leads: "Consent-gated leads: an agent sends one with the user's explicit agreement and follows its status",
   partners: "Bulk feed of verified business locations for partners (partner API key required)",
   agents: "Machine-readable discovery for AI agents: the manifest of every door and the per-caller handshake",
   webhooks: "Register and manage webhooks that receive entity.updated events, signed with X-Service-Signature (API key required)",
+  owner: "A business's own listing, scores, citations and leads, with its business-scoped key: edits are self-reported claims",
+  admin: "Admin key only: verify a value (admin-verified claim), verify a listing's owner, add a business",
 };
 
 type Schema = Record<string, unknown>;
@@ -239,6 +242,11 @@ function operationResponses(operationId: string, meta: DirectoryMeta, limits: Ra
  * operation's error statuses, security and rate-limit headers are rebuilt here from its own
  * procedure: its access class (trpc.ts) and its declared service-level errors.
  */
+/** The licences of the data the API serves, owed wherever it is shown. */
+export const DATA_ATTRIBUTION =
+  "Data: city names, regions and coordinates from GeoNames (CC BY 4.0, https://www.geonames.org); " +
+  "imported listings © OpenStreetMap contributors (ODbL 1.0, https://www.openstreetmap.org/copyright).";
+
 export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateLimitSettings> = {}): OpenAPIObject {
   const limits = { ...DEFAULT_RATE_LIMITS, ...rateLimits };
   const document = generateOpenApiDocument(appRouter, {
@@ -246,7 +254,8 @@ export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateL
     description:
       "A worldwide business directory for AI agents. Every fact carries its source and confidence. " +
       "Errors are JSON bodies { error, code }. Keys are sent as Authorization: Bearer <key>. " +
-      rateLimitSentence(limits),
+      rateLimitSentence(limits) +
+      ` ${DATA_ATTRIBUTION}`,
     version: API_VERSION,
     baseUrl,
     securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "Authorization: Bearer bdk_<kind>_<key>" } },

@@ -12,16 +12,16 @@ export { LOOKUP_MAX_LIMIT, ZLookupBusinessesOutput } from "./routers/search/look
 export { ZBySlugInput } from "./routers/entities/entities.types";
 export { ZBuyerQuestionsOutput } from "./routers/entities/get-buyer-questions.types";
 export { ZOffersOutput } from "./routers/entities/get-offers.types";
-export { ZCompareInput, ZCompareOutput } from "./routers/entities/compare.types";
+export { ZCompareInput, ZCompareOutput } from "./routers/entities/compare-businesses.types";
 export { ZGetEntityProfileInput } from "./routers/entities/get-entity-profile.types";
 export { ZEntityProfile } from "./routers/entities/entity-profile.types";
 export { ZAgentProfile } from "./routers/entities/get-agent-profile.types";
 export { ZKnowledgeGraph } from "./routers/graph/get-knowledge-graph.types";
 export { ZLeadView } from "./routers/leads/leads.types";
-export { ZLeadStatusInput } from "./routers/leads/lead-status.types";
+export { ZLeadStatusInput, ZLeadStatusOutput } from "./routers/leads/get-lead-status.types";
 export { ZSubmitLeadInput, ZSubmitLeadOutput } from "./routers/leads/submit-lead.types";
-export { ZCitationsInput, ZCitationsOutput } from "./routers/owner/citations.types";
-export { ZVisibilityOutput } from "./routers/owner/visibility.types";
+export { ZCitationsInput, ZCitationsOutput } from "./routers/owner/get-my-citations.types";
+export { ZVisibilityOutput } from "./routers/owner/get-my-visibility-score.types";
 /** What every door tells agents (versions, limits, ranking, contact): the MCP server's identity and instructions read it here. */
 export * from "./services/agents/agent-facts";
 /** The per-address bucket (IPv6: its /64) every per-client cap counts by, for the MCP mount's session caps. */

@@ -15,5 +15,10 @@ export function anonymousCaller(db: Db) {
   return createCaller(createContext({ db, publicBaseUrl: TEST_BASE_URL }));
 }
 
+/** A caller sending this key as its bearer token, as every door does. */
+export function keyedCaller(db: Db, key: string) {
+  return createCaller(createContext({ db, publicBaseUrl: TEST_BASE_URL, authorizationHeader: `Bearer ${key}` }));
+}
+
 /** Active, and unexpired or without expiry: what a public answer may show. */
 export const SERVABLE = sql`${businesses.status} = 'active' and (${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now())`;

@@ -8,3 +8,6 @@ export { type TestDatabase, type TestDatabaseOptions } from "@directory/db/testi
  * visibility scores included (packages/db's own test databases hold only its data seed).
  */
 export const createTestDatabase = testDatabaseFactory(seedDemoWorld);
+
+/** The real OpenStreetMap extracts beside the checkout (../shared/data/osm), for the import's tests in every package. */
+export { OSM_EXTRACTS, osmExtractsUnavailable } from "./services/registry/osm/test-extracts";

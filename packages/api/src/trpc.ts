@@ -248,6 +248,22 @@ export const webhookProcedure = keyedProcedure.use(({ ctx, next }) => {
   return next({ ctx: { webhooks: { ...ctx.webhookConfig, publicBaseUrl: ctx.publicBaseUrl } } });
 });
 
+/**
+ * Guarantee: as webhookProcedure, and at most webhookSendsPerKeyPerHour calls per key per hour,
+ * counted closed: each one is an outbound POST to the key's receiver, which no key may turn into
+ * a stream of requests at someone else's server.
+ */
+export const webhookSendProcedure = webhookProcedure.use(async ({ ctx, next }) => {
+  await countCall(
+    ctx,
+    `webhook-sends:${ctx.apiKey.id}`,
+    { name: "webhook-sends-hourly", limit: ctx.rateLimits.webhookSendsPerKeyPerHour, window: "hour" },
+    "This API key's hourly limit of webhook test sends and redeliveries",
+    "closed",
+  );
+  return next();
+});
+
 /** Routes an unkeyed caller may use instead of the partner feed; named in every partner 401. */
 export const PARTNER_PUBLIC_ALTERNATIVE = `/api/v2/businesses?category={category}&city={city} (anonymous, ${DEFAULT_RATE_LIMITS.anonymousPerDay} requests per day), /api/assistant-plugin, /api/v2/entity-profile?slug={slug}`;
 

@@ -37,3 +37,49 @@ export const WEBHOOK_STATUSES = ["active", "disabled"] as const;
 
 /** pending: more attempts to come; succeeded: a 2xx arrived; failed: all attempts used, kept for a manual resend. */
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+
+/**
+ * Every fact of a listing that is a claim, in the camelCase the API uses as the claim's property.
+ * The listing columns are the projection of the current claims of these properties; category and
+ * city hold slugs, coordinates `{ lat, lng }`, openingHoursText the hours as the source wrote them.
+ */
+export const CLAIM_PROPERTIES = [
+  "name",
+  "category",
+  "city",
+  "address",
+  "postalCode",
+  "coordinates",
+  "phone",
+  "website",
+  "email",
+  "description",
+  "services",
+  "usp",
+  "tagline",
+  "keywords",
+  "openingHours",
+  "openingHoursText",
+  "rating",
+  "reviewCount",
+] as const;
+export type ClaimProperty = (typeof CLAIM_PROPERTIES)[number];
+
+/** What an owner may change with a business key (PATCH /api/v2/owner/listing). */
+export const OWNER_EDITABLE_PROPERTIES = [
+  "phone",
+  "website",
+  "email",
+  "address",
+  "description",
+  "services",
+  "usp",
+  "tagline",
+  "keywords",
+  "openingHours",
+] as const satisfies readonly ClaimProperty[];
+export type OwnerEditableProperty = (typeof OWNER_EDITABLE_PROPERTIES)[number];
+
+/** Why a business is out of service; its 410 body carries the reason. */
+export const INACTIVE_REASONS = ["decommissioned", "removed_from_source"] as const;
+export type InactiveReason = (typeof INACTIVE_REASONS)[number];

@@ -1,10 +1,20 @@
 import { z } from "zod";
+import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { DirectoryClient } from "@directory/sdk";
+import { completeCategory } from "./resources";
 
-const category = z.string().describe('A business category, e.g. "dentist"');
 const city = z.string().describe('A city, e.g. "Mumbai"');
 
-export function registerPrompts(server: McpServer) {
+/** search_by_keyword takes 2 to 200 characters: the prompt hands it a query it will accept as written. */
+function keywordQuery(need: string, category: string): string {
+  const words = need.replace(/["\\]/g, " ").replace(/\s+/g, " ").trim().slice(0, 200).trim();
+  return words.length >= 2 ? words : category;
+}
+
+/** The prompts; their category argument completes to the directory's categories (directory://categories). */
+export function registerPrompts(server: McpServer, client: DirectoryClient) {
+  const category = completable(z.string().describe('A business category, e.g. "dentist" (directory://categories lists them)'), completeCategory(client));
   server.registerPrompt(
     "compare_top_n",
     {
@@ -42,7 +52,7 @@ export function registerPrompts(server: McpServer) {
           content: {
             type: "text",
             text: `I need a ${category} in ${city}: ${need}
-1. Call search_businesses with category "${category}" and city "${city}", and search_by_keyword with my need, to find candidates. Mention that search results are ordered by plan tier.
+1. Call search_businesses with category "${category}" and city "${city}", and search_by_keyword with query "${keywordQuery(need, category)}" and city "${city}", to find candidates. Mention that search_businesses results are ordered by plan tier. If a call names closest values for an unknown category or city, retry with the closest one; if search_by_keyword reports wordsDropped, say which words matched nothing.
 2. Call get_business_profile and get_buyer_questions for the best two or three, and get_offers if prices matter. Recommend one and explain why.
 3. Before any contact, ask me explicitly whether I agree to be contacted by that specific business, showing the consent statement: which business, and which of my details (name, email or phone, message) it will receive. Ask me for the contact details you need.
 4. Only if I clearly say yes, call submit_lead with that exact statement in consent.statementShownToUser and a fresh idempotencyKey. If I do not agree, do not call submit_lead.

@@ -3,7 +3,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { LEAD_CONSENT_RULE, MCP_SERVER, RANKING } from "@directory/api/schemas";
 import { directoryErrorOf, type DirectoryClient } from "@directory/sdk";
 import { registerPrompts } from "./prompts";
-import { registerBusinessProfileResource } from "./resources";
+import { registerBusinessProfileResource, registerCategoryResources } from "./resources";
 import { registerCompareBusinesses } from "./tools/compare_businesses";
 import { registerGetAvailableCities } from "./tools/get_available_cities";
 import { registerGetBusinessProfile } from "./tools/get_business_profile";
@@ -17,6 +17,7 @@ import { registerGetOffers } from "./tools/get_offers";
 import { registerSearchBusinesses } from "./tools/search_businesses";
 import { registerSearchByKeyword } from "./tools/search_by_keyword";
 import { registerSubmitLead } from "./tools/submit_lead";
+import { compactToolsList } from "./tools/tools-list";
 
 const TOOL_REGISTRATIONS = [
   registerSearchBusinesses,
@@ -36,7 +37,7 @@ const TOOL_REGISTRATIONS = [
 
 const INSTRUCTIONS = `A worldwide business directory: verified and unclaimed businesses, each with a category and a city. ${TOOL_REGISTRATIONS.length} tools.
 Ranking of search_businesses and get_category_leaders: ${RANKING.search} Each response states this in rankingModel, so tell the user paid tiers rank first. Ranking of get_listicle: ${RANKING.listicle}
-Use search_businesses, search_by_keyword, get_category_leaders or get_listicle to find businesses; their slugs feed get_business_profile, get_buyer_questions, get_offers and compare_businesses. get_available_cities lists the cities of a category.
+Use search_businesses, search_by_keyword, get_category_leaders or get_listicle to find businesses; their slugs feed get_business_profile, get_buyer_questions, get_offers and compare_businesses. get_available_cities lists the cities of a category; the resource directory://categories lists the valid categories.
 submit_lead sends the user's contact details to a business and ${LEAD_CONSENT_RULE} get_lead_status follows a lead up.
 get_my_visibility_score and get_my_citations are for business owners and need a business-scoped API key.`;
 
@@ -104,7 +105,9 @@ export function createMcpServer(client: DirectoryClient, onToolCall?: ToolCallOb
     client = observeClient(client);
   }
   for (const register of TOOL_REGISTRATIONS) register(server, client);
+  compactToolsList(server);
   registerBusinessProfileResource(server, client);
-  registerPrompts(server);
+  registerCategoryResources(server, client);
+  registerPrompts(server, client);
   return server;
 }

@@ -47,14 +47,17 @@ const outputTypes = createOutputTypes({
     GraphBusiness: { description: "A business in the knowledge graph", at: ["Neighbour.business"] },
     SupportingDocument: { description: "A document naming both businesses of an edge", at: ["Neighbour.documents"] },
     BusinessLookup: { description: "One category in one city (GET /api/v2/businesses)" },
-    RankedListings: { description: "A category, in one city or across all, ranked by plan tier then internal score (search_businesses)" },
+    RankedListings: { description: "A category, in one city or across all, ranked by plan tier then internal score, or by rating (search_businesses)" },
     KeywordResults: { description: "Free-text search results (search_by_keyword)" },
     Listing: {
       description: "A business listing (spec 2.1 under score contract 2.1-phase0: no internal scores)",
       at: ["BusinessLookup.businesses", "RankedListings.businesses"],
     },
     KeywordListing: { description: "A listing found by keyword, with how it matched", at: ["KeywordResults.businesses"] },
-    ResolvedCategory: { description: "The category the query resolved to", at: ["BusinessLookup.category", "RankedListings.category"] },
+    ResolvedCategory: {
+      description: "The category the query resolved to",
+      at: ["BusinessLookup.category", "RankedListings.category", "KeywordResults.category"],
+    },
     ResolvedCity: {
       description: "The city the query resolved to (aliases and accents are accepted)",
       at: ["BusinessLookup.city", "RankedListings.city", "KeywordResults.city"],
@@ -65,7 +68,10 @@ const outputTypes = createOutputTypes({
       at: ["EntityIdentity.ownership", "Listing.ownership", "KeywordListing.ownership"],
     },
     ClaimVerification: { description: "How a claim was verified", at: ["Claim.verification"] },
+    DataAttribution: { description: "A licence notice owed for the facts shown (e.g. OpenStreetMap's ODbL line)", at: ["Entity.attributions"] },
     MatchedBy: { description: "How a keyword search hit matched", at: ["KeywordListing.matchedBy"] },
+    KeywordMatch: { description: "How a keyword search found its results, once per response", at: ["KeywordResults.matchedBy"] },
+    SpellingCorrection: { description: "A misspelt word and what it was read as", at: ["KeywordResults.corrections"] },
     ActionType: { description: "What an agent-profile action does", at: ["AgentAction.type"] },
     QuestionSource: {
       description: "owner: submitted by the business; category_template: asked of every business in the category",
@@ -76,6 +82,7 @@ const outputTypes = createOutputTypes({
   listBounds: {
     // One current claim per property (a unique index); history mode lists every claim, up to the service's cap.
     "Entity.claims": ({ history }) => (history === true ? MAX_CLAIMS : CLAIM_PROPERTIES.length),
+    "Entity.attributions": () => 5,
     "EntityContact.openingHours": OWNER_TEXT_LIMITS.listItems,
     "BuyerQuestions.questions": MAX_QUESTIONS,
     "Offers.offers": MAX_OFFERS,
@@ -86,6 +93,8 @@ const outputTypes = createOutputTypes({
     "BusinessLookup.businesses": LOOKUP_MAX_LIMIT,
     "RankedListings.businesses": ZSearchCategoryInput.shape.limit.unwrap().maxValue!,
     "KeywordResults.businesses": ZSearchKeywordInput.shape.limit.unwrap().maxValue!,
+    // A query is at most 200 characters, so at most 100 words of one letter and a space.
+    "KeywordResults.corrections": ZSearchKeywordInput.shape.query.maxLength! / 2,
   },
 });
 
@@ -109,3 +118,7 @@ export const RankedListings = objectType("RankedListings", ZSearchCategoryOutput
 export const KeywordResults = objectType("KeywordResults", ZSearchKeywordOutput);
 /** The entity profile's own type; schema.ts builds Entity from it with the door's extra fields. */
 export { ZEntityProfile };
+
+/** The search procedures' `sort` values, for the GraphQL arguments that pass them on. */
+export const ZCategorySortInput = ZSearchCategoryInput.shape.sort.unwrap();
+export const ZKeywordSortInput = ZSearchKeywordInput.shape.sort.unwrap();

@@ -1,5 +1,6 @@
 import {
   GraphQLBoolean,
+  GraphQLEnumType,
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
@@ -23,7 +24,9 @@ import {
   objectType,
   Offers,
   RankedListings,
+  ZCategorySortInput,
   ZEntityProfile,
+  ZKeywordSortInput,
 } from "./output-types";
 
 /*
@@ -96,6 +99,22 @@ const given = <T>(value: T | null | undefined): T | undefined => value ?? undefi
 const slugArg = { slug: { type: nonNull(GraphQLString), description: "A business slug; a former slug also resolves" } };
 const limitArg = (rule: string) => ({ limit: { type: GraphQLInt, description: rule } });
 
+/** A procedure's `sort` values as a GraphQL enum; omitted, the procedure's default order applies. */
+function sortEnum(name: string, values: readonly string[], description: string) {
+  return new GraphQLEnumType({ name, description, values: Object.fromEntries(values.map((value) => [value, { value }])) });
+}
+const CategorySort = sortEnum(
+  "CategorySort",
+  ZCategorySortInput.options,
+  "ranking: plan tier first (the default); rating: best-rated first, no rating last, then most reviews",
+);
+const KeywordSort = sortEnum(
+  "KeywordSort",
+  ZKeywordSortInput.options,
+  "relevance: text relevance (the default); rating: best-rated first, no rating last, then most reviews",
+);
+const sortArg = (type: GraphQLEnumType) => ({ sort: { type, description: "The order; the response's disclosure names the order used" } });
+
 function rootField<Args>(
   config: Omit<GraphQLFieldConfig<unknown, GraphQLContext, Args>, "resolve" | "extensions"> & {
     call: (caller: DirectoryCaller, args: Args) => Promise<unknown>;
@@ -116,35 +135,38 @@ const Query = new GraphQLObjectType<unknown, GraphQLContext>({
       args: { ...slugArg, history: { type: GraphQLBoolean, description: "true adds superseded claims; needs an API key" } },
       call: (caller, { slug, history }) => caller.entities.getEntityProfile({ slug, history: history ?? undefined }),
     }),
-    lookupBusinesses: rootField<{ category: string; city: string; limit?: number | null }>({
+    lookupBusinesses: rootField<{ category: string; city: string; limit?: number | null; sort?: "ranking" | "rating" | null }>({
       type: BusinessLookup,
       description: "One category in one city (GET /api/v2/businesses); an unknown category or city is a NOT_FOUND that names it",
       args: {
         category: { type: nonNull(GraphQLString), description: "Category name, plural or synonym" },
         city: { type: nonNull(GraphQLString), description: "City name or alias" },
         ...limitArg("1 to 50, default 10"),
+        ...sortArg(CategorySort),
       },
-      call: (caller, { category, city, limit }) => caller.search.lookupBusinesses({ category, city, limit: given(limit) }),
+      call: (caller, { category, city, limit, sort }) => caller.search.lookupBusinesses({ category, city, limit: given(limit), sort: given(sort) }),
     }),
-    searchCategory: rootField<{ category: string; city?: string | null; limit?: number | null }>({
+    searchCategory: rootField<{ category: string; city?: string | null; limit?: number | null; sort?: "ranking" | "rating" | null }>({
       type: RankedListings,
-      description: "A category with an optional city, ranked by plan tier then internal score (the search_businesses tool)",
+      description: "A category with an optional city, ranked by plan tier then internal score, or by rating (the search_businesses tool)",
       args: {
         category: { type: nonNull(GraphQLString), description: 'A business category, e.g. "dentist"' },
         city: { type: GraphQLString, description: "Omit for every city" },
         ...limitArg("1 to 10, default 5"),
+        ...sortArg(CategorySort),
       },
-      call: (caller, { category, city, limit }) => caller.search.searchCategory({ category, city: given(city), limit: given(limit) }),
+      call: (caller, { category, city, limit, sort }) => caller.search.searchCategory({ category, city: given(city), limit: given(limit), sort: given(sort) }),
     }),
-    searchKeyword: rootField<{ query: string; city?: string | null; limit?: number | null }>({
+    searchKeyword: rootField<{ query: string; city?: string | null; limit?: number | null; sort?: "relevance" | "rating" | null }>({
       type: KeywordResults,
       description: "Free text over names, descriptions, services, USPs, taglines, keywords and buyer questions (the search_by_keyword tool)",
       args: {
         query: { type: nonNull(GraphQLString), description: "2 to 200 characters" },
         city: { type: GraphQLString, description: "Omit to search everywhere" },
         ...limitArg("1 to 10, default 5"),
+        ...sortArg(KeywordSort),
       },
-      call: (caller, { query, city, limit }) => caller.search.searchKeyword({ query, city: given(city), limit: given(limit) }),
+      call: (caller, { query, city, limit, sort }) => caller.search.searchKeyword({ query, city: given(city), limit: given(limit), sort: given(sort) }),
     }),
     offers: rootField<{ slug: string }>({
       type: Offers,

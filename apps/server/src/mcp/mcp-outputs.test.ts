@@ -55,10 +55,20 @@ describe("MCP tool outputs are the procedures' output schemas", () => {
     const listed = JSON.stringify(tools.map((tool) => tool.outputSchema));
     // As keywords: a description is a string, required a list (a field named description holds a schema).
     expect(listed).not.toMatch(/"description":"|"required":\[/);
+    // Nullable fields as a type list, not anyOf with null; no bounds on what a result returns.
+    expect(listed).not.toMatch(/\{"type":"null"\}|"maxLength"|"maximum"/);
   });
 
-  it("shows one lead view: get_lead_status lists what submit_lead returns, less the business slug", () => {
+  it("lists no $schema and no default execution: tools/list is read on every turn", async () => {
+    const raw = JSON.stringify(tools);
+    expect(raw).not.toContain("$schema");
+    expect(raw).not.toContain("taskSupport");
+  });
+
+  it("shows one lead view: get_lead_status and submit_lead list the same lead fields, each naming the business", () => {
     const properties = (name: string) => Object.keys(tools.find((tool) => tool.name === name)!.outputSchema!.properties ?? {});
-    expect(properties("submit_lead")).toEqual([...properties("get_lead_status"), "businessSlug"]);
+    const leadView = ["leadId", "status", "createdAt", "updatedAt"];
+    expect(properties("submit_lead")).toEqual([...leadView, "businessSlug"]);
+    expect(properties("get_lead_status")).toEqual([...leadView, "business"]);
   });
 });

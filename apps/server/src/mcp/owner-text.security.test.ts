@@ -19,9 +19,15 @@ const ZERO_WIDTH = "\u200B";
 const BIDI = "\u202E";
 const TAG = "\u{E0041}\u{E0049}";
 const CONTROL = "\u0007\u001B";
-const HIDDEN = `${ZERO_WIDTH}${BIDI}${TAG}${CONTROL}`;
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const HIDDEN_PATTERN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u{E0000}-\u{E007F}]/u;
+/** Fillers, joiners, variation selectors and format characters that render as nothing (issue 26, item 10). */
+const INVISIBLE = "\u3164\u115F\uFFA0\u034F\uFE0F\u{E0100}\u061C\u180E\u17B4\u{1D173}";
+/** "hi" spelled in variation selectors, the way hidden instructions ride on an emoji. */
+const VARIATION_MESSAGE = "\u{E0158}\u{E0159}\uFE00\uFE0E";
+const HIDDEN = `${ZERO_WIDTH}${BIDI}${TAG}${CONTROL}${INVISIBLE}${VARIATION_MESSAGE}`;
+// An oracle written out by code point, independent of the cleaning module's Unicode properties.
+const HIDDEN_PATTERN =
+  // eslint-disable-next-line no-control-regex, no-misleading-character-class -- matching control, joining and combining characters is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u{E0000}-\u{E007F}\u3164\u115F\uFFA0\u034F\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u061C\u180E\u17B4\u{1D173}]/u;
 /** The same characters as JSON escapes in a raw body (\u0007, \u200b, tag characters as surrogates). */
 const ESCAPED_HIDDEN_PATTERN = /\\u(?:00[01][0-9a-f]|007f|200[b-f]|202[a-e]|db40)/i;
 const LONG_CAP = 1_000;
@@ -50,7 +56,7 @@ interface Target {
 const db = () => server.database.db;
 
 function poisoned(label: string, length = 0): string {
-  return `${label}${ZERO_WIDTH}${BIDI} x${TAG}${CONTROL}${"y".repeat(length)}`;
+  return `${label}${ZERO_WIDTH}${BIDI} x${TAG}${CONTROL}${INVISIBLE}${VARIATION_MESSAGE}${"y".repeat(length)}`;
 }
 
 /** Sets a claim's current value, as an owner's edit would have; inserts it when there is none. */
@@ -270,7 +276,8 @@ describe("owner-written text is cleaned and capped by the output schemas, on eve
     for (const [name, args] of calls) {
       const result = await tool(name, args);
       const text = (result.content[0] as { text: string }).text;
-      expectClean(`MCP ${name} (text)`, text);
+      // The text is a rendering, not JSON: its raw body is checked here, its strings as structuredContent below.
+      expectClean(`MCP ${name} (text)`, text, []);
       expectClean(`MCP ${name} (structured)`, JSON.stringify(result.structuredContent), result.structuredContent);
     }
   });

@@ -83,6 +83,11 @@ function questionsSection(questions: Questions | null): string {
     .join("")}</dl>`;
 }
 
+/** The licence lines an open source requires wherever its data is shown (ODbL: OpenStreetMap's). */
+function attributionLines(attributions: Profile["attributions"]): string {
+  return attributions.map((a) => `<p class="attribution">${escapeHtml(a.text)} (<a href="${escapeHtml(a.url)}">${escapeHtml(a.licence)}</a>)</p>`).join("");
+}
+
 export function renderProfile(profile: Profile, offers: Offers | null, questions: Questions | null): string {
   const { identity, contact, aiSignals } = profile;
   const cityParam = `${identity.city}, ${identity.country}`;
@@ -98,7 +103,7 @@ ${aiSignals.tagline ? `<p><em>${escapeHtml(aiSignals.tagline)}</em></p>` : ""}<p
 <h2 id="services">Services</h2><p>${escapeHtml(profile.services.join(", ") || "Not known")}</p>
 <h2 id="offers">Offers</h2>${offersSection(offers)}
 <h2 id="questions">Questions and answers</h2>${questionsSection(questions)}
-<h2 id="claims">Where these facts come from</h2>${claimsTable(profile.claims)}
+<h2 id="claims">Where these facts come from</h2>${claimsTable(profile.claims)}${attributionLines(profile.attributions)}
 <p class="muted">Directory completeness ${aiSignals.directoryCompletenessScore}/100: ${escapeHtml(aiSignals.directoryCompletenessScoreLabel)}</p>
 <h2 id="more">More like this</h2><p><a href="${escapeHtml(browseHref(identity.categorySlug, cityParam))}">All ${escapeHtml(identity.category.toLowerCase())} listings in ${escapeHtml(identity.city)}</a></p>
 <p class="muted">For agents: <a href="${escapeHtml(profile.links.agentProfileUrl)}">agent.json</a> · <a href="${escapeHtml(profile.links.canonicalUrl)}">canonical record</a></p>

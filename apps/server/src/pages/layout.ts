@@ -66,7 +66,8 @@ ${main}
 </main>
 <footer><div class="bar"><nav aria-label="For agents and developers"><ul class="inline">
 <li><a href="/docs">API documentation</a></li><li><a href="/api/openapi.json">OpenAPI</a></li><li><a href="/api/mcp">MCP server</a></li><li><a href="/llms.txt">llms.txt</a></li><li><a href="/sitemap.xml">Sitemap</a></li></ul></nav>
-<p class="muted">Every fact carries its source. Paid plans rank first, and are labelled.</p></div></footer>
+<p class="muted">Every fact carries its source. Paid plans rank first, and are labelled.</p>
+<p class="muted">Listings imported from OpenStreetMap: data © OpenStreetMap contributors, available under the <a href="https://www.openstreetmap.org/copyright">Open Database Licence</a>.</p></div></footer>
 </body></html>`;
 }
 

@@ -2,7 +2,7 @@ import { getTableColumns, sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, real, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { categories } from "./categories";
 import { cities } from "./cities";
-import { businessStatus, ownership, planTier } from "./enums";
+import { businessStatus, ownership, planTier, type InactiveReason } from "./enums";
 
 export interface OpeningHoursSpec {
   /** schema.org day names: Monday ... Sunday. */
@@ -49,6 +49,8 @@ export const businesses = pgTable(
     /** Paid plan end; once past, the business is decommissioned (410) until renewed. Null = no expiry. */
     subscriptionExpiresAt: timestamp("subscription_expires_at", { withTimezone: true }),
     status: businessStatus("status").notNull().default("active"),
+    /** Why an inactive business is out of service (InactiveReason); null while active. Its 410 body says it. */
+    inactiveReason: text("inactive_reason").$type<InactiveReason>(),
     ownership: ownership("ownership").notNull().default("unclaimed"),
     lat: doublePrecision("lat"),
     lng: doublePrecision("lng"),
@@ -72,6 +74,15 @@ export const businesses = pgTable(
     // dentists at 1M: 334 ms).
     index("businesses_category_rank_idx")
       .on(t.categorySlug, t.planTier, t.visibilityScore.desc().nullsFirst(), t.name, t.id)
+      .where(sql`${t.status} = 'active'`),
+    // sort=rating: best-rated first (no rating last), then most reviews, then name and id. A
+    // rating-sorted category+city page, or a category's across every city, reads `limit` entries
+    // in index order instead of sorting every match (services/search/rating-order.ts).
+    index("businesses_rating_idx")
+      .on(t.categorySlug, t.cityId, t.rating.desc().nullsLast(), t.reviewCount.desc(), t.name, t.id)
+      .where(sql`${t.status} = 'active'`),
+    index("businesses_category_rating_idx")
+      .on(t.categorySlug, t.rating.desc().nullsLast(), t.reviewCount.desc(), t.name, t.id)
       .where(sql`${t.status} = 'active'`),
     index("businesses_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`),
     // Finds a city's businesses: mention dictionaries and category co-occurrence (packages/api/src/services/graph/).

@@ -1,7 +1,18 @@
 import { sql } from "drizzle-orm";
-import { check, index, jsonb, pgTable, real, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { check, customType, index, pgTable, real, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
 import { claimVerification } from "./enums";
+
+/**
+ * A claim's value as JSON. Both drivers hand jsonb over already parsed, and drizzle's own jsonb
+ * type would parse a string value once more: the postal code "9490" came back as the number 9490,
+ * the name "true" as a boolean. This type takes the driver's value as it is.
+ */
+const claimValue = customType<{ data: unknown; driverData: unknown }>({
+  dataType: () => "jsonb",
+  toDriver: (value) => JSON.stringify(value),
+  fromDriver: (value) => value,
+});
 
 /**
  * Every fact about a business, with its provenance. A newer claim on the same property supersedes
@@ -16,13 +27,20 @@ export const claims = pgTable(
       .references(() => businesses.id),
     /** The listing field this claim sets: name, phone, website, address, services, ... */
     property: text("property").notNull(),
-    value: jsonb("value").$type<unknown>().notNull(),
+    value: claimValue("value").notNull(),
     /** Who said it, e.g. "owner:dashboard", "registry:demo-companies-registry". */
     source: text("source").notNull(),
     /** 0..1: how sure we are the value is true. */
     confidence: real("confidence").notNull(),
     verification: claimVerification("verification").notNull(),
     observedAt: timestamp("observed_at", { withTimezone: true }).notNull(),
+    /** The record in the source this fact came from, e.g. "node/123" for OpenStreetMap; null when the source has no ids. */
+    recordId: text("record_id"),
+    /**
+     * When the directory learned the fact (observedAt is when the source saw it, which can be
+     * years earlier for a registry). Orders a property's claims in the write path's comparisons.
+     */
+    recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().defaultNow(),
     supersededAt: timestamp("superseded_at", { withTimezone: true }),
     supersededBy: uuid("superseded_by").references((): AnyPgColumn => claims.id),
   },

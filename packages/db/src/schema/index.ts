@@ -16,3 +16,4 @@ export * from "./documents";
 export * from "./document-mentions";
 export * from "./co-mention-edges";
 export * from "./webhooks";
+export * from "./registry-records";

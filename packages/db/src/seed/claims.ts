@@ -1,10 +1,18 @@
-import type { ClaimVerification } from "../schema/enums";
+import { CLAIM_PROPERTIES, type ClaimProperty, type ClaimVerification } from "../enums";
 import type { Rng } from "./random";
 import type { ClaimRow } from "./rows";
 import { DAY_SECONDS, addSeconds } from "./time";
 
-/** Every listing field that is a claim, in the camelCase the API uses as the claim's property. */
-export const CLAIMED_PROPERTIES = [
+/** Every property a demo business has a current claim for: all but openingHoursText, the hours as a registry wrote them. */
+export type DemoClaimedProperty = Exclude<ClaimProperty, "openingHoursText">;
+export const DEMO_CLAIMED_PROPERTIES = CLAIM_PROPERTIES.filter((property): property is DemoClaimedProperty => property !== "openingHoursText");
+
+/**
+ * The claims drawn from the business's own random stream, in the order they have always been
+ * drawn. Adding to or reordering this list would shift every draw after it, and with them every
+ * demo name and slug that tests and the README name.
+ */
+const LISTING_PROPERTIES = [
   "name",
   "phone",
   "website",
@@ -16,8 +24,16 @@ export const CLAIMED_PROPERTIES = [
   "tagline",
   "keywords",
   "openingHours",
-] as const;
-export type ClaimedProperty = (typeof CLAIMED_PROPERTIES)[number];
+] as const satisfies readonly DemoClaimedProperty[];
+export type ListingProperty = (typeof LISTING_PROPERTIES)[number];
+
+/**
+ * The rest (category, city, postalCode, coordinates, rating, reviewCount): claimed from the row
+ * once it is built, with a random stream of their own, so that claiming them left every existing
+ * business and claim as it was.
+ */
+export type RowProperty = Exclude<DemoClaimedProperty, ListingProperty>;
+const ROW_PROPERTIES = DEMO_CLAIMED_PROPERTIES.filter((property): property is RowProperty => !(LISTING_PROPERTIES as readonly string[]).includes(property));
 
 interface Provenance {
   source: string;
@@ -41,9 +57,9 @@ export interface ClaimPlan {
   ownership: "owner_verified" | "unclaimed";
   createdAtMs: number;
   /** The flat column values; each becomes the current claim of its property. */
-  current: Record<ClaimedProperty, unknown>;
+  current: Record<ListingProperty, unknown>;
   /** Earlier values, each superseded by the current claim of the same property. */
-  previous: Partial<Record<ClaimedProperty, unknown>>;
+  previous: Partial<Record<ListingProperty, unknown>>;
 }
 
 export interface BuiltClaims {
@@ -52,19 +68,19 @@ export interface BuiltClaims {
   superseded: ClaimRow[];
   /** Latest observation: the business's updatedAt. */
   lastObservedMs: number;
-  observedMs: Record<ClaimedProperty, number>;
+  observedMs: Record<ListingProperty, number>;
 }
 
 /**
  * Current claims are observed within 90 days of creation; a property with history was first
  * observed within 30 days and replaced 1 to 90 days later, so observedAt never exceeds updatedAt.
  */
-export function buildClaims(rng: Rng, plan: ClaimPlan): BuiltClaims {
+export function buildListingClaims(rng: Rng, plan: ClaimPlan): BuiltClaims {
   const current: ClaimRow[] = [];
   const superseded: ClaimRow[] = [];
-  const observedMs = {} as Record<ClaimedProperty, number>;
+  const observedMs = {} as Record<ListingProperty, number>;
   let lastObservedMs = plan.createdAtMs;
-  for (const property of CLAIMED_PROPERTIES) {
+  for (const property of LISTING_PROPERTIES) {
     const hasHistory = property in plan.previous;
     const firstSeen = addSeconds(plan.createdAtMs, rng.int(0, (hasHistory ? 30 : 90) * DAY_SECONDS));
     const seen = hasHistory ? addSeconds(firstSeen, rng.int(DAY_SECONDS, 90 * DAY_SECONDS)) : firstSeen;
@@ -77,6 +93,9 @@ export function buildClaims(rng: Rng, plan: ClaimPlan): BuiltClaims {
       observedAt: seen,
       supersededAt: null,
       supersededBy: null,
+      recordId: null,
+      // The demo learned each fact when it was observed; a fixed value keeps two seeds identical.
+      recordedAt: seen,
     };
     current.push(claim);
     if (hasHistory) {
@@ -89,10 +108,51 @@ export function buildClaims(rng: Rng, plan: ClaimPlan): BuiltClaims {
         observedAt: firstSeen,
         supersededAt: seen,
         supersededBy: claim.id,
+        recordId: null,
+        recordedAt: firstSeen,
       });
     }
     observedMs[property] = seen;
     if (seen > lastObservedMs) lastObservedMs = seen;
   }
   return { current, superseded, lastObservedMs, observedMs };
+}
+
+export interface RowClaimPlan {
+  businessId: string;
+  ownership: "owner_verified" | "unclaimed";
+  createdAtMs: number;
+  /** The business's updatedAt: the latest observation of its listing claims. */
+  lastObservedMs: number;
+  /** The row's values in claim form (category and city as slugs, coordinates as `{ lat, lng }`). */
+  values: Record<RowProperty, unknown>;
+}
+
+/**
+ * The current claims of the row properties, with the provenance rules of the listing claims.
+ * Each is observed between creation and the last listing observation, so updatedAt stays the
+ * latest observation of the business.
+ */
+export function buildRowClaims(rng: Rng, plan: RowClaimPlan): ClaimRow[] {
+  const window = Math.floor((plan.lastObservedMs - plan.createdAtMs) / 1000);
+  return ROW_PROPERTIES.map((property): ClaimRow => {
+    const id = rng.uuid();
+    const { source, confidence, verification } = provenance(rng, plan.ownership);
+    const seen = addSeconds(plan.createdAtMs, rng.int(0, window));
+    const value = plan.values[property];
+    return {
+      id,
+      businessId: plan.businessId,
+      property,
+      value,
+      source,
+      confidence,
+      verification,
+      observedAt: seen,
+      supersededAt: null,
+      supersededBy: null,
+      recordId: null,
+      recordedAt: seen,
+    };
+  });
 }

@@ -16,6 +16,8 @@ import { kebab } from "./text";
 export { CATEGORIES } from "./categories";
 export { insertAsJson } from "./insert";
 export { createRng, type Rng } from "./random";
+export { kebab } from "./text";
+export { insertMissingCategories } from "./reference-data";
 export type { JsonRow } from "./rows";
 export { DAY_SECONDS, DEMO_EPOCH_MS } from "./time";
 

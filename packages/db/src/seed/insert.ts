@@ -9,7 +9,7 @@ import { slugHistory } from "../schema/slug-history";
 import { arrayLiteral } from "./array-literal";
 import type { BatchRows } from "./batch";
 import { copyRows, postgresClientOf } from "./copy-rows";
-import { insertableColumns, type JsonRow } from "./rows";
+import { insertableColumns, type JsonRow, seedColumnKind } from "./rows";
 
 /** PostgreSQL allows 65,535 bind parameters per statement; stay well below it. */
 const PARAMETERS_PER_STATEMENT = 60_000;
@@ -46,11 +46,13 @@ interface ColumnCodec {
 function columnCodecs(table: PgTable): ColumnCodec[] {
   return insertableColumns(table).map(([key, column], position) => {
     const text = sql`(e->>${sql.raw(String(position))})`;
-    switch (column.columnType) {
+    switch (seedColumnKind(column)) {
       case "PgTimestamp": // epoch milliseconds, see rows.ts
         return { key, select: sql`to_timestamp(${text}::float8 / 1000.0)` };
-      case "PgJsonb": // taken as jsonb as it is, never re-parsed from text
-        return { key, select: sql`nullif(e->${sql.raw(String(position))}, 'null'::jsonb)` };
+      case "PgJsonb": // taken as jsonb as it is, never re-parsed from text; JSON null stays a value where NULL is not allowed (copy-rows.ts)
+        return column.notNull
+          ? { key, select: sql`e->${sql.raw(String(position))}` }
+          : { key, select: sql`nullif(e->${sql.raw(String(position))}, 'null'::jsonb)` };
       case "PgArray":
         return { key, select: sql`${text}::${sql.raw(column.getSQLType())}`, encode: (value) => arrayLiteral(value as string[]) };
       default:

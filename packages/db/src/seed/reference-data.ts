@@ -23,3 +23,14 @@ export async function insertReferenceData(db: Db, seed: number, demoCities: read
     await insertAsJson(tx, buyerQuestions, templates);
   });
 }
+
+/**
+ * Adds the categories of the taxonomy a database does not have yet: an empty database before its
+ * first import, or one seeded before a category was added. Existing rows are left as they are.
+ */
+export async function insertMissingCategories(db: Db): Promise<void> {
+  await db
+    .insert(categories)
+    .values(CATEGORIES.map((category) => ({ ...category, synonyms: [...category.synonyms] })))
+    .onConflictDoNothing({ target: categories.slug });
+}

@@ -27,3 +27,11 @@ export type SlugHistoryRow = JsonRow<typeof slugHistory>;
 export function insertableColumns(table: PgTable): [string, PgColumn][] {
   return Object.entries(getTableColumns(table)).filter(([, column]) => !column.generated);
 }
+
+/**
+ * The column's kind as the seed encodes it: drizzle's columnType, except that any jsonb column
+ * (claims.value is a custom type over jsonb) is "PgJsonb".
+ */
+export function seedColumnKind(column: PgColumn): string {
+  return column.getSQLType() === "jsonb" ? "PgJsonb" : column.columnType;
+}

@@ -5,7 +5,7 @@ import { migrate } from "../migrate";
 import { PLAN_TIERS } from "../schema/enums";
 import { businesses, buyerQuestions, categories, cities, claims, offers, slugHistory } from "../schema/index";
 import { CATEGORIES } from "./categories";
-import { CLAIMED_PROPERTIES } from "./claims";
+import { DEMO_CLAIMED_PROPERTIES } from "./claims";
 import { isDatabaseEmpty, seedDemoData } from "./index";
 import { createTestDatabase } from "../testing";
 import { SlugRegistry } from "./slugs";
@@ -129,16 +129,26 @@ describe("seedDemoData", () => {
   });
 
   it("keeps every flat column equal to its current claim", async () => {
-    const sample = await db.select().from(businesses).orderBy(asc(businesses.id)).limit(60);
-    for (const business of sample) {
+    const sample = await db
+      .select({ business: businesses, citySlug: cities.slug })
+      .from(businesses)
+      .innerJoin(cities, eq(cities.id, businesses.cityId))
+      .orderBy(asc(businesses.id))
+      .limit(60);
+    for (const { business, citySlug } of sample) {
+      // The stored JSON as text: drizzle on PGlite parses a jsonb string a second time ("105803" reads as 105803).
       const current = await db
-        .select()
+        .select({ property: claims.property, json: sql<string>`${claims.value}::text`, source: claims.source, observedAt: claims.observedAt })
         .from(claims)
         .where(and(eq(claims.businessId, business.id), isNull(claims.supersededAt)));
-      const values = Object.fromEntries(current.map((claim) => [claim.property, claim.value]));
-      expect(Object.keys(values).sort()).toEqual([...CLAIMED_PROPERTIES].sort());
-      for (const property of CLAIMED_PROPERTIES) expect(values[property]).toEqual(business[property]);
-      expect(current.every((claim) => claim.source.startsWith("demo:") && claim.observedAt <= business.updatedAt)).toBe(true);
+      const values = Object.fromEntries(current.map((claim) => [claim.property, JSON.parse(claim.json) as unknown]));
+      expect(Object.keys(values).sort()).toEqual([...DEMO_CLAIMED_PROPERTIES].sort());
+      // Category and city are claimed as slugs, coordinates as one { lat, lng } fact.
+      const columns = { ...business, category: business.categorySlug, city: citySlug, coordinates: { lat: business.lat, lng: business.lng } };
+      for (const property of DEMO_CLAIMED_PROPERTIES) expect([property, values[property]]).toEqual([property, columns[property]]);
+      expect(
+        current.every((claim) => claim.source.startsWith("demo:") && claim.observedAt >= business.createdAt && claim.observedAt <= business.updatedAt),
+      ).toBe(true);
     }
   });
 

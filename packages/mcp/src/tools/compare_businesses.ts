@@ -9,8 +9,7 @@ export function registerCompareBusinesses(server: McpServer, client: DirectoryCl
     "compare_businesses",
     {
       title: "Compare two businesses",
-      description:
-        "Two businesses side by side: ratings, plan tier, verification, directory completeness score, services, USPs, shared services and the differences in plain words.",
+      description: "Two businesses side by side: rating, tier, verification, completeness, services, shared services and differences in plain words.",
       inputSchema: ZCompareInput,
       outputSchema: toolOutput(ZCompareOutput),
       annotations: READ_ONLY,

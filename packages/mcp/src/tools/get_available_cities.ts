@@ -9,8 +9,7 @@ export function registerGetAvailableCities(server: McpServer, client: DirectoryC
     "get_available_cities",
     {
       title: "Cities with listings in a category",
-      description:
-        "The cities that have listings in a category, most listings first. Use it before search_businesses or get_listicle when the user has not named a city, or named one with no results.",
+      description: "Cities with listings in a category, most first. Use it when no city was named or a city had no results.",
       inputSchema: ZAvailableCitiesInput,
       outputSchema: toolOutput(ZAvailableCitiesOutput),
       annotations: READ_ONLY,

@@ -9,8 +9,7 @@ export function registerGetBusinessProfile(server: McpServer, client: DirectoryC
     "get_business_profile",
     {
       title: "Full business profile",
-      description:
-        "The full structured record of one business by slug: identity, contact, AI signals, services, schema.org JSON-LD and provenance-tracked claims (each with a source and confidence; self-reported or admin-verified).",
+      description: "One business by slug: identity, contact, AI signals, services, JSON-LD and claims with source and confidence.",
       // history (superseded claims, key only) stays a REST and tRPC option; the slug rule is the procedure's.
       inputSchema: ZGetEntityProfileInput.pick({ slug: true }),
       outputSchema: toolOutput(ZEntityProfile),

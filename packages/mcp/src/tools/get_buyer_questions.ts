@@ -9,8 +9,7 @@ export function registerGetBuyerQuestions(server: McpServer, client: DirectoryCl
     "get_buyer_questions",
     {
       title: "Buyer questions for a business",
-      description:
-        "Questions buyers ask about a business, with answers where the owner gave one. source says whether a question was submitted by the owner or is a template asked of every business in the category.",
+      description: "Questions buyers ask about a business, with the owner's answers; source: owner or category template.",
       inputSchema: ZBySlugInput,
       outputSchema: toolOutput(ZBuyerQuestionsOutput),
       annotations: READ_ONLY,

@@ -9,8 +9,7 @@ export function registerGetCategoryLeaders(server: McpServer, client: DirectoryC
     "get_category_leaders",
     {
       title: "Top businesses of a category",
-      description:
-        "The top-ranked businesses of a category across all cities, ordered by plan tier (premium, pro, basic, free), then an internal visibility score, then name (see rankingModel in the response).",
+      description: "Top-ranked businesses of a category across all cities; rankingModel states the order (paid tiers first).",
       inputSchema: ZCategoryLeadersInput,
       outputSchema: toolOutput(ZCategoryLeadersOutput),
       annotations: READ_ONLY,

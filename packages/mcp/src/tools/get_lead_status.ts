@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ZLeadStatusInput, ZLeadView } from "@directory/api/schemas";
+import { ZLeadStatusInput, ZLeadStatusOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
 import { callProcedure, READ_ONLY } from "./shared";
 import { toolOutput } from "./tool-output";
@@ -9,9 +9,9 @@ export function registerGetLeadStatus(server: McpServer, client: DirectoryClient
     "get_lead_status",
     {
       title: "Status of a submitted lead",
-      description: "The status and timestamps of a lead sent with submit_lead, by the leadId it returned. No personal data is returned.",
+      description: "Status, dates and business of a lead, by the leadId submit_lead returned. No personal data.",
       inputSchema: ZLeadStatusInput,
-      outputSchema: toolOutput(ZLeadView),
+      outputSchema: toolOutput(ZLeadStatusOutput),
       annotations: READ_ONLY,
     },
     ({ leadId }) => callProcedure(() => client.leads.status.query({ leadId })),

@@ -9,8 +9,7 @@ export function registerGetListicle(server: McpServer, client: DirectoryClient) 
     "get_listicle",
     {
       title: "Most complete listings in a city",
-      description:
-        'A "best N" style list of a category in one city, ordered by directory completeness score (how complete the profile is; the plan adds nothing to it), then name. Not a paid placement; the response carries the disclosure to show the user.',
+      description: 'A "best N" list of a category in one city by profile completeness (plan-neutral) or rating. Show the user its disclosure.',
       inputSchema: ZGetListicleInput,
       outputSchema: toolOutput(ZGetListicleOutput),
       annotations: READ_ONLY,

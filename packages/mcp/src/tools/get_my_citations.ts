@@ -10,7 +10,7 @@ export function registerGetMyCitations(server: McpServer, client: DirectoryClien
     {
       title: "My AI citation checks (business owners)",
       description:
-        "For business owners: the authenticated business's recent AI-platform checks, newest first: which engine, which query, when, whether the business was mentioned and at which position in the answer (checks are read from stored AI answers). Requires a business-scoped API key sent as Authorization: Bearer <key> to this MCP server; without one the tool returns an error.",
+        "Owners: the business's recent AI-answer checks, newest first: engine, query, date, mentioned, position. Needs a business-scoped API key (Authorization: Bearer).",
       inputSchema: ZCitationsInput,
       outputSchema: toolOutput(ZCitationsOutput),
       annotations: READ_ONLY,

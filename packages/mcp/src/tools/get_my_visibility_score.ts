@@ -9,8 +9,7 @@ export function registerGetMyVisibilityScore(server: McpServer, client: Director
     "get_my_visibility_score",
     {
       title: "My visibility score (business owners)",
-      description:
-        "For business owners: the authenticated business's own visibility score, GEO score and AI citation-rate summary. Requires a business-scoped API key sent as Authorization: Bearer <key> to this MCP server; without one the tool returns an error.",
+      description: "Owners: the business's visibility score, GEO score and AI citation rate. Needs a business-scoped API key (Authorization: Bearer).",
       outputSchema: toolOutput(ZVisibilityOutput),
       annotations: READ_ONLY,
     },

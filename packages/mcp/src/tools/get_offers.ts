@@ -9,7 +9,7 @@ export function registerGetOffers(server: McpServer, client: DirectoryClient) {
     "get_offers",
     {
       title: "A business's published offers",
-      description: "The products and services a business publishes with prices (exact decimal amount and ISO 4217 currency) and an optional expiry date.",
+      description: "A business's priced products and services (decimal price, ISO 4217 currency, optional expiry).",
       inputSchema: ZBySlugInput,
       outputSchema: toolOutput(ZOffersOutput),
       annotations: READ_ONLY,

@@ -10,7 +10,7 @@ export function registerSearchBusinesses(server: McpServer, client: DirectoryCli
     {
       title: "Search businesses by category",
       description:
-        "Find businesses of a category, optionally in one city. Results are ordered by plan tier (premium, pro, basic, free), then an internal visibility score, then name; the response states this in rankingModel. Verified and unclaimed listings are both included. Use the returned slug with get_business_profile, get_offers or compare_businesses.",
+        "Businesses of a category, optionally in one city, paid tiers first or best-rated with sort=rating; rankingModel states the order. Slugs feed get_business_profile, get_offers, compare_businesses.",
       inputSchema: ZSearchCategoryInput,
       outputSchema: toolOutput(ZSearchCategoryOutput),
       annotations: READ_ONLY,

@@ -10,7 +10,7 @@ export function registerSearchByKeyword(server: McpServer, client: DirectoryClie
     {
       title: "Free-text business search",
       description:
-        "Free-text search over business names, descriptions, services, USPs, taglines, keywords and buyer-question text, optionally in one city. Typos are tolerated; each result says whether it matched by full text or by a fuzzy name match.",
+        "Free-text search over names, descriptions, services, keywords and buyer questions, optionally in one city; typos tolerated; matchedBy says how each matched.",
       inputSchema: ZSearchKeywordInput,
       outputSchema: toolOutput(ZSearchKeywordOutput),
       annotations: READ_ONLY,

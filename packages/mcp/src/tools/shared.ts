@@ -1,10 +1,12 @@
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { directoryErrorOf } from "@directory/sdk";
+import { toolText } from "./tool-text";
 
 /** Longest string a tool result carries; longer ones are cut with a note so results stay small. */
 export const MAX_STRING_LENGTH = 2_000;
 
-export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** destructiveHint and idempotentHint mean something only when readOnlyHint is false (MCP spec): not listed. */
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 
 /** Cuts every string longer than MAX_STRING_LENGTH, saying how much was left out. */
 export function truncateStrings<T>(value: T): T {
@@ -28,11 +30,14 @@ export function toolError(error: unknown): CallToolResult {
   return { isError: true, content: [{ type: "text", text }] };
 }
 
-/** Runs one procedure call and returns its result as text and as structured content. */
+/**
+ * Runs one procedure call and returns its result once: the data as structuredContent, and for
+ * the model a compact text rendering of it (tool-text.ts says why), not the same JSON again.
+ */
 export async function callProcedure(call: () => Promise<object>): Promise<CallToolResult> {
   try {
     const result = truncateStrings(await call()) as Record<string, unknown>;
-    return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
+    return { content: [{ type: "text", text: toolText(result) }], structuredContent: result };
   } catch (error) {
     return toolError(error);
   }

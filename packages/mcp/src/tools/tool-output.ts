@@ -3,10 +3,12 @@ import { z } from "zod";
 /*
  * A tool's outputSchema is its procedure's zod output schema, never a shape written for the tool.
  * The SDK checks every result against that schema, and lists it in tools/list through
- * z.toJSONSchema. The listing is kept compact: field names, types, enums, constants and
- * nullability stay; what costs tokens and tells an agent little goes: descriptions (the REST
- * and SDK documentation carries them), `required` and `additionalProperties: false` (a result
- * may carry more than is listed), and the safe-integer range zod writes on every integer.
+ * z.toJSONSchema. The listing is kept compact, as tools/list is read on every turn: field names,
+ * types, enums, constants and nullability stay; what costs tokens and tells an agent little goes:
+ * descriptions (the REST and SDK documentation carries them), `required` and
+ * `additionalProperties: false` (a result may carry more than is listed), bounds (lengths, ranges,
+ * formats: the result already keeps them), and `anyOf [X, null]` is written as X with null among
+ * its types.
  */
 
 type JsonSchema = Record<string, unknown>;
@@ -14,13 +16,29 @@ type JsonSchema = Record<string, unknown>;
 /** Keywords whose value is a map from names (properties) to schemas, not a schema itself. */
 const SCHEMA_MAPS = new Set(["properties", "$defs", "definitions"]);
 const DROPPED = new Set(["$schema", "title", "description", "examples", "required", "propertyNames"]);
+/** Bounds a result keeps but an agent need not be told: a string's length, a number's range. */
+const BOUNDS = new Set(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "pattern", "format"]);
 
 const isSchema = (value: unknown): value is JsonSchema => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function isNoise(key: string, value: unknown): boolean {
   if (DROPPED.has(key)) return true;
-  if (key === "additionalProperties") return value === false || (isSchema(value) && Object.keys(value).length === 0);
-  return (key === "minimum" && value === Number.MIN_SAFE_INTEGER) || (key === "maximum" && value === Number.MAX_SAFE_INTEGER);
+  return key === "additionalProperties" && (value === false || (isSchema(value) && Object.keys(value).length === 0));
+}
+
+/** `anyOf: [X, {type: "null"}]` as X with null among its types: the same values, half the tokens. */
+function nullableInline(schema: JsonSchema): JsonSchema {
+  const options = schema.anyOf;
+  if (!Array.isArray(options) || options.length !== 2 || Object.keys(schema).length !== 1) return schema;
+  const nullIndex = options.findIndex((option) => isSchema(option) && option.type === "null" && Object.keys(option).length === 1);
+  const other = options[1 - nullIndex] as JsonSchema | undefined;
+  if (nullIndex < 0 || !isSchema(other) || typeof other.type !== "string") return schema;
+  const { const: constant, enum: values, ...rest } = other;
+  const nullable: JsonSchema = { ...rest, type: [other.type, "null"] };
+  // enum and const limit the values: null must be among them too.
+  if (Array.isArray(values)) nullable.enum = [...(values as unknown[]), null];
+  else if (constant !== undefined) nullable.enum = [constant, null];
+  return nullable;
 }
 
 function compact(node: unknown): unknown {
@@ -28,7 +46,7 @@ function compact(node: unknown): unknown {
   if (!isSchema(node)) return node;
   const kept: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
-    if (isNoise(key, value)) continue;
+    if (isNoise(key, value) || (BOUNDS.has(key) && typeof value !== "object")) continue;
     kept[key] =
       SCHEMA_MAPS.has(key) && isSchema(value) ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, compact(schema)])) : compact(value);
   }
@@ -38,7 +56,7 @@ function compact(node: unknown): unknown {
     delete kept.prefixItems;
     kept.items = tuple[0];
   }
-  return kept;
+  return nullableInline(kept);
 }
 
 /** The procedure's output schema as tools/list shows it. */

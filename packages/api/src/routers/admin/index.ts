@@ -1,5 +1,8 @@
 import { router } from "../../trpc";
+import { addBusiness } from "./add-business";
 import { confirmAccess } from "./confirm-access";
+import { verifyClaim } from "./verify-claim";
+import { verifyOwner } from "./verify-owner";
 
-/** Admin checks for doors outside the router; the entity lifecycle is its own router (./lifecycle). */
-export const adminRouter = router({ confirmAccess });
+/** Admin checks for doors outside the router, verification and business add; the entity lifecycle is its own router (./lifecycle). */
+export const adminRouter = router({ confirmAccess, verifyClaim, verifyOwner, addBusiness });

@@ -1,5 +1,7 @@
 import { discoveryManifest } from "../../services/agents/agent-manifest";
+import { operationCatalogue } from "../../services/agents/agent-operations";
 import { openProcedure } from "../../trpc";
+import { routerProcedures } from "./get-agentic-gateway";
 import { getAgentDiscoveryMeta, ZGetAgentDiscoveryInput, ZGetAgentDiscoveryOutput } from "./get-agent-discovery.types";
 
 /** The discovery manifest, with the limits this server's rate limiter enforces. */
@@ -7,4 +9,7 @@ export const getAgentDiscovery = openProcedure
   .meta(getAgentDiscoveryMeta)
   .input(ZGetAgentDiscoveryInput)
   .output(ZGetAgentDiscoveryOutput)
-  .query(({ ctx }) => discoveryManifest({ baseUrl: ctx.publicBaseUrl, rateLimits: ctx.rateLimits }));
+  .query(async ({ ctx }) => ({
+    ...discoveryManifest({ baseUrl: ctx.publicBaseUrl, rateLimits: ctx.rateLimits }),
+    operations: operationCatalogue(await routerProcedures()),
+  }));

@@ -20,6 +20,16 @@ export const ZGetAgentDiscoveryOutput = z.object({
   limits: z.object({ anonymousRequestsPerDay: z.number(), keyedRequestsPerMonth: z.number(), searchResultsMax: z.number(), partnerFeedPageMax: z.number() }),
   ranking: z.object({ scoreContract: z.string(), search: z.string(), keyword: z.string(), listicle: z.string() }),
   links: z.object({ gateway: z.string(), llmsTxt: z.string(), aiPlugin: z.string() }),
+  operations: z
+    .array(
+      z.object({
+        operation: z.string().describe("The operationId in /api/openapi.json"),
+        rest: z.string().describe('Its REST route, e.g. "POST /api/v2/leads"'),
+        mcpTool: z.string().nullable().describe("The MCP tool that calls the same procedure, if any"),
+        needs: z.enum(["nothing", "any_key", "partner", "business", "admin"]).describe("The key it needs: nothing, any_key, or that kind of key"),
+      }),
+    )
+    .describe("Every operation, on every door; /api/agentic-gateway says which of them a given key may call"),
 });
 
 export type TGetAgentDiscoveryInput = z.input<typeof ZGetAgentDiscoveryInput>;

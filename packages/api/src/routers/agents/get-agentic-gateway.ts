@@ -6,7 +6,7 @@ import { getAgenticGatewayMeta, ZGetAgenticGatewayInput, ZGetAgenticGatewayOutpu
  * The router's procedures, whose meta the handshake reads. Imported when called: root.ts imports
  * this file, so importing root.ts up front would be a cycle.
  */
-async function routerProcedures(): Promise<RouterProcedures> {
+export async function routerProcedures(): Promise<RouterProcedures> {
   const { appRouter } = await import("../../root");
   return appRouter._def.procedures as unknown as RouterProcedures;
 }

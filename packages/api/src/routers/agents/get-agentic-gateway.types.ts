@@ -8,7 +8,7 @@ export const ZGetAgenticGatewayInput = z.object({
 export const ZGetAgenticGatewayOutput = z.object({
   agent: z.string().nullable(),
   identity: z.object({ kind: z.string().describe("anonymous, developer, partner, business or admin"), businessId: z.string().nullable() }),
-  mayCall: z.array(z.object({ operation: z.string(), rest: z.string().nullable(), mcpTool: z.string().nullable() })),
+  mayCall: z.array(z.object({ operation: z.string(), rest: z.string().describe('Its REST route, e.g. "GET /api/v2/cities"'), mcpTool: z.string().nullable() })),
   mayNotCall: z.array(z.object({ operation: z.string(), needs: z.string() })),
   consentRule: z.string(),
 });

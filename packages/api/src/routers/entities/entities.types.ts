@@ -16,5 +16,6 @@ export type TBySlugInput = z.input<typeof ZBySlugInput>;
 export type TBusinessRef = z.infer<typeof ZBusinessRef>;
 
 /** The refusals every single-business read shares, documented once. */
-export const DECOMMISSIONED_RESPONSE = "Entity decommissioned: the business is inactive or its subscription expired";
+export const DECOMMISSIONED_RESPONSE =
+  "Entity decommissioned (inactive or expired subscription). The body's `reason` says why: `decommissioned` (by an admin), `removed_from_source` (its registry no longer lists it), `subscription_expired`";
 export const HISTORY_NEEDS_KEY_RESPONSE = "history=true was asked without an API key";

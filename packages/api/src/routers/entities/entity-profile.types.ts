@@ -1,16 +1,21 @@
 import { z } from "zod";
-import { CLAIM_VERIFICATIONS, PLAN_TIERS } from "@directory/db/enums";
+import { CLAIM_PROPERTIES, CLAIM_VERIFICATIONS, PLAN_TIERS } from "@directory/db/enums";
 import type { CacheScope } from "../../trpc";
 import { cleanedJson, ownerList, ZOwnerLongText, ZOwnerText, ZOwnerTextList } from "../owner-text.types";
 
 export const ZClaim = z.object({
   id: z.string(),
-  property: z.string().describe("The profile field this claim sets, e.g. phone"),
+  property: z.string().describe(`The profile field this claim sets: ${CLAIM_PROPERTIES.join(", ")}`),
   value: cleanedJson(z.unknown()).describe("The value as stated; owner text inside it is cleaned and capped"),
-  source: z.string().describe('Who said it; "demo:" marks generated demo data'),
+  source: z
+    .string()
+    .describe(
+      'Who said it: "openstreetmap" (a registry import), "owner:..." (the business, self-reported), "admin:..." (verified by us); "demo:" marks generated demo data',
+    ),
+  recordId: z.string().nullable().describe('The record in the source this fact came from, e.g. "node/123" for OpenStreetMap; null when the source has no ids'),
   confidence: z.number().min(0).max(1),
   verification: z.enum(CLAIM_VERIFICATIONS),
-  observedAt: z.string(),
+  observedAt: z.string().describe("When the source saw the fact (for a registry: when the record last changed there)"),
   supersededAt: z.string().nullable().describe("Set on superseded claims (history mode only)"),
   supersededBy: z.string().nullable(),
 });
@@ -83,6 +88,10 @@ export const ZEntityProfile = z.object({
   services: ZOwnerTextList,
   structuredData: cleanedJson(z.record(z.string(), z.unknown())).describe("schema.org JSON-LD (LocalBusiness subtype)"),
   claims: z.array(ZClaim),
+  attributions: z
+    .array(z.object({ text: z.string(), licence: z.string(), url: z.string() }))
+    .max(5)
+    .describe("Licence notices owed for these facts (e.g. OpenStreetMap's ODbL line); show them wherever the facts are shown"),
   history: z.boolean().describe("True when superseded claims are included"),
   links: z.object({ profileUrl: z.string(), agentProfileUrl: z.string(), canonicalUrl: z.string() }),
 });

@@ -1,10 +1,11 @@
 import { listBuyerQuestions } from "../../services/entities/business-extras";
 import { v2Procedure } from "../../trpc";
 import { ZBySlugInput } from "./entities.types";
-import { ZBuyerQuestionsOutput } from "./get-buyer-questions.types";
+import { getBuyerQuestionsMeta, ZBuyerQuestionsOutput } from "./get-buyer-questions.types";
 
 /** Owner-submitted questions plus the category's templates (get_buyer_questions). */
 export const getBuyerQuestions = v2Procedure
+  .meta(getBuyerQuestionsMeta)
   .input(ZBySlugInput)
   .output(ZBuyerQuestionsOutput)
   .query(({ ctx, input }) => listBuyerQuestions(ctx.db, input));

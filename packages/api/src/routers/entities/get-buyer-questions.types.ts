@@ -1,6 +1,7 @@
 import { z } from "zod";
+import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZOwnerLongText, ZOwnerText } from "../owner-text.types";
-import { ZBusinessRef, type ZBySlugInput } from "./entities.types";
+import { DECOMMISSIONED_RESPONSE, ZBusinessRef, type ZBySlugInput } from "./entities.types";
 
 export const ZBuyerQuestionsOutput = z.object({
   business: ZBusinessRef,
@@ -16,3 +17,19 @@ export const ZBuyerQuestionsOutput = z.object({
 
 export type TGetBuyerQuestionsInput = z.input<typeof ZBySlugInput>;
 export type TGetBuyerQuestionsOutput = z.infer<typeof ZBuyerQuestionsOutput>;
+
+export const getBuyerQuestionsMeta: OpenApiMeta = {
+  openapi: {
+    method: "GET",
+    path: "/api/v2/buyer-questions",
+    operationId: "getBuyerQuestions",
+    tags: ["entities"],
+    summary: "Buyer questions for a listing: the owner's, then the category's templates",
+    description: "The REST door of the MCP tool get_buyer_questions, by slug (a former slug also resolves).",
+    errorResponses: {
+      400: "Invalid parameter: slug missing or longer than 200 characters",
+      404: "Entity not found: no business has this slug, current or former",
+      410: DECOMMISSIONED_RESPONSE,
+    },
+  },
+};

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZCurrencyCode, ZOwnerLongText, ZOwnerText } from "../owner-text.types";
-import { ZBusinessRef, type ZBySlugInput } from "./entities.types";
+import { DECOMMISSIONED_RESPONSE, ZBusinessRef, type ZBySlugInput } from "./entities.types";
 
 export const ZOffersOutput = z.object({
   business: ZBusinessRef,
@@ -18,3 +19,19 @@ export const ZOffersOutput = z.object({
 
 export type TGetOffersInput = z.input<typeof ZBySlugInput>;
 export type TGetOffersOutput = z.infer<typeof ZOffersOutput>;
+
+export const getOffersMeta: OpenApiMeta = {
+  openapi: {
+    method: "GET",
+    path: "/api/v2/offers",
+    operationId: "getOffers",
+    tags: ["entities"],
+    summary: "A business's published offers: products or services with prices",
+    description: "The REST door of the MCP tool get_offers, by slug (a former slug also resolves).",
+    errorResponses: {
+      400: "Invalid parameter: slug missing or longer than 200 characters",
+      404: "Entity not found: no business has this slug, current or former",
+      410: DECOMMISSIONED_RESPONSE,
+    },
+  },
+};

@@ -64,13 +64,17 @@ describe("leads", () => {
     const [retry, concurrent] = await Promise.all([anonymous().leads.submit(input), anonymous().leads.submit(input)]);
     expect(retry.leadId).toBe(first.leadId);
     expect(concurrent.leadId).toBe(first.leadId);
+    // A replay answers as the first submission did, business included (it was null).
+    expect(first.businessSlug).toBe(slugs[0]);
+    expect(retry).toEqual(first);
+    expect(concurrent).toEqual(first);
     expect(await counts()).toEqual({ leads: before.leads + 1, consents: before.consents + 1, events: before.events + 1 });
     const [stored] = await database.db.select().from(leadConsents).where(eq(leadConsents.leadId, first.leadId));
     expect(stored?.statement).toBe(consent.statementShownToUser);
     await expect(anonymous().leads.submit({ ...input, message: "something else" })).rejects.toMatchObject({ code: "CONFLICT" });
   });
 
-  it("reports status and timestamps only, never personal data", async () => {
+  it("reports status, timestamps and the business it went to, never personal data", async () => {
     const lead = await anonymous().leads.submit({
       slug: slugs[0]!,
       contactName: "Ravi Secret",
@@ -80,7 +84,9 @@ describe("leads", () => {
       consent,
     });
     const status = await anonymous().leads.status({ leadId: lead.leadId });
-    expect(Object.keys(status).sort()).toEqual(["createdAt", "leadId", "status", "updatedAt"]);
+    expect(Object.keys(status).sort()).toEqual(["business", "createdAt", "leadId", "status", "updatedAt"]);
+    const [business] = await database.db.select({ slug: businesses.slug, name: businesses.name }).from(businesses).where(eq(businesses.slug, slugs[0]!));
+    expect(status.business).toEqual(business);
     expect(JSON.stringify(status)).not.toMatch(/Ravi|ravi@example/);
     await expect(anonymous().leads.status({ leadId: "not-a-lead" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });

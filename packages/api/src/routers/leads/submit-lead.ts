@@ -1,8 +1,9 @@
 import { submitLead as storeLead } from "../../services/leads/leads";
 import { leadSubmissionProcedure } from "../../trpc";
-import { ZSubmitLeadOutput } from "./submit-lead.types";
+import { submitLeadMeta, ZSubmitLeadOutput } from "./submit-lead.types";
 
 /** submit_lead: consent-gated; the builder's input schema refuses anything but an explicit attestation. */
 export const submitLead = leadSubmissionProcedure
+  .meta(submitLeadMeta)
   .output(ZSubmitLeadOutput)
   .mutation(({ ctx, input }) => storeLead(ctx.db, { ...input, submitter: { apiKeyId: ctx.apiKey?.id ?? null, clientIp: ctx.clientIp } }));

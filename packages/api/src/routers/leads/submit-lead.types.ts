@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { cleanOwnerText } from "../../services/shared/owner-text";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import { LEAD_CONSENT_RULE } from "../../services/agents/agent-facts";
+import { visibleLength } from "../../services/shared/owner-text";
 import { ZLeadView } from "./leads.types";
 
 /** Consent shown as invisible characters is no consent: count only what a person could read. */
@@ -8,9 +10,8 @@ export const MIN_VISIBLE_CONSENT_CHARACTERS = 10;
 export const CONSENT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 export const CONSENT_CLOCK_SKEW_MS = 5 * 60 * 1000;
 
-function visibleLength(text: string): number {
-  return cleanOwnerText(text, Number.POSITIVE_INFINITY).replace(/\s/gu, "").length;
-}
+/** A name or a message made only of invisible characters is empty. */
+const hasVisibleText = (text: string) => visibleLength(text) > 0;
 
 function isRecentConsent(iso: string): boolean {
   const age = Date.now() - new Date(iso).getTime();
@@ -19,7 +20,13 @@ function isRecentConsent(iso: string): boolean {
 
 export const ZSubmitLeadInput = z.object({
   slug: z.string().trim().min(1).max(200).describe('Slug of the business the user agreed to be contacted by, e.g. "gupta-dental-care-mumbai"'),
-  contactName: z.string().trim().min(1).max(200).describe("The user's name, as they gave it"),
+  contactName: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .refine(hasVisibleText, "contactName must hold visible characters")
+    .describe("The user's name, as they gave it"),
   contactEmail: z
     .string()
     .trim()
@@ -36,7 +43,7 @@ export const ZSubmitLeadInput = z.object({
     .regex(/^\+?[\d\s().-]+$/, "contactPhone may hold only digits, spaces, ( ) . - and a leading +")
     .optional()
     .describe("The user's phone for the reply, best in international form (+44 20 7946 0958); stored as E.164. Email or phone required"),
-  message: z.string().trim().min(1).max(2000).describe("What the user wants, in their words"),
+  message: z.string().trim().min(1).max(2000).refine(hasVisibleText, "message must hold visible characters").describe("What the user wants, in their words"),
   idempotencyKey: z
     .string()
     .trim()
@@ -72,3 +79,23 @@ export const ZSubmitLeadOutput = ZLeadView.extend({ businessSlug: z.string().nul
 
 export type TSubmitLeadInput = z.input<typeof ZSubmitLeadInput>;
 export type TSubmitLeadOutput = z.infer<typeof ZSubmitLeadOutput>;
+
+export const submitLeadMeta: OpenApiMeta = {
+  openapi: {
+    method: "POST",
+    path: "/api/v2/leads",
+    operationId: "submitLead",
+    tags: ["leads"],
+    summary: "Send a consented lead to a business",
+    description:
+      `The REST door of the MCP tool submit_lead, with the same rules. A lead ${LEAD_CONSENT_RULE} ` +
+      "consent.userAgreedToBeContacted must be the literal true and statementShownToUser the statement the user agreed to. " +
+      "Retrying with the same idempotencyKey returns the first lead instead of a second one.",
+    errorResponses: {
+      400: "Invalid body: no consent attestation (or not the literal true), a consent statement too short or a consentedAt outside the last 24 hours, neither contactEmail nor contactPhone, or a field out of range; the body names it",
+      404: "Entity not found: no business has this slug",
+      409: "This idempotencyKey was already used for a different lead",
+      410: "The business no longer takes leads (decommissioned or subscription expired)",
+    },
+  },
+};

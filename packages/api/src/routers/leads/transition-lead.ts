@@ -1,10 +1,11 @@
 import { transitionLead as moveLead } from "../../services/leads/leads";
 import { businessProcedure } from "../../trpc";
 import { ZLeadView } from "./leads.types";
-import { ZTransitionLeadInput } from "./transition-lead.types";
+import { transitionLeadMeta, ZTransitionLeadInput } from "./transition-lead.types";
 
 /** The owning business moves its lead forward with its business key. */
 export const transitionLead = businessProcedure
+  .meta(transitionLeadMeta)
   .input(ZTransitionLeadInput)
   .output(ZLeadView)
   .mutation(({ ctx, input }) => moveLead(ctx.db, { ...input, businessId: ctx.apiKey.businessId }));

@@ -1,6 +1,7 @@
 import { router } from "../../trpc";
-import { citations } from "./citations";
-import { visibility } from "./visibility";
+import { getMyCitations } from "./get-my-citations";
+import { updateListing } from "./update-listing";
+import { getMyVisibilityScore } from "./get-my-visibility-score";
 
 /** Owner self-service: always the key's own business, so no other business can be named. */
-export const ownerRouter = router({ visibility, citations });
+export const ownerRouter = router({ visibility: getMyVisibilityScore, citations: getMyCitations, updateListing });

@@ -4,6 +4,7 @@ import { businesses, documentMentions, documents } from "@directory/db";
 import { createContext } from "../../context";
 import { createCaller } from "../../root";
 import { createApiKey } from "../../services/access/api-keys";
+import { ingestDocuments, type IncomingDocument } from "../../services/graph/ingest";
 import { createTestDatabase, type TestDatabase } from "../../testing";
 
 let database: TestDatabase;
@@ -42,7 +43,7 @@ async function ownerVerifiedBusinesses() {
 /** The checks as the test derives them: AI answers of the business's city and category, or naming it. */
 async function checksFromDocuments(business: { id: string; cityId: number; categorySlug: string }) {
   const answers = await database.db
-    .select({ id: documents.id, cityId: documents.cityId, categorySlug: documents.categorySlug, fetchedAt: documents.fetchedAt })
+    .select({ id: documents.id, cityId: documents.cityId, categorySlug: documents.categorySlug, fetchedAt: documents.fetchedAt, query: documents.query })
     .from(documents)
     .where(eq(documents.kind, "ai_answer"));
   const mentions = await database.db
@@ -52,22 +53,70 @@ async function checksFromDocuments(business: { id: string; cityId: number; categ
   const positions = new Map(mentions.map((mention) => [mention.documentId, mention.position]));
   return answers
     .filter((answer) => (answer.cityId === business.cityId && answer.categorySlug === business.categorySlug) || positions.has(answer.id))
-    .map((answer) => ({ at: answer.fetchedAt.getTime(), mentioned: positions.has(answer.id), position: positions.get(answer.id) ?? null }));
+    .map((answer) => ({
+      at: answer.fetchedAt.getTime(),
+      query: answer.query ?? "",
+      mentioned: positions.has(answer.id),
+      position: positions.get(answer.id) ?? null,
+    }));
 }
 
 describe("owner insights (get_my_visibility_score, get_my_citations)", () => {
-  it("shows a business its own internal scores and citation rate, computed from the AI answers that concern it", async () => {
+  it("shows a business its own internal scores, their scale, and the citation rate of the checks dated in the window that ends now", async () => {
     const [own] = await ownerVerifiedBusinesses();
+    const [named] = await database.db.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, own!.id));
+    // Answers of its city and category around the window's edges: one naming it 75 days ago, one not naming it
+    // 10 days ago, one naming it 100 days ago (outside), and one dated 30 days ahead (outside: the window ends now).
+    // Counted back from the latest check, as before, the window held the future answer and not the one 75 days old.
+    const at = (days: number) => new Date(Date.now() + days * 86_400_000);
+    const answer = (days: number, body: string): IncomingDocument => ({
+      kind: "ai_answer",
+      source: "test:owner-window",
+      engine: "test-engine",
+      query: `window check ${days}`,
+      fetchedAt: at(days),
+      language: "en",
+      cityId: own!.cityId,
+      categorySlug: own!.categorySlug,
+      body,
+    });
+    await ingestDocuments(database.db, {
+      batch: [
+        answer(-75, `The one people name is ${named!.name}.`),
+        answer(-10, "Nobody in particular comes to mind."),
+        answer(-100, `Ask ${named!.name}.`),
+        answer(30, "Nobody in particular comes to mind."),
+      ],
+    });
+    const [stored] = await database.db.select({ visibilityScore: businesses.visibilityScore }).from(businesses).where(eq(businesses.id, own!.id));
+
     const { key } = await createApiKey(database.db, { kind: "business", businessSlug: own!.slug });
+    const before = Date.now();
     const result = await callerWith(key).owner.visibility();
-    expect(result).toMatchObject({ business: { slug: own!.slug }, visibilityScore: own!.visibilityScore, geoScore: own!.geoScore });
-    const checks = await checksFromDocuments(own!);
-    const since = Math.max(...checks.map((check) => check.at)) - 90 * 86_400_000;
-    const inPeriod = checks.filter((check) => check.at >= since);
+    const after = Date.now();
+    expect(result).toMatchObject({ business: { slug: own!.slug }, visibilityScore: stored!.visibilityScore, geoScore: own!.geoScore });
     expect(result.periodDays).toBe(90);
-    expect(result.citationRate.checks).toBe(inPeriod.length);
-    expect(result.citationRate.mentioned).toBe(inPeriod.filter((check) => check.mentioned).length);
-    expect(result.citationRate.checks).toBeGreaterThan(0);
+    const since = Date.parse(result.since);
+    const until = Date.parse(result.until);
+    expect(until).toBeGreaterThanOrEqual(before);
+    expect(until).toBeLessThanOrEqual(after);
+    expect(until - since).toBe(90 * 86_400_000);
+
+    const inWindow = (await checksFromDocuments(own!)).filter((check) => check.at >= since && check.at <= until);
+    expect(result.citationRate.checks).toBe(inWindow.length);
+    expect(result.citationRate.mentioned).toBe(inWindow.filter((check) => check.mentioned).length);
+    const windowChecks = inWindow.filter((check) => check.query.startsWith("window check"));
+    expect(windowChecks.map((check) => [check.query, check.mentioned])).toEqual(
+      expect.arrayContaining([
+        ["window check -75", true],
+        ["window check -10", false],
+      ]),
+    );
+    expect(windowChecks).toHaveLength(2);
+
+    expect(result.scale.visibilityScore).toMatch(/^0 to 100/);
+    expect(result.scale.geoScore).toMatch(/^0 to 100/);
+    expect(result.scale.citationRate).toMatch(/since to until/);
   });
 
   it("lists its own recent citation checks, newest first, bounded, each as its AI answer says", async () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZCategoryParam, ZResolvedCategory } from "./search.types";
 
 export const ZAvailableCitiesInput = z.object({
@@ -14,3 +15,18 @@ export const ZAvailableCitiesOutput = z.object({
 
 export type TAvailableCitiesInput = z.input<typeof ZAvailableCitiesInput>;
 export type TAvailableCitiesOutput = z.infer<typeof ZAvailableCitiesOutput>;
+
+export const availableCitiesMeta: OpenApiMeta = {
+  openapi: {
+    method: "GET",
+    path: "/api/v2/cities",
+    operationId: "availableCities",
+    tags: ["search"],
+    summary: "The cities that have listings in a category, most listings first",
+    description: "The REST door of the MCP tool get_available_cities.",
+    errorResponses: {
+      400: "Invalid parameter: category missing or longer than 100 characters, or limit outside 1 to 200",
+      404: "Unknown category: the body names it and the closest valid values (GET /api/v2/categories lists them all)",
+    },
+  },
+};

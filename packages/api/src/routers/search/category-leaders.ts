@@ -1,9 +1,10 @@
 import { rankedListings } from "../../services/search/category-search";
 import { v2Procedure } from "../../trpc";
-import { ZCategoryLeadersInput, ZCategoryLeadersOutput } from "./category-leaders.types";
+import { categoryLeadersMeta, ZCategoryLeadersInput, ZCategoryLeadersOutput } from "./category-leaders.types";
 
 /** The top-ranked businesses of a category across every city (the get_category_leaders tool). */
 export const categoryLeaders = v2Procedure
+  .meta(categoryLeadersMeta)
   .input(ZCategoryLeadersInput)
   .output(ZCategoryLeadersOutput)
   .query(({ ctx, input }) => rankedListings(ctx.db, { category: input.category, limit: input.limit, baseUrl: ctx.publicBaseUrl }));

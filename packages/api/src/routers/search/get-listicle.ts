@@ -1,9 +1,10 @@
 import { listicle } from "../../services/search/category-search";
 import { v2Procedure } from "../../trpc";
-import { ZGetListicleInput, ZGetListicleOutput } from "./get-listicle.types";
+import { getListicleMeta, ZGetListicleInput, ZGetListicleOutput } from "./get-listicle.types";
 
 /** "Best N <category> in <city>", ordered by directory score then name; never a paid placement (get_listicle). */
 export const getListicle = v2Procedure
+  .meta(getListicleMeta)
   .input(ZGetListicleInput)
   .output(ZGetListicleOutput)
   .query(({ ctx, input }) => listicle(ctx.db, { ...input, baseUrl: ctx.publicBaseUrl }));

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PLAN_TIERS } from "@directory/db/enums";
 import { ZOwnerLongText, ZOwnerText } from "../owner-text.types";
+import { LISTING_RANKING_MODEL_MEANING, RANKING_MODEL } from "../../services/search/disclosures";
 
 /** Spec 2.1 under score contract 2.1-phase0: geoScore and visibilityScore are absent by design. */
 export const ZListing = z.object({
@@ -18,13 +19,14 @@ export const ZListing = z.object({
   services: ZOwnerLongText.describe("Comma-separated services"),
   usp: ZOwnerText,
   rating: z.number().min(0).max(5).nullable(),
+  reviewCount: z.number().int().min(0).describe("Reviews behind the rating"),
   planTier: z.enum(PLAN_TIERS).describe("Paid tiers rank first; disclosed, never hidden"),
   verified: z.boolean().describe("True when the owner verified the listing"),
   ownership: z.enum(["owner_verified", "unclaimed"]),
   profileUrl: z.string(),
   directoryCompletenessScore: z.number().min(0).max(100),
   directoryCompletenessScoreLabel: z.string(),
-  rankingModel: z.literal("plan-neutral-directory-completeness"),
+  rankingModel: z.literal(RANKING_MODEL).describe(LISTING_RANKING_MODEL_MEANING),
   recommended: z.literal(false),
 });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZListing } from "./listing.types";
-import { ZCityParam, ZResolvedCity, ZToolLimit } from "./search.types";
+import { ZCityParam, ZKeywordSort, ZResolvedCategory, ZResolvedCity, ZToolLimit } from "./search.types";
 
 export const ZSearchKeywordInput = z.object({
   query: z
@@ -11,15 +12,38 @@ export const ZSearchKeywordInput = z.object({
     .describe('What to look for, 2 to 200 characters, e.g. "root canal emergency" or a business name; typos are tolerated'),
   city: ZCityParam.optional().describe("Restrict to one city; omit to search everywhere"),
   limit: ZToolLimit,
+  sort: ZKeywordSort,
 });
 
 export const ZSearchKeywordOutput = z.object({
   query: z.string(),
   city: ZResolvedCity.nullable(),
-  businesses: z.array(ZListing.extend({ matchedBy: z.enum(["full_text", "fuzzy_name"]) })),
+  cityFromWords: z.string().nullable().describe("Query words read as the city"),
+  category: ZResolvedCategory.nullable().describe("Category recognised in the words"),
+  matchedBy: z.enum(["all_words", "corrected_words", "some_words", "category", "fuzzy_name", "nothing"]),
+  wordsUsed: z.array(z.string()),
+  wordsDropped: z.array(z.string()).describe("Words left out to find a partial match"),
+  corrections: z.array(z.object({ from: z.string(), to: z.string() })),
+  businesses: z.array(ZListing.extend({ matchedBy: z.enum(["full_text", "fuzzy_name", "category"]) })),
   total: z.number().int(),
-  rankingModel: z.string(),
+  rankingModel: z.string().describe("The order these results are in, in plain words"),
 });
 
 export type TSearchKeywordInput = z.input<typeof ZSearchKeywordInput>;
 export type TSearchKeywordOutput = z.infer<typeof ZSearchKeywordOutput>;
+
+export const searchKeywordMeta: OpenApiMeta = {
+  openapi: {
+    method: "GET",
+    path: "/api/v2/keyword-search",
+    operationId: "searchKeyword",
+    tags: ["search"],
+    summary: "Free-text search over names, descriptions, services, USPs, taglines, keywords and buyer questions",
+    description:
+      "The REST door of the MCP tool search_by_keyword. Typos are tolerated; a city or category inside the words is recognised (e.g. dentist in bombay); when all words together match nothing, the best partial match answers and wordsDropped names the words left out. city narrows to one city. Ordered by relevance, or with sort=rating best-rated first.",
+    errorResponses: {
+      400: "Invalid parameter: query shorter than 2 or longer than 200 characters, limit outside 1 to 10, or sort other than relevance or rating",
+      404: "Unknown city: the body names it and the closest valid values (suggestions)",
+    },
+  },
+};

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CATEGORY_SORTS, KEYWORD_SORTS, LISTICLE_SORTS } from "../../services/search/disclosures";
 import { ZListing } from "./listing.types";
 
 /** Shared pieces of the agent-facing discovery procedures (the MCP tools call these). */
@@ -11,6 +12,11 @@ export const ZCityParam = z
   .describe('A city name or alias, optionally with ", CC" country code, e.g. "Mumbai" or "Bangalore, IN"');
 export const ZToolLimit = z.number().int().min(1).max(10).default(5).describe("How many businesses to return: 1 to 10, default 5");
 
+/** `sort`: each tool's default is its spec order; "rating" is best-rated first, no rating last, then most reviews. */
+export const ZCategorySort = z.enum(CATEGORY_SORTS).default("ranking").describe("ranking (plan tier first, the default) or rating (best-rated first)");
+export const ZListicleSort = z.enum(LISTICLE_SORTS).default("completeness").describe("completeness (the default) or rating (best-rated first)");
+export const ZKeywordSort = z.enum(KEYWORD_SORTS).default("relevance").describe("relevance (the default) or rating (best-rated first)");
+
 export const ZResolvedCategory = z.object({ slug: z.string(), name: z.string() });
 export const ZResolvedCity = z.object({ slug: z.string(), name: z.string(), region: z.string(), country: z.string() });
 
@@ -19,7 +25,7 @@ export const ZRankedListings = z.object({
   city: ZResolvedCity.nullable().describe("Null when the search spans every city"),
   businesses: z.array(ZListing),
   total: z.number().int().describe("Number of results returned"),
-  rankingModel: z.string().describe("How the results are ordered, in plain words"),
+  rankingModel: z.string().describe("The order these results are in (the spec's ranking, or sort=rating), in plain words"),
 });
 
 export type TResolvedCategory = z.infer<typeof ZResolvedCategory>;

@@ -1,10 +1,10 @@
 import * as registry from "../../services/webhooks/registry";
-import { webhookProcedure } from "../../trpc";
+import { webhookSendProcedure } from "../../trpc";
 import { redeliverWebhookMeta, ZRedeliverWebhookInput } from "./redeliver-webhook.types";
 import { ZDelivery } from "./webhooks.types";
 
 /** POST /api/developers/webhooks/{id}/deliveries/{deliveryId}/retry: a failed delivery sent again. */
-export const redeliverWebhook = webhookProcedure
+export const redeliverWebhook = webhookSendProcedure
   .meta(redeliverWebhookMeta)
   .input(ZRedeliverWebhookInput)
   .output(ZDelivery)

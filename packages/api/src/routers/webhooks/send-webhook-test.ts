@@ -1,10 +1,10 @@
 import * as registry from "../../services/webhooks/registry";
-import { webhookProcedure } from "../../trpc";
+import { webhookSendProcedure } from "../../trpc";
 import { sendWebhookTestMeta } from "./send-webhook-test.types";
 import { ZDelivery, ZWebhookIdInput } from "./webhooks.types";
 
 /** POST /api/developers/webhooks/{id}/test: queues a webhook.test event to this webhook. */
-export const sendWebhookTest = webhookProcedure
+export const sendWebhookTest = webhookSendProcedure
   .meta(sendWebhookTestMeta)
   .input(ZWebhookIdInput)
   .output(ZDelivery)

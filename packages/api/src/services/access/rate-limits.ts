@@ -21,6 +21,8 @@ export interface RateLimitSettings {
   leadsPerAddressPerHour: number;
   leadsPerKeyPerHour: number;
   leadsPerBusinessPerDay: number;
+  /** Webhook test sends and redeliveries per key per hour: each one makes us POST to the key's receiver. */
+  webhookSendsPerKeyPerHour: number;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
@@ -30,6 +32,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   leadsPerAddressPerHour: 10,
   leadsPerKeyPerHour: 100,
   leadsPerBusinessPerDay: 50,
+  webhookSendsPerKeyPerHour: 20,
 };
 
 export interface RateLimitDecision {

@@ -9,33 +9,30 @@ export type RouterProcedures = Record<string, { _def: { meta?: DirectoryMeta; in
 
 interface AgentOperation {
   operation: string;
-  rest: string | null;
+  rest: string;
   mcpTool: string | null;
   access: AccessClass;
 }
 
 /**
- * The operations agents reach other than by REST (every REST operation is listed from its meta):
- * one row per MCP tool (packages/mcp/src/tools), and the one an owner's agent calls through tRPC
- * alone. A row named like a REST operation completes it: search_businesses is the assistant
- * plugin's search in the tool's shape. Only names live here; who may call each operation is its
- * procedure's access class.
+ * The procedure each MCP tool calls (packages/mcp/src/tools). Every one has a REST operation, and
+ * the tool is listed on it, under its operationId: one name per operation on every door. Only names
+ * live here; who may call each operation is its procedure's access class.
  */
-const BEYOND_REST: ReadonlyArray<{ operation: string; procedure: string; mcpTool: string | null }> = [
-  { operation: "searchBusinesses", procedure: "search.searchCategory", mcpTool: "search_businesses" },
-  { operation: "getEntityProfile", procedure: "entities.getEntityProfile", mcpTool: "get_business_profile" },
-  { operation: "getCategoryLeaders", procedure: "search.categoryLeaders", mcpTool: "get_category_leaders" },
-  { operation: "searchByKeyword", procedure: "search.searchKeyword", mcpTool: "search_by_keyword" },
-  { operation: "getBuyerQuestions", procedure: "entities.getBuyerQuestions", mcpTool: "get_buyer_questions" },
-  { operation: "getListicle", procedure: "search.getListicle", mcpTool: "get_listicle" },
-  { operation: "compareBusinesses", procedure: "entities.compare", mcpTool: "compare_businesses" },
-  { operation: "getAvailableCities", procedure: "search.availableCities", mcpTool: "get_available_cities" },
-  { operation: "getOffers", procedure: "entities.getOffers", mcpTool: "get_offers" },
-  { operation: "submitLead", procedure: "leads.submit", mcpTool: "submit_lead" },
-  { operation: "getLeadStatus", procedure: "leads.status", mcpTool: "get_lead_status" },
-  { operation: "getMyVisibilityScore", procedure: "owner.visibility", mcpTool: "get_my_visibility_score" },
-  { operation: "getMyCitations", procedure: "owner.citations", mcpTool: "get_my_citations" },
-  { operation: "transitionLead", procedure: "leads.transition", mcpTool: null },
+const MCP_TOOLS: ReadonlyArray<{ procedure: string; mcpTool: string }> = [
+  { procedure: "search.searchCategory", mcpTool: "search_businesses" },
+  { procedure: "entities.getEntityProfile", mcpTool: "get_business_profile" },
+  { procedure: "search.categoryLeaders", mcpTool: "get_category_leaders" },
+  { procedure: "search.searchKeyword", mcpTool: "search_by_keyword" },
+  { procedure: "entities.getBuyerQuestions", mcpTool: "get_buyer_questions" },
+  { procedure: "search.getListicle", mcpTool: "get_listicle" },
+  { procedure: "entities.compare", mcpTool: "compare_businesses" },
+  { procedure: "search.availableCities", mcpTool: "get_available_cities" },
+  { procedure: "entities.getOffers", mcpTool: "get_offers" },
+  { procedure: "leads.submit", mcpTool: "submit_lead" },
+  { procedure: "leads.status", mcpTool: "get_lead_status" },
+  { procedure: "owner.visibility", mcpTool: "get_my_visibility_score" },
+  { procedure: "owner.citations", mcpTool: "get_my_citations" },
 ];
 
 function accessOf(path: string, procedures: RouterProcedures): AccessClass {
@@ -51,8 +48,9 @@ function takesHistory(inputs: unknown[]): boolean {
 
 /**
  * Every operation an agent can call, derived from the router: each REST operation (meta.openapi;
- * its history mode as an operation of its own), then the rows above, in that order. Operations of
- * one name are one entry, so they must admit the same callers.
+ * its history mode as an operation of its own), with the MCP tool that calls the same procedure.
+ * A tool whose procedure has no REST operation is an error, not a row with rest: null: REST parity
+ * is a promise (issue 22). Operations of one name are one entry, so they must admit the same callers.
  */
 function agentOperations(procedures: RouterProcedures): AgentOperation[] {
   const operations = new Map<string, AgentOperation>();
@@ -61,7 +59,7 @@ function agentOperations(procedures: RouterProcedures): AgentOperation[] {
     if (known && KEY_KINDS_ADMITTED[known.access] !== KEY_KINDS_ADMITTED[next.access]) {
       throw new Error(`Agent operations: the procedures of ${next.operation} admit different callers`);
     }
-    operations.set(next.operation, known ? { ...known, rest: known.rest ?? next.rest, mcpTool: known.mcpTool ?? next.mcpTool } : next);
+    operations.set(next.operation, known ? { ...known, mcpTool: known.mcpTool ?? next.mcpTool } : next);
   };
   for (const [path, { _def }] of Object.entries(procedures)) {
     const openapi = _def.meta?.openapi;
@@ -72,8 +70,27 @@ function agentOperations(procedures: RouterProcedures): AgentOperation[] {
     add({ operation: operationId, rest, mcpTool: null, access: accessOf(path, procedures) });
     if (takesHistory(_def.inputs)) add({ operation: `${operationId}History`, rest: `${rest}?history=true`, mcpTool: null, access: "key" });
   }
-  for (const { operation, procedure, mcpTool } of BEYOND_REST) add({ operation, rest: null, mcpTool, access: accessOf(procedure, procedures) });
+  for (const { procedure, mcpTool } of MCP_TOOLS) {
+    const operationId = procedures[procedure]?._def.meta?.openapi?.operationId;
+    if (!operationId) throw new Error(`Agent operations: the MCP tool ${mcpTool} calls ${procedure}, which has no REST operation`);
+    const known = operations.get(operationId);
+    if (!known) throw new Error(`Agent operations: no REST operation ${operationId}`);
+    operations.set(operationId, { ...known, mcpTool });
+  }
   return [...operations.values()];
+}
+
+type Needs = "nothing" | "any_key" | "partner" | "business" | "admin";
+
+function needsOf(access: AccessClass): Needs {
+  const admitted = KEY_KINDS_ADMITTED[access];
+  if (admitted === null) return "nothing";
+  return admitted === "any" ? "any_key" : (access as Exclude<Needs, "nothing" | "any_key">);
+}
+
+/** Every operation with its REST route, its MCP tool and the key it needs (for the discovery manifest). */
+export function operationCatalogue(procedures: RouterProcedures) {
+  return agentOperations(procedures).map(({ operation, rest, mcpTool, access }) => ({ operation, rest, mcpTool, needs: needsOf(access) }));
 }
 
 export interface GatewayHandshakeParams {
@@ -91,9 +108,7 @@ export function gatewayHandshake(params: GatewayHandshakeParams) {
     agent: params.agent ?? null,
     identity: { kind: caller.kind ?? "anonymous", businessId: caller.businessId },
     mayCall: permitted.map(({ operation, rest, mcpTool }) => ({ operation, rest, mcpTool })),
-    mayNotCall: operations
-      .filter((op) => !permitted.includes(op))
-      .map((op) => ({ operation: op.operation, needs: KEY_KINDS_ADMITTED[op.access] === "any" ? "any_key" : op.access })),
+    mayNotCall: operations.filter((op) => !permitted.includes(op)).map((op) => ({ operation: op.operation, needs: needsOf(op.access) })),
     consentRule: `submitLead ${LEAD_CONSENT_RULE}`,
   };
 }

@@ -1,13 +1,14 @@
 import { and, asc, desc, eq, isNull } from "drizzle-orm";
-import { claims, type Claim, type Db } from "@directory/db";
+import { claims, type Claim, type ClaimProperty, type Db } from "@directory/db";
 
 /** A claim as every door shows it: provenance included, dates as ISO strings. */
 export function toPublicClaim(claim: Claim) {
   return {
     id: claim.id,
-    property: claim.property,
+    property: claim.property as ClaimProperty,
     value: claim.value,
     source: claim.source,
+    recordId: claim.recordId,
     confidence: Math.round(claim.confidence * 100) / 100,
     verification: claim.verification,
     observedAt: claim.observedAt.toISOString(),

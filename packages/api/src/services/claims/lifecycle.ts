@@ -1,10 +1,10 @@
-import { and, eq, ne } from "drizzle-orm";
-import { businessColumns, businesses, slugHistory, type Business, type Db } from "@directory/db";
+import { and, eq, inArray, ne } from "drizzle-orm";
+import { businessColumns, businesses, slugHistory, type Business, type Db, type InactiveReason } from "@directory/db";
 import { DomainError } from "../../errors";
 import { isDecommissioned, requireBusinessBySlug, type BusinessRecord } from "../entities/business-lookup";
-import { lockBusiness, recordClaims } from "./claim-writes";
+import { writeClaims } from "./claim-writes";
 import { isUniqueViolation } from "../shared/db-errors";
-import { recordEntityUpdated } from "./outbox";
+import { recordEntityUpdated, recordEntityUpdates } from "./outbox";
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -51,16 +51,61 @@ export interface ChangeBusinessSlugParams extends LifecycleParams {
   newSlug: string;
 }
 
+/** Takes the row lock for the rest of the transaction and returns the row as it now is. */
+export async function lockBusiness(tx: Db, id: string) {
+  const [row] = await tx.select(businessColumns).from(businesses).where(eq(businesses.id, id)).for("update");
+  if (!row) throw new Error(`business ${id} does not exist`);
+  return row;
+}
+
+export interface InServiceOptions {
+  /** Bringing back: only businesses out of service for this reason (an import never undoes an admin's decommission). */
+  onlyReason?: InactiveReason;
+  /** false: the caller writes the events (one per business with its other changes). */
+  events?: boolean;
+}
+
+/**
+ * Takes active businesses out of service (inactive, with the reason their 410 gives) or, with
+ * reason null, brings inactive ones back; one entity.updated each that changed. Returns the ids
+ * that changed.
+ */
+export async function setInService(
+  tx: Db,
+  ids: readonly string[],
+  outOfService: InactiveReason | null,
+  at: Date,
+  options: InServiceOptions = {},
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const changed = await tx
+    .update(businesses)
+    .set({ status: outOfService ? "inactive" : "active", inactiveReason: outOfService, updatedAt: at })
+    .where(
+      and(
+        inArray(businesses.id, [...ids]),
+        eq(businesses.status, outOfService ? "active" : "inactive"),
+        options.onlyReason ? eq(businesses.inactiveReason, options.onlyReason) : undefined,
+      ),
+    )
+    .returning({ id: businesses.id, slug: businesses.slug });
+  if (options.events !== false) {
+    await recordEntityUpdates(
+      tx,
+      changed.map((row) => ({ businessId: row.id, slug: row.slug, change: "status" as const })),
+      at,
+    );
+  }
+  return changed.map((row) => row.id);
+}
+
 /** Takes a business out of search, the feed and agent.json; its profile answers 410. */
 export async function decommissionBusiness(db: Db, params: LifecycleParams) {
   const { slug, at = new Date() } = params;
   const business = await requireBusinessBySlug(db, slug);
   return db.transaction(async (tx) => {
-    const current = await lockBusiness(tx, business.id);
-    if (current.status !== "inactive") {
-      await tx.update(businesses).set({ status: "inactive", updatedAt: at }).where(eq(businesses.id, business.id));
-      await recordEntityUpdated(tx, { businessId: business.id, slug: business.slug, change: "status", at });
-    }
+    await lockBusiness(tx, business.id);
+    await setInService(tx, [business.id], "decommissioned", at);
     return reload(tx, business.id);
   });
 }
@@ -82,7 +127,7 @@ export async function reactivateBusiness(db: Db, params: ReactivateBusinessParam
         `The subscription of "${current.slug}" expired on ${current.subscriptionExpiresAt?.toISOString()}; pass a new subscriptionExpiresAt to reactivate it`,
       );
     }
-    const changes = { status: "active" as const, ...(renewUntil ? { subscriptionExpiresAt: renewUntil } : {}) };
+    const changes = { status: "active" as const, inactiveReason: null, ...(renewUntil ? { subscriptionExpiresAt: renewUntil } : {}) };
     if (current.status !== "active" || renewUntil) {
       await tx
         .update(businesses)
@@ -99,11 +144,11 @@ export async function renameBusiness(db: Db, params: RenameBusinessParams) {
   const { slug, name, at = new Date() } = params;
   const business = await requireBusinessBySlug(db, slug);
   return db.transaction(async (tx) => {
-    await recordClaims(tx, {
-      business,
-      newClaims: [{ property: "name", value: name, source: "admin:rename", confidence: 1, verification: "admin_verified" }],
+    await writeClaims(
+      tx,
+      [{ business, claims: [{ property: "name", value: name, source: "admin:rename", confidence: 1, verification: "admin_verified" }] }],
       at,
-    });
+    );
     return reload(tx, business.id);
   });
 }

@@ -1,26 +1,38 @@
+import { sql } from "drizzle-orm";
 import { outboxEvents, type Db } from "@directory/db";
 
-export type EntityChange = "claims" | "status" | "slug" | "subscription";
+/** What changed: claims (facts), status (in or out of service), slug, subscription, ownership (an admin verified the owner), or a new business. */
+export type EntityChange = "claims" | "status" | "slug" | "subscription" | "ownership" | "created";
+
+export interface EntityUpdate {
+  businessId: string;
+  slug: string;
+  change: EntityChange;
+  properties?: readonly string[];
+}
 
 /**
- * Writes an entity.updated event. Call it with the transaction that makes the change, so the
- * event exists exactly when the change does.
+ * Writes one entity.updated event per update. Call it with the transaction that makes the change,
+ * so the event exists exactly when the change does.
  */
-export async function recordEntityUpdated(
-  tx: Db,
-  params: { businessId: string; slug: string; change: EntityChange; properties?: string[]; at: Date },
-): Promise<void> {
-  await tx.insert(outboxEvents).values({
-    eventType: "entity.updated",
-    businessId: params.businessId,
-    payload: {
-      event: "entity.updated",
-      businessId: params.businessId,
-      slug: params.slug,
-      change: params.change,
-      properties: params.properties ?? [],
-      occurredAt: params.at.toISOString(),
-    },
-    createdAt: params.at,
-  });
+export async function recordEntityUpdates(tx: Db, updates: readonly EntityUpdate[], at: Date): Promise<void> {
+  if (updates.length === 0) return;
+  const occurredAt = at.toISOString();
+  const payloads = updates.map((update) => ({
+    event: "entity.updated",
+    businessId: update.businessId,
+    slug: update.slug,
+    change: update.change,
+    properties: [...(update.properties ?? [])],
+    occurredAt,
+  }));
+  // One JSON parameter for the whole batch: an import writes thousands in one statement.
+  await tx.execute(sql`
+    insert into ${outboxEvents} (event_type, business_id, payload, created_at)
+    select 'entity.updated', (p ->> 'businessId')::uuid, p, ${occurredAt}::timestamptz
+    from jsonb_array_elements(${JSON.stringify(payloads)}::jsonb) as p`);
+}
+
+export async function recordEntityUpdated(tx: Db, params: EntityUpdate & { at: Date }): Promise<void> {
+  await recordEntityUpdates(tx, [params], params.at);
 }

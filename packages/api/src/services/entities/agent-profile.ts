@@ -4,6 +4,11 @@ import { listAnsweredOwnerQuestions } from "./buyer-questions";
 import { listClaims } from "../claims/claims";
 import { describeOpeningHours } from "./opening-hours";
 import { publicUrls } from "../shared/public-urls";
+import { LEAD_CONSENT_RULE } from "../agents/agent-facts";
+import { submitLeadMeta } from "../../routers/leads/submit-lead.types";
+
+/** Where agent.json's inquire action sends a lead: the REST route of submitLead. */
+const LEAD_SUBMIT_PATH = submitLeadMeta.openapi!.path;
 
 export const AGENT_PROFILE_SCHEMA = "ABO/1.0" as const;
 const OWNER_ANSWER_CONFIDENCE = 0.7;
@@ -93,10 +98,13 @@ function actions(business: BusinessRecord, baseUrl: string) {
     },
     {
       actionId: "inquire",
-      name: "Read questions and answers",
+      name: "Send an inquiry (lead)",
       type: "inquire" as const,
-      description: "Questions buyers ask and the owner's answers.",
-      href: `${page}#questions`,
+      // The REST door of submit_lead: the one action here that writes, so its consent rule travels with it.
+      description:
+        `POST ${LEAD_SUBMIT_PATH} (operation submitLead) with a JSON body naming slug "${business.slug}", contactName, contactEmail or contactPhone, ` +
+        `message, idempotencyKey and consent. A lead ${LEAD_CONSENT_RULE}`,
+      href: `${baseUrl}${LEAD_SUBMIT_PATH}`,
     },
     {
       actionId: "schedule",

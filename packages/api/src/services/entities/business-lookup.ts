@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { businessColumns, businesses, categories, cities, slugHistory, type Business, type Db } from "@directory/db";
+import { businessColumns, businesses, categories, cities, slugHistory, type Business, type Db, type InactiveReason } from "@directory/db";
 import { DomainError } from "../../errors";
 import { isUuid } from "../shared/ids";
 
@@ -67,11 +67,24 @@ export function isDecommissioned(business: Business, now: Date = new Date()): bo
   return business.subscriptionExpiresAt !== null && business.subscriptionExpiresAt <= now;
 }
 
-/** The one gate for every single-business read: 404 unknown, 410 decommissioned. */
+/** Why a business is not served: an admin's decommission, its source dropping it, or an expired subscription. */
+export type OutOfServiceReason = InactiveReason | "subscription_expired";
+
+const OUT_OF_SERVICE_MESSAGES: Record<OutOfServiceReason, string> = {
+  decommissioned: "has been decommissioned",
+  removed_from_source: "was removed from the registry it was imported from",
+  subscription_expired: "is out of service: its subscription expired",
+};
+
+export function outOfServiceReason(business: Business, now: Date = new Date()): OutOfServiceReason | null {
+  if (business.status !== "active") return business.inactiveReason ?? "decommissioned";
+  return isDecommissioned(business, now) ? "subscription_expired" : null;
+}
+
+/** The one gate for every single-business read: 404 unknown, 410 out of service (the body's `reason` says why). */
 export function requireServable(business: BusinessRecord | null, reference: string): BusinessRecord {
   if (!business) throw new DomainError("NOT_FOUND", `No business found for ${reference}`);
-  if (isDecommissioned(business)) {
-    throw new DomainError("ENTITY_DECOMMISSIONED", `The business ${reference} has been decommissioned (inactive or subscription expired)`);
-  }
+  const reason = outOfServiceReason(business);
+  if (reason) throw new DomainError("ENTITY_DECOMMISSIONED", `The business ${reference} ${OUT_OF_SERVICE_MESSAGES[reason]}`, { reason });
   return business;
 }

@@ -2,6 +2,7 @@ import type { Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { findBusinessById, requireServable, requireServableBySlug, type BusinessRecord } from "./business-lookup";
 import { listClaims, toPublicClaim } from "../claims/claims";
+import { attributionsFor } from "../registry/attribution";
 import { SCORE_CONTRACT_VERSION } from "../search/disclosures";
 import { publicScoreFields, roundedRating } from "../search/listing";
 import { publicUrls } from "../shared/public-urls";
@@ -46,6 +47,7 @@ function assertHistoryAllowed(params: EntityProfileParams): void {
 async function buildEntityProfile(db: Db, params: { business: BusinessRecord; history: boolean; baseUrl: string }) {
   const { business, history, baseUrl } = params;
   const claimRows = await listClaims(db, { businessId: business.id, history });
+  const claims = claimRows.map(toPublicClaim);
   return {
     apiVersion: SCORE_CONTRACT_VERSION,
     identity: {
@@ -84,7 +86,8 @@ async function buildEntityProfile(db: Db, params: { business: BusinessRecord; hi
     },
     services: business.services,
     structuredData: toJsonLd(business, baseUrl),
-    claims: claimRows.map(toPublicClaim),
+    claims,
+    attributions: attributionsFor(claims),
     history,
     links: {
       profileUrl: publicUrls.profile(baseUrl, business.slug),

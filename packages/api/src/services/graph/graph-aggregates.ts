@@ -12,8 +12,8 @@ import { businessRef, edgeIsLive, GRAPH_LIMITS, NOT_LIVE, type BusinessRefRow } 
 export async function complementaryCategories(db: Db, params: { category: string; city?: string }) {
   const { category: categoryInput, city: cityInput } = params;
   const [category, city] = await Promise.all([resolveCategory(db, categoryInput), cityInput === undefined ? null : resolveCity(db, cityInput)]);
-  requireResolved(category, "category", categoryInput);
-  if (cityInput !== undefined) requireResolved(city, "city", cityInput);
+  await requireResolved(db, category, "category", categoryInput);
+  if (cityInput !== undefined) await requireResolved(db, city, "city", cityInput);
   // Mentions carry their business's city and category (migration 0012): no businesses row is read.
   const inCity = city ? sql`m.city_id = ${city.id}` : sql`true`;
   const result = await db.execute(sql`

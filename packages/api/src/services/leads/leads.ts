@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js";
-import { leadConsents, leads, outboxEvents, type Db, type LeadStatus } from "@directory/db";
+import { businesses, leadConsents, leads, outboxEvents, type Db, type LeadStatus } from "@directory/db";
 import { DomainError } from "../../errors";
 import { clientBucketOf } from "../access/client-ip";
 import { requireServableBySlug } from "../entities/business-lookup";
@@ -89,7 +89,7 @@ export async function submitLead(db: Db, submitted: SubmitLeadParams) {
   const key = `${params.idempotencyKey}:${fingerprint(params)}`;
   const idempotencyScope = idempotencyScopeOf(params.submitter);
   const existing = await findByKey(db, business.id, idempotencyScope, params.idempotencyKey);
-  if (existing) return replay(existing, key);
+  if (existing) return replay(existing, key, business.slug);
   const now = new Date();
   const id = randomUUID();
   try {
@@ -125,7 +125,7 @@ export async function submitLead(db: Db, submitted: SubmitLeadParams) {
     if (!isUniqueViolation(error)) throw error;
     const winner = await findByKey(db, business.id, idempotencyScope, params.idempotencyKey);
     if (!winner) throw error;
-    return replay(winner, key);
+    return replay(winner, key, business.slug);
   }
   return { ...leadView({ id, status: "new", createdAt: now, updatedAt: now }), businessSlug: business.slug };
 }
@@ -138,11 +138,12 @@ async function findByKey(db: Db, businessId: string, idempotencyScope: string, i
   return row ?? null;
 }
 
-function replay(lead: typeof leads.$inferSelect & { requestFingerprint: string }, key: string) {
+/** A retry answers as the first submission did: the lead is found under the business the slug names. */
+function replay(lead: typeof leads.$inferSelect & { requestFingerprint: string }, key: string, businessSlug: string) {
   if (lead.requestFingerprint !== key) {
     throw new DomainError("CONFLICT", "This idempotencyKey was already used for a different lead; use a new key for a new lead");
   }
-  return { ...leadView(lead), businessSlug: null };
+  return { ...leadView(lead), businessSlug };
 }
 
 async function requireLead(db: Db, leadId: string) {
@@ -151,8 +152,17 @@ async function requireLead(db: Db, leadId: string) {
   return lead;
 }
 
+/** The lead's status, naming the business it went to (current slug and name; no personal data). One round trip. */
 export async function getLeadStatus(db: Db, leadId: string) {
-  return leadView(await requireLead(db, leadId));
+  const [row] = isUuid(leadId)
+    ? await db
+        .select({ lead: leads, business: { slug: businesses.slug, name: businesses.name } })
+        .from(leads)
+        .innerJoin(businesses, eq(businesses.id, leads.businessId))
+        .where(eq(leads.id, leadId.toLowerCase()))
+    : [];
+  if (!row) throw new DomainError("NOT_FOUND", `No lead with id "${leadId}"`);
+  return { ...leadView(row.lead), business: row.business };
 }
 
 /** Moves a lead on; only the owning business (its business key) may, and only forward. */

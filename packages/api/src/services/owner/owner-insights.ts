@@ -51,18 +51,32 @@ function citationChecks(business: OwnBusiness) {
   )`;
 }
 
+/** What each number of the owner's visibility means and its range (stated in every answer). */
+export const OWNER_SCORE_SCALE = {
+  visibilityScore:
+    "0 to 100: over every AI answer on record for your city and category (and any other answer naming you), the mean of " +
+    "1/sqrt(your place in the answer) where you are named and 0 where you are not, times 100. 100 = named first in every " +
+    "answer, 0 = never named. Not limited to the period. It orders businesses of the same plan tier in search.",
+  geoScore:
+    "0 to 100, higher is better: the GEO (generative-engine optimisation) score stored with your listing. This service does " +
+    "not derive it from the answers: demo listings carry a generated value, listings added or imported here start at 0.",
+  citationRate: "checks = AI answers dated from since to until that concern you; mentioned = those naming you; rate = mentioned / checks, 0 to 1.",
+} as const;
+
 /**
  * The one place internal scores leave the service: to the business itself, through its own
- * business-scoped key. The citation rate covers the checks within the period before the latest.
+ * business-scoped key. The citation rate covers the checks dated within the CITATION_PERIOD_DAYS
+ * that end now (not before the latest check: a business no answer named lately must see that).
  */
 export async function ownVisibility(db: Db, businessId: string) {
   const business = await ownBusiness(db, businessId);
+  const until = new Date();
+  const since = new Date(until.getTime() - CITATION_PERIOD_DAYS * 86_400_000);
   const [totals] = rowsOf<{ checks: number; mentioned: number }>(
     await db.execute(sql`
-      with checks as ${citationChecks(business)},
-      period as (select max(checked_at) - make_interval(days => ${CITATION_PERIOD_DAYS}) as since from checks)
       select count(*)::int as checks, (count(*) filter (where mentioned))::int as mentioned
-      from checks, period where checks.checked_at >= period.since`),
+      from ${citationChecks(business)} checks
+      where checks.checked_at >= ${since.toISOString()}::timestamptz and checks.checked_at <= ${until.toISOString()}::timestamptz`),
   );
   const checks = Number(totals?.checks ?? 0);
   const mentioned = Number(totals?.mentioned ?? 0);
@@ -72,6 +86,9 @@ export async function ownVisibility(db: Db, businessId: string) {
     geoScore: business.geoScore,
     citationRate: { checks, mentioned, rate: checks === 0 ? 0 : Math.round((mentioned / checks) * 1000) / 1000 },
     periodDays: CITATION_PERIOD_DAYS,
+    since: since.toISOString(),
+    until: until.toISOString(),
+    scale: OWNER_SCORE_SCALE,
   };
 }
 

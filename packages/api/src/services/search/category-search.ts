@@ -2,25 +2,43 @@ import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { businesses, cities, preparedQuery, type Category, type Db } from "@directory/db";
 import { servableCondition } from "../entities/servable";
 import { directoryCompletenessScore, SELECT_LISTINGS, toListing, type ListingSource } from "./listing";
-import { LISTICLE_DISCLOSURE, RANKING_DISCLOSURE } from "./disclosures";
+import { LISTICLE_DISCLOSURE, LISTICLE_RATING_DISCLOSURE, RANKING_DISCLOSURE, RATING_DISCLOSURE, type CategorySort, type ListicleSort } from "./disclosures";
 import { RANKING_ORDER } from "./ranking";
+import { RATING_ORDER } from "./rating-order";
 import { requireResolved, resolveCategory, resolveCity, resolvedCategory, resolvedCity } from "./resolve";
 
 /**
  * The hot query of a category search, with placeholders (category, cityId when withCity, limit).
  * Exported so the bench's limit server runs the very same SQL text.
  */
-export function categorySearchQuery(withCity: boolean): SQL {
+export function categorySearchQuery(withCity: boolean, sort: CategorySort = "ranking"): SQL {
   const inCity = withCity ? eq(businesses.cityId, sql.placeholder("cityId")) : undefined;
+  const order = sort === "rating" ? RATING_ORDER : RANKING_ORDER;
   return sql`${SELECT_LISTINGS}
     where ${and(eq(businesses.categorySlug, sql.placeholder("category")), inCity, servableCondition())}
-    order by ${sql.join(RANKING_ORDER, sql`, `)}
+    order by ${sql.join(order, sql`, `)}
     limit ${sql.placeholder("limit")}`;
 }
 
-/** The hot queries, built once: no per-request query building or row mapping. */
-const searchInCity = preparedQuery<ListingSource>(categorySearchQuery(true));
-const searchNationally = preparedQuery<ListingSource>(categorySearchQuery(false));
+/**
+ * The hot queries, built once: no per-request query building or row mapping. One statement per
+ * order, so the default path runs exactly the SQL it ran before sort existed; each is served in
+ * index order (businesses_search_idx / _category_rank_idx, businesses_rating_idx / _category_rating_idx).
+ */
+export const CATEGORY_QUERIES = {
+  ranking: { inCity: preparedQuery<ListingSource>(categorySearchQuery(true)), national: preparedQuery<ListingSource>(categorySearchQuery(false)) },
+  rating: {
+    inCity: preparedQuery<ListingSource>(categorySearchQuery(true, "rating")),
+    national: preparedQuery<ListingSource>(categorySearchQuery(false, "rating")),
+  },
+} satisfies Record<CategorySort, unknown>;
+
+/** What each category order is disclosed as, in the envelope (once per response). */
+const CATEGORY_DISCLOSURES: Record<CategorySort, string> = { ranking: RANKING_DISCLOSURE, rating: RATING_DISCLOSURE };
+
+export function categoryDisclosure(sort: CategorySort | undefined): string {
+  return CATEGORY_DISCLOSURES[sort ?? "ranking"];
+}
 
 /**
  * The one ranked search: a category within one city, or across every city (city omitted: national
@@ -30,13 +48,14 @@ const searchNationally = preparedQuery<ListingSource>(categorySearchQuery(false)
  * one round trip, a prepared statement that reads the listing's columns only. Unknown category or
  * city: null, and `unknown` says which.
  */
-export async function searchCategory(db: Db, params: { category: string; city?: string; limit: number }) {
+export async function searchCategory(db: Db, params: { category: string; city?: string; limit: number; sort?: CategorySort }) {
   const [category, city] = await Promise.all([resolveCategory(db, params.category), params.city ? resolveCity(db, params.city) : Promise.resolve(null)]);
   if (!category) return { category: null, city, businesses: [] as ListingSource[], unknown: "category" as const };
   if (params.city && !city) return { category, city: null, businesses: [] as ListingSource[], unknown: "city" as const };
+  const queries = CATEGORY_QUERIES[params.sort ?? "ranking"];
   const records = city
-    ? await searchInCity(db, { category: category.slug, cityId: city.id, limit: params.limit })
-    : await searchNationally(db, { category: category.slug, limit: params.limit });
+    ? await queries.inCity(db, { category: category.slug, cityId: city.id, limit: params.limit })
+    : await queries.national(db, { category: category.slug, limit: params.limit });
   return { category, city, businesses: records, unknown: null };
 }
 
@@ -45,26 +64,27 @@ export interface RankedListingsParams {
   /** Omitted: across every city (national or product listings). */
   city?: string;
   limit: number;
+  sort?: CategorySort;
   baseUrl: string;
 }
 
 /** searchCategory as the agent-facing procedures answer it: 404 naming an unknown category or city. */
 export async function rankedListings(db: Db, params: RankedListingsParams) {
   const result = await searchCategory(db, params);
-  const category = requireResolved(result.category, "category", params.category);
-  if (result.unknown === "city") requireResolved(null, "city", params.city);
+  const category = await requireResolved(db, result.category, "category", params.category);
+  if (result.unknown === "city") await requireResolved(db, null, "city", params.city);
   return {
     category: resolvedCategory(category),
     city: result.city ? resolvedCity(result.city) : null,
     businesses: result.businesses.map((business) => toListing(business, params.baseUrl)),
     total: result.businesses.length,
-    rankingModel: RANKING_DISCLOSURE,
+    rankingModel: categoryDisclosure(params.sort),
   };
 }
 
 /** Cities with at least one servable business in a category, most listings first. */
 export async function availableCities(db: Db, params: { category: string; limit: number }) {
-  const category = requireResolved(await resolveCategory(db, params.category), "category", params.category);
+  const category = await requireResolved(db, await resolveCategory(db, params.category), "category", params.category);
   const cities = await citiesWithListings(db, { category, limit: params.limit });
   return { category: resolvedCategory(category), cities, total: cities.length };
 }
@@ -85,25 +105,53 @@ async function citiesWithListings(db: Db, params: { category: Category; limit: n
 /** A category+city pair rarely holds more; the cap keeps the in-memory sort bounded. */
 const LISTICLE_CANDIDATES = 1_000;
 
+/** How each listicle order is named, titled and disclosed. */
+const LISTICLE_ORDERS = {
+  completeness: {
+    orderedBy: "directoryCompletenessScore, then name",
+    title: (count: number, category: string, city: string) => `${count} ${category} listings in ${city} with the most complete profiles`,
+    disclosure: LISTICLE_DISCLOSURE,
+  },
+  rating: {
+    orderedBy: "rating, then review count, then name",
+    title: (count: number, category: string, city: string) => `${count} best-rated ${category} listings in ${city}`,
+    disclosure: LISTICLE_RATING_DISCLOSURE,
+  },
+} as const;
+
 /**
- * Listings for a category and city ordered by the public completeness score, then name. The score
- * is computed from the profile, so the candidates are read and sorted here rather than in SQL.
+ * Listings for a category and city ordered by the public completeness score, then name; or with
+ * sort=rating, by rating (the category search's rating order, read from its index). The score is
+ * computed from the profile, so for it the candidates are read and sorted here rather than in SQL.
  */
-export async function listicle(db: Db, params: { category: string; city: string; limit: number; baseUrl: string }) {
-  const result = await searchCategory(db, { category: params.category, city: params.city, limit: LISTICLE_CANDIDATES });
-  const category = requireResolved(result.category, "category", params.category);
-  const city = requireResolved(result.city, "city", params.city);
-  const scored = result.businesses.map((business) => ({ business, score: directoryCompletenessScore(business) }));
-  scored.sort((a, b) => b.score - a.score || a.business.name.localeCompare(b.business.name) || a.business.id.localeCompare(b.business.id));
-  const businesses = scored.slice(0, params.limit).map(({ business }) => toListing(business, params.baseUrl));
+export async function listicle(db: Db, params: { category: string; city: string; limit: number; sort?: ListicleSort; baseUrl: string }) {
+  const sort = params.sort ?? "completeness";
+  const byRating = sort === "rating";
+  const result = await searchCategory(db, {
+    category: params.category,
+    city: params.city,
+    limit: byRating ? params.limit : LISTICLE_CANDIDATES,
+    sort: byRating ? "rating" : "ranking",
+  });
+  const category = await requireResolved(db, result.category, "category", params.category);
+  const city = await requireResolved(db, result.city, "city", params.city);
+  const ordered = byRating ? result.businesses : byCompleteness(result.businesses);
+  const businesses = ordered.slice(0, params.limit).map((business) => toListing(business, params.baseUrl));
+  const order = LISTICLE_ORDERS[sort];
   return {
-    title: `${params.limit} ${category.name.toLowerCase()} listings in ${city.name} with the most complete profiles`,
+    title: order.title(params.limit, category.name.toLowerCase(), city.name),
     category: resolvedCategory(category),
     city: resolvedCity(city),
     businesses,
     total: businesses.length,
-    orderedBy: "directoryCompletenessScore, then name" as const,
+    orderedBy: order.orderedBy,
     paidPlacement: false as const,
-    disclosure: LISTICLE_DISCLOSURE,
+    disclosure: order.disclosure,
   };
+}
+
+function byCompleteness(candidates: ListingSource[]): ListingSource[] {
+  const scored = candidates.map((business) => ({ business, score: directoryCompletenessScore(business) }));
+  scored.sort((a, b) => b.score - a.score || a.business.name.localeCompare(b.business.name) || a.business.id.localeCompare(b.business.id));
+  return scored.map(({ business }) => business);
 }

@@ -49,7 +49,7 @@ export function roundedRating(business: { rating: number | null }): number | nul
 
 /** What a listing is built from: the search queries select exactly these fields. */
 export type ListingSource = CompletenessSource &
-  Pick<BusinessRecord, "id" | "slug" | "categoryName" | "cityName" | "state" | "country" | "planTier" | "ownership">;
+  Pick<BusinessRecord, "id" | "slug" | "categoryName" | "cityName" | "state" | "country" | "reviewCount" | "planTier" | "ownership">;
 
 /**
  * The public listing (spec 2.1 under score contract 2.1-phase0). Built field by field so an
@@ -72,6 +72,7 @@ export function toListing(business: ListingSource, baseUrl: string) {
     services: business.services.join(", "),
     usp: business.usp ?? "",
     rating: roundedRating(business),
+    reviewCount: business.reviewCount,
     planTier: business.planTier,
     verified: business.ownership === "owner_verified",
     ownership: business.ownership,
@@ -104,6 +105,7 @@ const LISTING_COLUMNS: { [K in keyof ListingSource]: AnyColumn } = {
   lat: businesses.lat,
   lng: businesses.lng,
   rating: businesses.rating,
+  reviewCount: businesses.reviewCount,
   planTier: businesses.planTier,
   ownership: businesses.ownership,
 };

@@ -1,13 +1,16 @@
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import { businesses, type Db, type PlanTier } from "@directory/db";
 import { servableCondition } from "../entities/servable";
 import { selectBusinessRecords, type BusinessRecord } from "../entities/business-lookup";
 import { decodeOpaqueCursor, encodeOpaqueCursor, invalidCursorError } from "../shared/opaque-cursor";
 import { isUuid } from "../shared/ids";
+import type { CategorySort } from "./disclosures";
+import { afterRating, RATING_KEY_COLUMNS, RATING_ORDER, type RatingKeys } from "./rating-order";
 
 /** The ranking order of every search, matching businesses_search_idx: tier, internal score, name. */
-export const RANKING_ORDER = [asc(businesses.planTier), desc(businesses.visibilityScore), asc(businesses.name), asc(businesses.id)];
+export const RANKING_ORDER: SQL[] = [asc(businesses.planTier), desc(businesses.visibilityScore), asc(businesses.name), asc(businesses.id)];
 
 /**
  * A keyset cursor over RANKING_ORDER (tier, internal score descending, name, id). It carries the
@@ -29,11 +32,10 @@ interface RankingKeys {
   id: string;
 }
 
-function fingerprint(categorySlug: string, cityId: number): string {
-  return createHash("sha256")
-    .update(JSON.stringify([categorySlug, cityId]))
-    .digest("base64url")
-    .slice(0, 16);
+function fingerprint(categorySlug: string, cityId: number, sort: CategorySort): string {
+  // The default order's fingerprint is what it was before sort existed: its cursors stay valid.
+  const filters = sort === "ranking" ? [categorySlug, cityId] : [categorySlug, cityId, sort];
+  return createHash("sha256").update(JSON.stringify(filters)).digest("base64url").slice(0, 16);
 }
 
 function decodeRankedCursor(raw: string, expectedFilters: string): RankedCursor {
@@ -44,15 +46,32 @@ function decodeRankedCursor(raw: string, expectedFilters: string): RankedCursor 
   return { id, total: total as number, filters };
 }
 
-/** The ranking keys of the cursor's row as they are now (businesses are never deleted). */
-async function keysOf(db: Db, id: string): Promise<RankingKeys> {
-  const [row] = await db
-    .select({ planTier: businesses.planTier, visibilityScore: businesses.visibilityScore, name: businesses.name, id: businesses.id })
-    .from(businesses)
-    .where(eq(businesses.id, id));
+/** The sort keys of the cursor's row as they are now (businesses are never deleted). */
+async function keysOf<K>(db: Db, id: string, columns: { [P in keyof K]: PgColumn }): Promise<K> {
+  const [row] = await db.select(columns).from(businesses).where(eq(businesses.id, id));
   if (!row) throw invalidCursorError();
-  return row;
+  return row as K;
 }
+
+/** Each order a city page can be read in: its ORDER BY and the rows after a cursor's row. */
+const CITY_PAGE_ORDERS = {
+  ranking: {
+    orderBy: RANKING_ORDER,
+    after: async (db: Db, id: string) =>
+      after(
+        await keysOf<RankingKeys>(db, id, {
+          planTier: businesses.planTier,
+          visibilityScore: businesses.visibilityScore,
+          name: businesses.name,
+          id: businesses.id,
+        }),
+      ),
+  },
+  rating: {
+    orderBy: RATING_ORDER,
+    after: async (db: Db, id: string) => afterRating(await keysOf<RatingKeys>(db, id, RATING_KEY_COLUMNS)),
+  },
+} satisfies Record<CategorySort, { orderBy: SQL[]; after(db: Db, id: string): Promise<SQL> }>;
 
 /** Rows strictly after the given keys in RANKING_ORDER (tier asc, score desc, name asc, id asc). */
 function after(keys: RankingKeys): SQL {
@@ -70,22 +89,24 @@ function after(keys: RankingKeys): SQL {
 }
 
 /**
- * One page of a category in a city, in ranking order, continuing after `cursor` when given: the
+ * One page of a category in a city, in ranking order (or `sort`'s), continuing after `cursor` when given: the
  * page, the cursor of the next one (null at the end) and the number of all matches (counted beside
  * the first page; later pages carry that count in the cursor, so one traversal reports one total).
  */
 export async function rankedCityPage(
   db: Db,
-  params: { categorySlug: string; cityId: number; limit: number; cursor?: string },
+  params: { categorySlug: string; cityId: number; limit: number; cursor?: string; sort?: CategorySort },
 ): Promise<{ records: BusinessRecord[]; nextCursor: string | null; total: number }> {
-  const filters = fingerprint(params.categorySlug, params.cityId);
+  const sort = params.sort ?? "ranking";
+  const order = CITY_PAGE_ORDERS[sort];
+  const filters = fingerprint(params.categorySlug, params.cityId, sort);
   const cursor = params.cursor ? decodeRankedCursor(params.cursor, filters) : null;
   const matches = and(eq(businesses.categorySlug, params.categorySlug), eq(businesses.cityId, params.cityId), servableCondition())!;
-  const resumeAfter = cursor ? await keysOf(db, cursor.id) : null;
+  const resumeAfter = cursor ? await order.after(db, cursor.id) : null;
   const [rows, total] = await Promise.all([
     selectBusinessRecords(db)
-      .where(resumeAfter ? and(matches, after(resumeAfter)) : matches)
-      .orderBy(...RANKING_ORDER)
+      .where(resumeAfter ? and(matches, resumeAfter) : matches)
+      .orderBy(...order.orderBy)
       .limit(params.limit + 1),
     cursor ? cursor.total : countMatches(db, matches),
   ]);

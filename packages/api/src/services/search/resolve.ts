@@ -1,6 +1,7 @@
 import type { Category, City, Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { findCategory, findCity, referenceData } from "./reference-data";
+import { describeMiss } from "./suggestions";
 
 /** Accepts plurals, synonyms, slugs and any case; resolved from the in-memory reference data. */
 export async function resolveCategory(db: Db, input: string): Promise<Category | null> {
@@ -21,8 +22,12 @@ export function resolvedCity(city: City) {
   return { slug: city.slug, name: city.name, region: city.adminRegion, country: city.countryCode };
 }
 
-/** 404 naming what did not resolve, so an agent can correct the one wrong argument. */
-export function requireResolved<T>(value: T | null, kind: "category" | "city", input: string | undefined): T {
-  if (value === null) throw new DomainError("NOT_FOUND", `Unknown ${kind} "${input ?? ""}"`);
-  return value;
+/**
+ * 404 naming what did not resolve, its closest valid values (details.suggestions) and where every
+ * value is listed, so an agent can correct the one wrong argument instead of giving up.
+ */
+export async function requireResolved<T>(db: Db, value: T | null, kind: "category" | "city", input: string | undefined): Promise<T> {
+  if (value !== null) return value;
+  const miss = describeMiss(await referenceData(db), kind, input ?? "");
+  throw new DomainError("NOT_FOUND", miss.message, { suggestions: miss.suggestions });
 }

@@ -12,6 +12,12 @@ export function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
+/** True when PostgreSQL broke a deadlock by failing this transaction (SQLSTATE 40P01). */
+export function isDeadlock(error: unknown): boolean {
+  for (const link of causeChain(error)) if (link.code === "40P01") return true;
+  return false;
+}
+
 /**
  * Codes that mean the database could not be reached or could not serve, not that the request was
  * wrong: the postgres driver's connection errors, the liveness guard's (packages/db/src/

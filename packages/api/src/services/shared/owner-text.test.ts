@@ -6,8 +6,8 @@ import { createOpenApiDocument } from "../../openapi";
 import { ZOffersOutput } from "../../routers/entities/get-offers.types";
 import { ZEntityProfile } from "../../routers/entities/entity-profile.types";
 import { createTestDatabase, type TestDatabase } from "../../testing";
-import { recordClaims } from "../claims/claim-writes";
-import { cleanOwnerJson, cleanOwnerList, cleanOwnerText, OWNER_TEXT_LIMITS, TRUNCATION_NOTE } from "./owner-text";
+import { writeClaims } from "../claims/claim-writes";
+import { cleanOwnerJson, cleanOwnerList, cleanOwnerText, OWNER_TEXT_LIMITS, TRUNCATION_NOTE, visibleLength } from "./owner-text";
 import { anonymousCaller } from "../../test-callers";
 
 let database: TestDatabase;
@@ -19,6 +19,15 @@ afterAll(async () => {
 });
 
 describe("owner-written text reaches agents as plain, bounded data", () => {
+  it("strips what Unicode says renders as nothing: fillers, joiners, variation selectors, format characters, lone combining marks", () => {
+    const invisible = ["\u3164", "\u115F", "\uFFA0", "\u034F", "\uFE0F", "\u{E0100}", "\u061C", "\u180E", "\u17B4", "\u{1D173}"];
+    for (const character of invisible) expect(cleanOwnerText(`a${character}b`, 100), character.codePointAt(0)!.toString(16)).toBe("ab");
+    // A hidden message spelled in variation selectors does not survive; accents on letters do.
+    expect(cleanOwnerText("Hi\u{E0158}\u{E0159}\uFE00 there", 100)).toBe("Hi there");
+    expect(cleanOwnerText("\u0301Cafe\u0301 and cafe \u0301", 100)).toBe("Cafe\u0301 and cafe ");
+    expect(visibleLength("\u2800\u3164 \u200B ok")).toBe(2);
+  });
+
   it("strips control, zero-width, bidi and tag characters and caps the length", () => {
     const hidden = "Great\u200B dentist\u202E\u0007\u{E0049}\u{E0047}\uFEFF";
     expect(cleanOwnerText(hidden, 100)).toBe("Great dentist");
@@ -82,15 +91,14 @@ describe("owner-written text reaches agents as plain, bounded data", () => {
     const [target] = await database.db.select({ id: businesses.id, slug: businesses.slug }).from(businesses).limit(1);
     const write = (website: string) =>
       database.db.transaction((tx) =>
-        recordClaims(tx, {
-          business: target!,
-          newClaims: [{ property: "website", value: website, source: "owner:test", confidence: 0.9, verification: "self_reported" }],
-        }),
+        writeClaims(tx, [
+          { business: target!, claims: [{ property: "website", value: website, source: "owner:test", confidence: 0.9, verification: "self_reported" }] },
+        ]),
       );
     for (const bad of ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "ftp://files.example", "not a url"]) {
       await expect(write(bad)).rejects.toSatisfy((error) => error instanceof DomainError && error.code === "INVALID_INPUT");
     }
-    await expect(write("https://clinic.example/")).resolves.toEqual(["website"]);
+    expect((await write("https://clinic.example/")).get(target!.id)?.changed).toEqual(["website"]);
   });
 
   it("applies to what the API serves, whatever an owner stored", async () => {

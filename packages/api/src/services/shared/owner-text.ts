@@ -1,15 +1,26 @@
 /**
  * Text that owners or third parties wrote (descriptions, USPs, questions, offers) reaches agents as
- * data. Control characters, zero-width and bidirectional controls, and Unicode tag characters are
- * removed, because they can hide instructions from people while an agent still reads them; long
- * text is cut with a visible note. The output schemas apply these (routers/owner-text.types.ts),
+ * data. Whatever a person cannot see is removed, because it can hide instructions from people while
+ * an agent still reads them (a message spelled in variation selectors decodes intact): control
+ * characters (tab and line breaks stay), every default-ignorable code point and format character by
+ * Unicode's own properties (zero-width and bidirectional controls, variation selectors, tags, the
+ * Hangul fillers, the combining grapheme joiner...), and combining marks with no letter to sit on.
+ * Long text is cut with a visible note. The output schemas apply these (routers/owner-text.types.ts),
  * so every door serves the cleaned text and no service calls them by hand.
  */
 const HIDDEN_CHARACTERS =
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u{E0000}-\u{E007F}]/gu;
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\p{Default_Ignorable_Code_Point}\p{Cf}]|(?<=^|\s)\p{M}+/gu;
 /** The same class, unflagged, for a side-effect-free test. */
 const HAS_HIDDEN_CHARACTER = new RegExp(HIDDEN_CHARACTERS.source, "u");
+
+/** Characters that show as blank space: white space, and the blank Braille pattern often used as an invisible filler. */
+const BLANK = /[\s\u2800]/gu;
+
+/** How many characters of the cleaned text a person would see: what "at least N visible characters" counts. */
+export function visibleLength(text: string): number {
+  return text.replace(HIDDEN_CHARACTERS, "").replace(BLANK, "").length;
+}
 
 /**
  * short: names, taglines, USPs, questions, titles, list items. long: descriptions, answers, composed
@@ -23,7 +34,8 @@ export const TRUNCATION_NOTE = "… [truncated]";
 export function cleanOwnerText(text: string, maxLength: number): string {
   // Most text is clean and short: one scan, no copy (the partner feed cleans ~20,000 strings a second).
   if (text.length <= maxLength && !HAS_HIDDEN_CHARACTER.test(text)) return text;
-  const visible = text.replace(HIDDEN_CHARACTERS, "");
+  // Twice: removing a hidden character can leave a combining mark with no letter to sit on.
+  const visible = text.replace(HIDDEN_CHARACTERS, "").replace(HIDDEN_CHARACTERS, "");
   if (visible.length <= maxLength) return visible;
   // Never cut a surrogate pair in half: a lone surrogate is not text.
   const end = /[\uD800-\uDBFF]/.test(visible.charAt(maxLength - 1)) ? maxLength - 1 : maxLength;

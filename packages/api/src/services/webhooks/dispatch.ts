@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import { apiKeys, businesses, outboxEvents, webhookDeliveries, webhookDeliveryAttempts, webhooks, type Db } from "@directory/db";
 import { ZOwnerText } from "../../routers/owner-text.types";
-import { buildOutboxEvent, eventBody } from "./events";
+import { buildOutboxEvent, eventBody, TEST_EVENT_TYPE } from "./events";
 import type { SecretBox } from "./secrets";
 
 /**
@@ -102,11 +102,17 @@ export async function fanOutOutbox(db: Db, params: FanOutOutboxParams): Promise<
   });
 }
 
+/** How many attempts a delivery gets: a test event one, every other event MAX_ATTEMPTS. */
+export function attemptsFor(eventType: string): number {
+  return eventType === TEST_EVENT_TYPE ? 1 : MAX_ATTEMPTS;
+}
+
 export interface ClaimedDelivery {
   id: string;
   webhookId: string;
   url: string;
   eventId: string;
+  eventType: string;
   body: string;
   /** This attempt's number, 1-based. */
   attempt: number;
@@ -131,7 +137,13 @@ export async function claimDueDeliveries(db: Db, params: ClaimDueDeliveriesParam
     await tx
       .update(webhookDeliveries)
       .set({ status: "failed", completedAt: now, lastError: "The worker stopped during the last attempt; resend it if the receiver did not get it" })
-      .where(and(eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, now), gte(webhookDeliveries.attempts, MAX_ATTEMPTS)));
+      .where(
+        and(
+          eq(webhookDeliveries.status, "pending"),
+          lte(webhookDeliveries.nextAttemptAt, now),
+          sql`${webhookDeliveries.attempts} >= case when ${webhookDeliveries.eventType} = ${TEST_EVENT_TYPE} then 1 else ${MAX_ATTEMPTS} end`,
+        ),
+      );
     const due = await tx
       .select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
@@ -164,7 +176,18 @@ export async function claimDueDeliveries(db: Db, params: ClaimDueDeliveriesParam
     const secrets = [secretBox.open(hook.secretSealed)];
     if (hook.previousSecretSealed && hook.previousSecretExpiresAt && hook.previousSecretExpiresAt > now)
       secrets.push(secretBox.open(hook.previousSecretSealed));
-    return [{ id: delivery.id, webhookId: hook.id, url: hook.url, eventId: delivery.eventId, body: delivery.body, attempt: delivery.attempts, secrets }];
+    return [
+      {
+        id: delivery.id,
+        webhookId: hook.id,
+        url: hook.url,
+        eventId: delivery.eventId,
+        eventType: delivery.eventType,
+        body: delivery.body,
+        attempt: delivery.attempts,
+        secrets,
+      },
+    ];
   });
 }
 
@@ -192,7 +215,7 @@ export async function recordAttempt(db: Db, params: RecordAttemptParams): Promis
   const { delivery, outcome, settings } = params;
   const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
   const gone = outcome.statusCode === 410;
-  const final = succeeded || gone || delivery.attempt >= MAX_ATTEMPTS;
+  const final = succeeded || gone || delivery.attempt >= attemptsFor(delivery.eventType);
   const now = new Date();
   await db.transaction(async (tx) => {
     await tx.insert(webhookDeliveryAttempts).values({

@@ -42,10 +42,13 @@ export function buildOutboxEvent(publicBaseUrl: string, source: OutboxEntity): W
   return { id: outboxEventId(source.outboxId), type: source.eventType, timestamp: source.createdAt.toISOString(), data };
 }
 
+/** The event a key sends itself to check its endpoint: tried once, never retried (a test is not a job to finish). */
+export const TEST_EVENT_TYPE = "webhook.test";
+
 export function buildTestEvent(publicBaseUrl: string, webhookId: string): WebhookEvent {
   return {
     id: `evt_test_${randomUUID()}`,
-    type: "webhook.test",
+    type: TEST_EVENT_TYPE,
     timestamp: new Date().toISOString(),
     data: { webhookId, message: "A test event: your endpoint is reachable and can verify our signatures.", links: { directory: publicBaseUrl } },
   };

@@ -44,20 +44,13 @@ describe("assertPublicDestination (registration, DNS)", () => {
     await expect(assertPublicDestination(new URL("http://[2606:2800:220:1:248:1893:25c8:1946]/"), strict, noDns)).resolves.toBeUndefined();
   });
 
-  it.each([
-    ["rebind.test", "rebind.test resolves to a loopback address (127.0.0.1)"],
-    ["private.test", "private.test resolves to a private address (10.0.0.5)"],
-    ["mixed.test", "mixed.test resolves to a private address (10.0.0.5)"],
-    ["metadata.test", "metadata.test resolves to a link-local address (169.254.169.254)"],
-    ["ula.test", "ula.test resolves to a unique local (private) address (fd12:3456:789a::1)"],
-    ["mapped.test", "mapped.test resolves to a loopback address (::ffff:127.0.0.1)"],
-    ["loop6.test", "loop6.test resolves to a loopback address (::1)"],
-    ["nowhere.test", "the host does not resolve (nowhere.test)"],
-    ["empty.test", "the host does not resolve (empty.test)"],
-  ])("refuses %s", async (host, reason) => {
-    const message = await asyncRefusal(assertPublicDestination(new URL(`https://${host}/hook`), strict, fakeDns));
-    expect(message).toBe(`Invalid parameter url: ${reason}${reason.includes("resolves") ? "; only public addresses are accepted" : ""}`);
-  });
+  it.each(["rebind.test", "private.test", "mixed.test", "metadata.test", "ula.test", "mapped.test", "loop6.test", "nowhere.test", "empty.test"])(
+    "refuses %s with one answer that names neither the address nor whether the name exists (no internal-DNS oracle)",
+    async (host) => {
+      const message = await asyncRefusal(assertPublicDestination(new URL(`https://${host}/hook`), strict, fakeDns));
+      expect(message).toBe(`Invalid parameter url: ${host} does not resolve to a public address; only public addresses are accepted`);
+    },
+  );
 
   it("repeats the sync checks on the URL it is given", async () => {
     expect(await asyncRefusal(assertPublicDestination(new URL("http://10.0.0.5/"), strict, fakeDns))).toContain("private address (10.0.0.5)");
@@ -70,9 +63,9 @@ describe("assertPublicDestination (registration, DNS)", () => {
     await expect(assertPublicDestination(new URL("http://loop6.test/"), dev, fakeDns)).resolves.toBeUndefined();
     await expect(assertPublicDestination(new URL("http://localhost:3000/"), dev, fakeDns)).resolves.toBeUndefined();
     await expect(assertPublicDestination(new URL("http://[::1]:3000/"), dev, fakeDns)).resolves.toBeUndefined();
-    expect(await asyncRefusal(assertPublicDestination(new URL("http://private.test/"), dev, fakeDns))).toContain("private address (10.0.0.5)");
-    expect(await asyncRefusal(assertPublicDestination(new URL("http://mixed.test/"), dev, fakeDns))).toContain("private address (10.0.0.5)");
-    expect(await asyncRefusal(assertPublicDestination(new URL("http://metadata.test/"), dev, fakeDns))).toContain("169.254.169.254");
+    for (const host of ["private.test", "mixed.test", "metadata.test"]) {
+      expect(await asyncRefusal(assertPublicDestination(new URL(`http://${host}/`), dev, fakeDns))).toContain("does not resolve to a public address");
+    }
   });
 
   it("uses real dns.lookup by default (localhost only, judged without DNS; loopback literal refused)", async () => {

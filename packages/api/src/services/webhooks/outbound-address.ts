@@ -169,16 +169,15 @@ export async function assertPublicDestination(url: URL, policy: OutboundPolicy, 
   const host = hostOf(url);
   if (isIP(host) !== 0 || url.hostname.startsWith("[") || isLocalhostName(host)) return;
   let addresses: { address: string; family: number }[];
+  // One answer whether the name is unknown or points inside a network: saying what it resolves
+  // to (or that it resolves at all) would make registration an oracle for internal DNS.
+  const notPublic = () => invalidUrl(`${host} does not resolve to a public address; only public addresses are accepted`);
   try {
     addresses = await resolve(host);
   } catch {
-    throw invalidUrl(`the host does not resolve (${host})`);
+    throw notPublic();
   }
-  if (addresses.length === 0) throw invalidUrl(`the host does not resolve (${host})`);
-  for (const { address } of addresses) {
-    const refusal = addressRefusal(address, policy);
-    if (refusal) throw invalidUrl(`${host} resolves to ${refusal} address (${address}); only public addresses are accepted`);
-  }
+  if (addresses.length === 0 || addresses.some(({ address }) => addressRefusal(address, policy) !== null)) throw notPublic();
 }
 
 function familyOf(family: number | "IPv4" | "IPv6" | undefined): 0 | 4 | 6 {

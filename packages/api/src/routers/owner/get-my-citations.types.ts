@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZBusinessRef } from "../entities/entities.types";
 import { ZOwnerText } from "../owner-text.types";
 
@@ -20,3 +21,14 @@ export const ZCitationsOutput = z.object({
 
 export type TCitationsInput = z.input<typeof ZCitationsInput>;
 export type TCitationsOutput = z.infer<typeof ZCitationsOutput>;
+
+export const getMyCitationsMeta: OpenApiMeta = {
+  openapi: {
+    method: "GET",
+    path: "/api/v2/owner/citations",
+    operationId: "getMyCitations",
+    tags: ["owner"],
+    summary: "The key's own business: recent AI-platform checks, newest first",
+    description: "Business-scoped key only (the MCP tool get_my_citations): engine, time, question, whether and where the business was named.",
+  },
+};

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZOwnerLongText, ZOwnerText, ZOwnerTextList } from "../owner-text.types";
-import { ZSlug } from "./entities.types";
+import { DECOMMISSIONED_RESPONSE, ZSlug } from "./entities.types";
 
 const ZComparedBusiness = z.object({
   slug: z.string(),
@@ -26,3 +27,19 @@ export const ZCompareOutput = z.object({
 
 export type TCompareInput = z.input<typeof ZCompareInput>;
 export type TCompareOutput = z.infer<typeof ZCompareOutput>;
+
+export const compareBusinessesMeta: OpenApiMeta = {
+  openapi: {
+    method: "GET",
+    path: "/api/v2/compare",
+    operationId: "compareBusinesses",
+    tags: ["entities"],
+    summary: "Two businesses side by side: scores, services, USPs, differences",
+    description: "The REST door of the MCP tool compare_businesses. Former slugs resolve.",
+    errorResponses: {
+      400: "Invalid parameter: slugA or slugB missing or longer than 200 characters, or both name the same business",
+      404: "Entity not found: no business has slugA or slugB (the body names which)",
+      410: DECOMMISSIONED_RESPONSE,
+    },
+  },
+};

@@ -1,5 +1,6 @@
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { directoryErrorOf, type DirectoryClient } from "@directory/sdk";
+import type { DirectoryClient } from "@directory/sdk";
+import { resourceReadError } from "./resource-errors";
 
 /** directory://business/{slug}: the entity profile as JSON, with slug completion from keyword search. */
 export function registerBusinessProfileResource(server: McpServer, client: DirectoryClient) {
@@ -31,8 +32,7 @@ export function registerBusinessProfileResource(server: McpServer, client: Direc
         const profile = await client.entities.getEntityProfile.query({ slug });
         return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(profile) }] };
       } catch (error) {
-        const directoryError = directoryErrorOf(error);
-        throw new Error(directoryError ? `${directoryError.error} (${directoryError.code})` : `Could not read business "${slug}"`, { cause: error });
+        throw resourceReadError(uri.href, error, `business "${slug}"`);
       }
     },
   );

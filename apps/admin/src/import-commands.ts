@@ -1,0 +1,79 @@
+import type { Command } from "commander";
+import { SingleBar, Presets } from "cli-progress";
+import { importRegistry, IMPORT_SOURCE_PATTERN, scanOsmExtract, type ImportSummary } from "@directory/api";
+import { createDatabase, choreDatabaseOptionsFromEnv, migrate } from "@directory/db";
+
+/** Batches in flight on PostgreSQL: the server works one connection per core, and the CLI prepares the next batch meanwhile. */
+const IMPORT_CONCURRENCY_POSTGRES = 2;
+
+interface ImportOsmOptions {
+  source: string;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+/** Registry imports, run directly on the configured database like `db seed` (servers on PostgreSQL keep serving). */
+export function registerImportCommands(program: Command): void {
+  const imports = program.command("import").description("load real businesses from open data, directly into the database");
+
+  imports
+    .command("osm <file>")
+    .description("import named businesses of an OpenStreetMap extract (.osm.pbf) as unclaimed, registry-sourced listings; a re-import applies the difference")
+    .option("--source <name>", "source name of the claims (lower-case letters, digits, dots, dashes; at most 40)", "openstreetmap")
+    .option("--dry-run", "read the file and print what would change, writing nothing")
+    .option("--json", "print the summary as one JSON object on stdout")
+    .action(async (file: string, options: ImportOsmOptions) => {
+      if (!IMPORT_SOURCE_PATTERN.test(options.source)) {
+        throw new Error(`--source "${options.source}" is not a source name: lower-case letters, digits, dots and dashes, at most 40 characters`);
+      }
+      const log = (line: string) => {
+        if (!options.json) console.error(line);
+      };
+      const started = performance.now();
+      // The database first: when a server holds the embedded one, say so before reading the file.
+      const databaseOptions = choreDatabaseOptionsFromEnv();
+      const database = await createDatabase(databaseOptions);
+      try {
+        log(`reading ${file} ...`);
+        const scan = await scanOsmExtract(file, { source: options.source });
+        log(`read ${scan.elements} elements: ${scan.records.length} businesses in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+        await migrate(database);
+        const bar = new SingleBar(
+          { format: "importing [{bar}] {percentage}% | {value}/{total} businesses", stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000 },
+          Presets.shades_classic,
+        );
+        if (!options.json) bar.start(scan.records.length, 0);
+        const summary = await importRegistry(database.db, scan, {
+          source: options.source,
+          dryRun: options.dryRun,
+          // PostgreSQL takes two batches at once (one per core here); the embedded database one.
+          concurrency: "url" in databaseOptions ? IMPORT_CONCURRENCY_POSTGRES : 1,
+          onProgress: (done) => {
+            if (!options.json) bar.update(done);
+          },
+        });
+        if (!options.json) bar.stop();
+        const seconds = (performance.now() - started) / 1000;
+        console.log(options.json ? JSON.stringify(summary) : describeSummary(summary, seconds));
+      } finally {
+        await database.close();
+      }
+    });
+}
+
+function describeCounts(counts: Record<string, number>, limit = 10): string {
+  const entries = Object.entries(counts).sort(([, a], [, b]) => b - a);
+  if (entries.length === 0) return "none";
+  const shown = entries.slice(0, limit).map(([key, count]) => `${key} (${count})`);
+  return entries.length > limit ? `${shown.join(", ")}, and ${entries.length - limit} more` : shown.join(", ");
+}
+
+function describeSummary(summary: ImportSummary, seconds: number): string {
+  return [
+    `${summary.dryRun ? "dry run, nothing written: " : ""}${summary.source}: ${summary.records} businesses from ${summary.elements} elements in ${seconds.toFixed(1)} s`,
+    `  added ${summary.added}, changed ${summary.changed}, unchanged ${summary.unchanged}, removed ${summary.removed}, reactivated ${summary.reactivated}`,
+    `  skipped: ${describeCounts(summary.skipped)}`,
+    `  unmapped tags: ${describeCounts(summary.unmappedTags)}`,
+    `  opening hours kept as text only: ${describeCounts(summary.unparsedOpeningHours, 5)}`,
+  ].join("\n");
+}

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { startTestServer, type JsonBody, type TestServer } from "../testing";
+
+/*
+ * What an agent pays to read us over MCP, in o200k tokens: a count, not a timing, so it is exact
+ * on every machine. Issue 22's targets: a 10-result search at most 1,200 tokens of text, and
+ * tools/list at most 3,000. tools/list is not there yet (5,299 when this was written: the input
+ * schemas alone, the procedures' own, are ~1,650), so its ceiling holds today's figure to stop
+ * growth; lower it as the listing shrinks.
+ */
+const SEARCH_TEXT_TARGET = 1_200;
+const TOOLS_LIST_TARGET = 3_000;
+const TOOLS_LIST_CEILING = 5_350;
+
+let server: TestServer;
+let mcp: Client;
+
+const tokens = (text: string) => encode(text).length;
+const textOf = (result: CallToolResult) => result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+
+async function call(name: string, args: Record<string, unknown>) {
+  const result = (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+  expect(result.isError, textOf(result)).toBeFalsy();
+  return result;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  mcp = new Client({ name: "tokens-test", version: "1.0.0" });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`)));
+});
+afterAll(async () => {
+  await mcp?.close().catch(() => undefined);
+  await server?.close();
+});
+
+describe("what an agent reads over MCP, in o200k tokens", () => {
+  it("a 10-result search is at most 1,200 tokens of text, naming every listing by slug, the boilerplate once", async () => {
+    const search = await call("search_businesses", { category: "dentist", city: "Mumbai", limit: 10 });
+    const text = textOf(search);
+    const listings = search.structuredContent!.businesses as JsonBody[];
+    expect(listings).toHaveLength(10);
+    expect(tokens(text)).toBeLessThanOrEqual(SEARCH_TEXT_TARGET);
+    for (const listing of listings) expect(text).toContain(listing.slug);
+    // The data is carried once: the text is a rendering, not the JSON again.
+    expect(() => JSON.parse(text) as unknown).toThrow();
+    const label = listings[0]!.directoryCompletenessScoreLabel as string;
+    expect(text.split(label)).toHaveLength(2);
+    expect(text.match(/plan-neutral-directory-completeness/g)).toHaveLength(1);
+  });
+
+  it("a profile's text costs less than its structuredContent", async () => {
+    const search = await call("search_businesses", { category: "dentist", city: "Mumbai", limit: 1 });
+    const slug = (search.structuredContent!.businesses as JsonBody[])[0]!.slug as string;
+    const profile = await call("get_business_profile", { slug });
+    expect(textOf(profile)).toContain(slug);
+    expect(tokens(textOf(profile))).toBeLessThan(tokens(JSON.stringify(profile.structuredContent)));
+  });
+
+  it(`tools/list stays under its ceiling (target ${TOOLS_LIST_TARGET.toLocaleString("en")})`, async () => {
+    const { tools } = await mcp.listTools();
+    expect(tools).toHaveLength(13);
+    expect(tokens(JSON.stringify(tools))).toBeLessThanOrEqual(TOOLS_LIST_CEILING);
+  });
+});

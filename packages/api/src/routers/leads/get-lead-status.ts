@@ -1,0 +1,10 @@
+import { getLeadStatus as statusOf } from "../../services/leads/leads";
+import { v2Procedure } from "../../trpc";
+import { getLeadStatusMeta, ZLeadStatusInput, ZLeadStatusOutput } from "./get-lead-status.types";
+
+/** get_lead_status: status, timestamps and the business, never personal data. */
+export const getLeadStatus = v2Procedure
+  .meta(getLeadStatusMeta)
+  .input(ZLeadStatusInput)
+  .output(ZLeadStatusOutput)
+  .query(({ ctx, input }) => statusOf(ctx.db, input.leadId));

@@ -1,0 +1,9 @@
+import { ownVisibility } from "../../services/owner/owner-insights";
+import { businessProcedure } from "../../trpc";
+import { getMyVisibilityScoreMeta, ZVisibilityOutput } from "./get-my-visibility-score.types";
+
+/** The key's own business: its internal scores and citation rate, shown to no one else. */
+export const getMyVisibilityScore = businessProcedure
+  .meta(getMyVisibilityScoreMeta)
+  .output(ZVisibilityOutput)
+  .query(({ ctx }) => ownVisibility(ctx.db, ctx.apiKey.businessId));

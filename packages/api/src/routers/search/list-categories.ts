@@ -1,0 +1,10 @@
+import { categoryCatalog } from "../../services/search/category-catalog";
+import { v2Procedure } from "../../trpc";
+import { listCategoriesMeta, ZListCategoriesInput, ZListCategoriesOutput } from "./list-categories.types";
+
+/** GET /api/v2/categories: the valid category values, with their synonyms and listing counts. */
+export const listCategories = v2Procedure
+  .meta(listCategoriesMeta)
+  .input(ZListCategoriesInput)
+  .output(ZListCategoriesOutput)
+  .query(({ ctx }) => categoryCatalog(ctx.db));

@@ -1,0 +1,74 @@
+import type { Category, City } from "@directory/db";
+import { findCategory, findCity, normalizeTerm, type ReferenceData } from "./reference-data";
+import { correctSpelling } from "./spelling";
+
+/**
+ * What a free-text query says beyond its words, read from the in-memory reference data (no query):
+ * a city named inside it ("dentist in bombay"), a category ("tooth doctor"), misspelt category
+ * words ("dentst"). Keyword search reads a query this way only when its words as given matched
+ * nothing, so a business whose name holds a city ("Hotel Paris") is still found by name first.
+ */
+
+/** Words that tie a city to the rest of the query; read with the city, not searched. */
+const CITY_CONNECTORS = new Set(["in", "near", "at", "around", "of"]);
+
+/** A city or category name is at most this many words ("new york city", "packers and movers"). */
+const MAX_PHRASE_WORDS = 3;
+
+export interface QueryReading {
+  /** The words left to search: city words and their connector removed, misspellings corrected. */
+  words: string[];
+  /** A city named inside the words (only when no city argument was given). */
+  city: City | null;
+  /** The words that named it, connector included ("in bombay"). */
+  cityWords: string[];
+  /** A category named inside the words, and the words that named it (kept in `words`). */
+  category: Category | null;
+  categoryWords: string[];
+  corrections: { from: string; to: string }[];
+}
+
+/** The longest phrase of up to MAX_PHRASE_WORDS words that `find` accepts, leftmost first. */
+function findPhrase<T>(words: string[], find: (phrase: string) => T | null): { value: T; start: number; length: number } | null {
+  for (let length = Math.min(MAX_PHRASE_WORDS, words.length); length >= 1; length--) {
+    for (let start = 0; start + length <= words.length; start++) {
+      const value = find(words.slice(start, start + length).join(" "));
+      if (value !== null) return { value, start, length };
+    }
+  }
+  return null;
+}
+
+export function readQuery(data: ReferenceData, query: string, options: { cityGiven: boolean }): QueryReading {
+  let words = normalizeTerm(query).split(" ").filter(Boolean);
+  let city: City | null = null;
+  let cityWords: string[] = [];
+  // A lone word is what to look for, never a city ("lima" beans), so a city needs company.
+  const cityPhrase = !options.cityGiven && words.length > 1 ? findPhrase(words, (phrase) => findCity(data, phrase)) : null;
+  if (cityPhrase) {
+    const start = cityPhrase.start > 0 && CITY_CONNECTORS.has(words[cityPhrase.start - 1]!) ? cityPhrase.start - 1 : cityPhrase.start;
+    const end = cityPhrase.start + cityPhrase.length;
+    city = cityPhrase.value;
+    cityWords = words.slice(start, end);
+    words = [...words.slice(0, start), ...words.slice(end)];
+  }
+
+  const corrections: QueryReading["corrections"] = [];
+  const corrected = correctSpelling(data, words.join(" "))?.split(" ");
+  if (corrected?.length === words.length) {
+    words.forEach((word, index) => {
+      if (corrected[index] !== word) corrections.push({ from: word, to: corrected[index]! });
+    });
+    words = corrected;
+  }
+
+  const categoryPhrase = findPhrase(words, (phrase) => findCategory(data, phrase));
+  return {
+    words,
+    city,
+    cityWords,
+    category: categoryPhrase?.value ?? null,
+    categoryWords: categoryPhrase ? words.slice(categoryPhrase.start, categoryPhrase.start + categoryPhrase.length) : [],
+    corrections,
+  };
+}

@@ -1,0 +1,78 @@
+import leven from "leven";
+import type { City } from "@directory/db";
+import { normalizeTerm, singularForms, type ReferenceData } from "./reference-data";
+
+/**
+ * The closest valid values for a category or city that did not resolve, so a miss points the way
+ * instead of ending the task. In memory over the reference data: a miss costs no query.
+ */
+
+/** How many closest values a miss names. */
+const MAX_SUGGESTIONS = 3;
+
+/** Where every valid value is listed, per kind: the REST route and the MCP resource or tool. */
+export const LIST_VALUES = {
+  category: "GET /api/v2/categories (MCP resource directory://categories) lists every category",
+  city: "GET /api/v2/cities?category=... (MCP tool get_available_cities) lists the cities that have listings of a category",
+} as const;
+
+/** A distance within which a value is worth naming: about a third of the word, at least two edits. */
+function closeEnough(input: string, distance: number): boolean {
+  return distance <= Math.max(2, Math.ceil(input.length / 3));
+}
+
+/** The best distance from any of the input's forms to any of a value's names. */
+function distanceTo(forms: string[], names: string[]): number {
+  let best = Infinity;
+  for (const form of forms) for (const name of names) best = Math.min(best, leven(form, name));
+  return best;
+}
+
+/** Category slugs closest to the input by name, singular, slug or synonym; nearest first, ties by popularity. */
+export function suggestCategories(data: ReferenceData, input: string): string[] {
+  const forms = singularForms(normalizeTerm(input));
+  if (forms[0] === "") return [];
+  return data.categories
+    .map((category) => {
+      const names = [category.name, category.singular, category.slug, ...category.synonyms].map(normalizeTerm);
+      return { slug: category.slug, distance: distanceTo(forms, names), popularity: category.popularity };
+    })
+    .filter((candidate) => closeEnough(forms[0]!, candidate.distance))
+    .sort((a, b) => a.distance - b.distance || b.popularity - a.popularity)
+    .slice(0, MAX_SUGGESTIONS)
+    .map((candidate) => candidate.slug);
+}
+
+/**
+ * City names closest to the input by name or alias, nearest first, then most populous. A name that
+ * more than one city carries is named with its country ("Hyderabad, PK"), which the resolver accepts.
+ */
+export function suggestCities(data: ReferenceData, input: string): string[] {
+  const name = normalizeTerm(input.split(",")[0] ?? "");
+  if (name === "") return [];
+  const best = new Map<City, number>();
+  for (const [key, cities] of data.citiesByName) {
+    const distance = leven(name, normalizeTerm(key));
+    if (!closeEnough(name, distance)) continue;
+    for (const city of cities) best.set(city, Math.min(best.get(city) ?? Infinity, distance));
+  }
+  return [...best]
+    .sort(([a, da], [b, db]) => da - db || b.population - a.population || a.id - b.id)
+    .slice(0, MAX_SUGGESTIONS)
+    .map(([city]) => ((data.citiesByName.get(city.name.toLowerCase())?.length ?? 1) > 1 ? `${city.name}, ${city.countryCode}` : city.name));
+}
+
+export interface Miss {
+  kind: "category" | "city";
+  input: string;
+  suggestions: string[];
+  /** One sentence: what did not resolve, the closest values, where every value is listed. */
+  message: string;
+}
+
+/** Describes an unknown category or city with its closest valid values. */
+export function describeMiss(data: ReferenceData, kind: Miss["kind"], input: string): Miss {
+  const suggestions = kind === "category" ? suggestCategories(data, input) : suggestCities(data, input);
+  const closest = suggestions.length > 0 ? ` Closest: ${suggestions.map((value) => `"${value}"`).join(", ")}.` : "";
+  return { kind, input, suggestions, message: `Unknown ${kind} "${input}".${closest} ${LIST_VALUES[kind]}.` };
+}

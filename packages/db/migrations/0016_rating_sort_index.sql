@@ -1,0 +1,2 @@
+CREATE INDEX "businesses_rating_idx" ON "businesses" USING btree ("category_slug","city_id","rating" DESC NULLS LAST,"review_count" DESC NULLS LAST,"name","id") WHERE "businesses"."status" = 'active';--> statement-breakpoint
+CREATE INDEX "businesses_category_rating_idx" ON "businesses" USING btree ("category_slug","rating" DESC NULLS LAST,"review_count" DESC NULLS LAST,"name","id") WHERE "businesses"."status" = 'active';

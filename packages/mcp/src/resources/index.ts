@@ -1,0 +1,3 @@
+export { registerBusinessProfileResource } from "./business-profile";
+export { registerCategoryResources, CATEGORIES_URI } from "./categories";
+export { completeCategory } from "./category-completion";

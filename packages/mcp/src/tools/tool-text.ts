@@ -1,0 +1,124 @@
+/*
+ * The text a tool result carries beside its structuredContent.
+ *
+ * Why a compact rendering and not the JSON again: most clients (Claude Desktop among them) put
+ * the text content in front of the model and bill it, and several bill structuredContent as
+ * well, so the same JSON twice cost every search ~2.1x. structuredContent stays the exact,
+ * schema-checked data (cursors and all) for programs; the text is for the model: every value
+ * it needs to answer or to make the next call, once. The MCP spec says a tool that returns
+ * structured content SHOULD also return the serialized JSON in a text block; SHOULD, not MUST,
+ * and a compact rendering of the same data is what keeps results affordable.
+ *
+ * The rendering: `key: value` lines, nested objects indented, lists of scalars comma-joined,
+ * lists of objects as a table (header once, one row each). A listing row keeps its slug and
+ * the fields an agent picks by; long owner text (description, services, usp), ids and URLs
+ * stay in structuredContent and the profile. The boilerplate every listing repeats
+ * (directoryCompletenessScoreLabel, rankingModel, recommended) is said once per response.
+ */
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+/** Fields every listing carries with the same value: said once, above the table. */
+const REPEATED_PER_LISTING = ["rankingModel", "recommended", "directoryCompletenessScoreLabel"];
+/** Listing fields left to structuredContent and get_business_profile: long owner text, ids and links. */
+const LEFT_TO_STRUCTURED = new Set(["id", "description", "services", "usp", "profileUrl", "state", "ownership"]);
+/** Fields no reader needs in text: JSON-LD repeats the profile's own fields. */
+const NOT_RENDERED = new Set(["structuredData"]);
+
+/** Marks a response with a listing table, whose omitted fields the text then names. */
+const LISTING_TABLE = "\u0000listings";
+
+const isObject = (value: Json | undefined): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+const isScalar = (value: Json | undefined) => !isObject(value) && !Array.isArray(value);
+
+/** One line of text: owner text may hold newlines or our column separator, which would forge rows. */
+function scalar(value: Json | undefined): string {
+  if (value === null || value === undefined) return "-";
+  return (typeof value === "object" ? JSON.stringify(value) : String(value)).replace(/\s*\n\s*/g, " ").replace(/\|/g, "/");
+}
+
+function inline(value: Json): string {
+  if (Array.isArray(value)) return value.length === 0 ? "none" : value.every(isScalar) ? value.map(scalar).join(", ") : scalar(JSON.stringify(value));
+  if (isObject(value)) {
+    const entries = Object.entries(value);
+    return entries.every(([, cell]) => isScalar(cell)) ? entries.map(([name, cell]) => `${name}=${scalar(cell)}`).join(", ") : scalar(JSON.stringify(value));
+  }
+  return scalar(value);
+}
+
+/** A listing is what search tools return: a business row with its slug and plan tier (a city has a slug too). */
+const isListing = (item: Json): item is JsonObject => isObject(item) && typeof item.slug === "string" && "planTier" in item;
+
+/** The columns of a table of objects: every key of any row, but a listing's long or repeated fields. */
+function columnsOf(rows: JsonObject[], listing: boolean, said: Map<string, Json>): string[] {
+  const columns: string[] = [];
+  for (const row of rows) {
+    for (const key of Object.keys(row)) {
+      if (columns.includes(key) || NOT_RENDERED.has(key)) continue;
+      if (listing && (LEFT_TO_STRUCTURED.has(key) || said.has(key))) continue;
+      columns.push(key);
+    }
+  }
+  // A column that says the same in every row (a city search's city) is noise in a table.
+  return columns.filter((key) => rows.length < 2 || new Set(rows.map((row) => JSON.stringify(row[key] ?? null))).size > 1 || key === "slug");
+}
+
+/** Notes the per-listing boilerplate that every row says alike, to be said once for the response. */
+function hoistRepeated(rows: JsonObject[], said: Map<string, Json>): void {
+  for (const key of REPEATED_PER_LISTING) {
+    const first = rows[0]?.[key];
+    if (first !== undefined && !said.has(key) && rows.every((row) => JSON.stringify(row[key]) === JSON.stringify(first))) said.set(key, first);
+  }
+}
+
+function table(key: string, rows: JsonObject[], indent: string, said: Map<string, Json>): string[] {
+  const listing = rows.every(isListing);
+  if (listing) {
+    hoistRepeated(rows, said);
+    said.set(LISTING_TABLE, true);
+  }
+  const columns = columnsOf(rows, listing, said);
+  const lines = [`${indent}${key} (${rows.length}): ${columns.join(" | ")}`];
+  for (const row of rows) lines.push(`${indent}- ${columns.map((column) => inline(row[column] ?? null)).join(" | ")}`);
+  // Columns dropped because every row said the same still say it, once.
+  if (rows.length > 1) {
+    const same = Object.keys(rows[0]!).filter(
+      (column) => !columns.includes(column) && !NOT_RENDERED.has(column) && !(listing && (LEFT_TO_STRUCTURED.has(column) || said.has(column))),
+    );
+    if (same.length) lines.push(`${indent}  (every row: ${same.map((column) => `${column} ${inline(rows[0]![column]!)}`).join("; ")})`);
+  }
+  return lines;
+}
+
+function render(object: JsonObject, indent: string, said: Map<string, Json>): string[] {
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(object)) {
+    if (NOT_RENDERED.has(key)) continue;
+    if (Array.isArray(value) && value.length > 0 && value.every(isObject)) {
+      lines.push(...table(key, value, indent, said));
+    } else if (Array.isArray(value) && value.some((item) => typeof item === "string" && item.includes(","))) {
+      // Sentences (compare's differences) hold commas: one a line, not comma-joined.
+      lines.push(`${indent}${key}:`, ...value.map((item) => `${indent}- ${scalar(item)}`));
+    } else if (isObject(value)) {
+      if (Object.values(value).every(isScalar) && Object.keys(value).length <= 6) {
+        lines.push(`${indent}${key}: ${inline(value)}`);
+      } else {
+        lines.push(`${indent}${key}:`, ...render(value, `${indent}  `, said));
+      }
+    } else {
+      lines.push(`${indent}${key}: ${inline(value)}`);
+    }
+  }
+  return lines;
+}
+
+/** The model's text of a tool result: compact, every listing named by its slug, boilerplate once. */
+export function toolText(result: Record<string, unknown>): string {
+  const said = new Map<string, Json>();
+  const body = render(result as JsonObject, "", said);
+  const listings = said.delete(LISTING_TABLE);
+  if (said.size) body.push(`Every listing: ${[...said].map(([key, value]) => `${key}=${scalar(value)}`).join("; ")}`);
+  if (listings) body.push(`Not shown per listing: ${[...LEFT_TO_STRUCTURED].join(", ")} (structuredContent; get_business_profile).`);
+  return body.join("\n");
+}
