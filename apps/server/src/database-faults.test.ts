@@ -36,11 +36,22 @@ function closeServer(server: net.Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-/** A loopback port with nothing listening on it: connections are refused. */
+/**
+ * A loopback port with nothing listening on it: connections are refused. Port 1 (tcpmux) is never
+ * served here and cannot be taken by an unprivileged test; a freed ephemeral port could be, by
+ * another test file's server binding port 0 in the meantime.
+ */
 async function refusedPort(): Promise<number> {
-  const probe = net.createServer();
-  const port = await listen(probe);
-  await closeServer(probe);
+  const port = 1;
+  const refused = await new Promise<boolean>((resolve) => {
+    const probe = net.connect(port, "127.0.0.1");
+    probe.once("connect", () => {
+      probe.destroy();
+      resolve(false);
+    });
+    probe.once("error", () => resolve(true));
+  });
+  if (!refused) throw new Error(`127.0.0.1:${port} accepts connections on this machine; the refused-database tests need a port nobody serves`);
   return port;
 }
 
