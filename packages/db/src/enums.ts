@@ -30,7 +30,7 @@ export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
 export const LEAD_STATUSES = ["new", "contacted", "won", "lost", "rejected"] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
 
-export const WEBHOOK_EVENT_TYPES = ["entity.updated", "lead.created"] as const;
+export const WEBHOOK_EVENT_TYPES = ["entity.updated", "lead.created", "correction.created"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const WEBHOOK_STATUSES = ["active", "disabled"] as const;
@@ -62,6 +62,7 @@ export const CLAIM_PROPERTIES = [
   "openingHoursText",
   "rating",
   "reviewCount",
+  "operatingStatus",
 ] as const;
 export type ClaimProperty = (typeof CLAIM_PROPERTIES)[number];
 
@@ -80,6 +81,35 @@ export const OWNER_EDITABLE_PROPERTIES = [
 ] as const satisfies readonly ClaimProperty[];
 export type OwnerEditableProperty = (typeof OWNER_EDITABLE_PROPERTIES)[number];
 
+/**
+ * A business's operating status (the operatingStatus claim). permanently_closed takes it out of
+ * every list (status inactive, reason closed) while its profile still answers 200 with the status.
+ */
+export const OPERATING_STATUSES = ["open", "temporarily_closed", "permanently_closed"] as const;
+export type OperatingStatus = (typeof OPERATING_STATUSES)[number];
+
+/**
+ * pending: waiting for an admin; accepted: it became an admin-verified claim; rejected: an admin
+ * said no; superseded: another proposal for the same property was accepted first.
+ */
+export const CORRECTION_STATUSES = ["pending", "accepted", "rejected", "superseded"] as const;
+export type CorrectionStatus = (typeof CORRECTION_STATUSES)[number];
+
+/** What a correction may propose: the facts a caller outside the business can check. */
+export const CORRECTABLE_PROPERTIES = [
+  "name",
+  "phone",
+  "website",
+  "email",
+  "address",
+  "postalCode",
+  "description",
+  "services",
+  "openingHours",
+  "operatingStatus",
+] as const satisfies readonly ClaimProperty[];
+export type CorrectableProperty = (typeof CORRECTABLE_PROPERTIES)[number];
+
 /** Why a business is out of service; its 410 body carries the reason. */
-export const INACTIVE_REASONS = ["decommissioned", "removed_from_source"] as const;
+export const INACTIVE_REASONS = ["decommissioned", "removed_from_source", "closed"] as const;
 export type InactiveReason = (typeof INACTIVE_REASONS)[number];

@@ -17,3 +17,4 @@ export * from "./document-mentions";
 export * from "./co-mention-edges";
 export * from "./webhooks";
 export * from "./registry-records";
+export * from "./corrections";
