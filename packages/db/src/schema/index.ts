@@ -18,3 +18,4 @@ export * from "./co-mention-edges";
 export * from "./webhooks";
 export * from "./registry-records";
 export * from "./corrections";
+export * from "./feed-changes";
