@@ -5,8 +5,13 @@ import type { PgliteDatabase } from "drizzle-orm/pglite";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { Database } from "./client";
 import { dbPackageDir } from "./package-dir";
+import { backfillCityTimeZones } from "./time-zones";
 
-/** Applies the committed drizzle-kit migrations; the same files on PGlite and PostgreSQL. */
+/**
+ * Applies the committed drizzle-kit migrations; the same files on PGlite and PostgreSQL. Then
+ * the backfills SQL cannot do: a city's time zone comes from its coordinates through a JS
+ * lookup (time-zones.ts), so cities from before the time_zone column get theirs here.
+ */
 export async function migrate(database: Database): Promise<void> {
   // From the package, not from import.meta.url: bundled, that is apps/server/dist/main.js.
   const migrationsFolder = path.join(dbPackageDir(), "migrations");
@@ -15,4 +20,5 @@ export async function migrate(database: Database): Promise<void> {
   } else {
     await migratePostgres(database.db as unknown as PostgresJsDatabase, { migrationsFolder });
   }
+  await backfillCityTimeZones(database.db);
 }

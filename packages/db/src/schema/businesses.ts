@@ -3,6 +3,7 @@ import { boolean, doublePrecision, index, integer, jsonb, pgTable, real, text, t
 import { categories } from "./categories";
 import { cities } from "./cities";
 import { businessStatus, ownership, planTier, type InactiveReason } from "./enums";
+import { weekRanges } from "./week-ranges";
 
 export interface OpeningHoursSpec {
   /** schema.org day names: Monday ... Sunday. */
@@ -55,6 +56,14 @@ export const businesses = pgTable(
     lat: doublePrecision("lat"),
     lng: doublePrecision("lng"),
     openingHours: jsonb("opening_hours").$type<OpeningHoursSpec[]>().notNull().default([]),
+    /**
+     * The opening hours as local minutes of the week (week-ranges.ts), computed by the database
+     * from opening_hours (opening_hours_week(), migration 0018) in the very statement that writes
+     * them: the claim write path's projection, the seed, a backfill alike, so it never lags the
+     * hours. Null when the hours are unknown. What open-now / open-at filters test
+     * (services/where-when/open-filter.ts): one containment test per row, no JSON read.
+     */
+    openWeek: weekRanges("open_week").generatedAlwaysAs(sql`opening_hours_week(opening_hours)`),
     /** INTERNAL. Never in public output (score contract 2.1-phase0). */
     geoScore: integer("geo_score").notNull().default(0),
     /** INTERNAL. Breaks ties within a plan tier; never in public output. */
@@ -83,6 +92,11 @@ export const businesses = pgTable(
       .where(sql`${t.status} = 'active'`),
     index("businesses_category_rating_idx")
       .on(t.categorySlug, t.rating.desc().nullsLast(), t.reviewCount.desc(), t.name, t.id)
+      .where(sql`${t.status} = 'active'`),
+    // Near a point: radius (earth_box @>) and nearest-first (<-> in index order) searches over
+    // servable businesses (services/where-when/near.ts). cube + earthdistance, no PostGIS.
+    index("businesses_earth_idx")
+      .using("gist", sql`ll_to_earth(${t.lat}, ${t.lng})`)
       .where(sql`${t.status} = 'active'`),
     index("businesses_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`),
     // Finds a city's businesses: mention dictionaries and category co-occurrence (packages/api/src/services/graph/).

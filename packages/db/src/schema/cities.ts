@@ -16,6 +16,11 @@ export const cities = pgTable(
     population: integer("population").notNull(),
     lat: doublePrecision("lat").notNull(),
     lng: doublePrecision("lng").notNull(),
+    /**
+     * IANA time zone ("Europe/Berlin") the city's opening hours are read in, from its coordinates
+     * (time-zones.ts). Null only until migrate() backfills a city written without one.
+     */
+    timeZone: text("time_zone"),
     /** Lower-case other names the city is searched by ("bangalore" for Bengaluru). */
     aliases: text("aliases").array().notNull().default([]),
   },

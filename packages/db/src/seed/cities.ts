@@ -1,4 +1,5 @@
 import type { City } from "../schema/cities";
+import { timeZoneAt } from "../time-zones";
 import { adminRegionOf, citySlug, EXCLUDED_FEATURE_CODES, loadDatasets, type GeoNamesCity } from "../gazetteer";
 import { CITY_ALIASES } from "./city-curation";
 import { kebab, searchForm } from "./text";
@@ -78,6 +79,7 @@ export function loadDemoCities(count = DEMO_CITY_COUNT): City[] {
       population: city.population,
       lat,
       lng,
+      timeZone: timeZoneAt(lat, lng),
       aliases: aliasesFor(city),
     };
   });
