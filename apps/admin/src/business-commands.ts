@@ -46,6 +46,14 @@ export function registerBusinessCommands(program: Command): void {
     });
 
   business
+    .command("unverify-owner <slug>")
+    .description("withdraw the owner verification (inverse of verify-owner): the listing turns unclaimed and leaves the partner feed")
+    .action(async (slug: string, _options: unknown, command: Command) => {
+      const result = await adminClientFrom(command).admin.unverifyOwner.mutate({ slug });
+      console.log(`${result.slug}	${result.name}	unclaimed${result.changed ? "" : " (already; nothing written)"}`);
+    });
+
+  business
     .command("add")
     .description("create a business from a JSON file: name, category (slug), city (slug) and any owner-editable property")
     .requiredOption("--file <BUSINESS.json>", "the business as one JSON object")

@@ -1,9 +1,10 @@
 import { createServer, type RequestListener, type Server } from "node:http";
-import { isDatabaseEmpty, seedDemoWorld } from "@directory/api";
+import { backfillFeedDocuments, isDatabaseEmpty, seedDemoWorld } from "@directory/api";
 import { createDatabase, forChores, migrate, type Database } from "@directory/db";
 import { ensureAdminKey } from "./admin-key";
 import { createApp } from "./app";
 import { createMetrics } from "./metrics";
+import { startFeedSweeper } from "./feed-sweeper";
 import { startHousekeeping } from "./housekeeping";
 import { loadWebhookSecretBox } from "./webhooks/secret-key";
 import { startWebhookWorker } from "./webhooks/worker";
@@ -63,6 +64,8 @@ export async function listenHttp(app: RequestListener, where: { port: number; ho
 async function openPreparedDatabase(config: ServerConfig, logger: Logger, startedAt: number): Promise<Database> {
   const prepare = async (chores: Database) => {
     await migrate(chores);
+    // Migration 0018's backfill: the stored documents are built by the TypeScript builder, so they are written here (idempotent).
+    await backfillFeedDocuments(chores.db);
     if (config.demoSeed && (await isDatabaseEmpty(chores.db))) {
       logger.info("empty database: seeding the demo world");
       const seeded = await seedDemoWorld(chores.db);
@@ -116,6 +119,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   logger.info({ url, driver: database.driver, ms: Math.round(performance.now() - startedAt) }, "directory service listening");
 
   const stopHousekeeping = startHousekeeping(database.db, logger);
+  const stopFeedSweeper = startFeedSweeper(database.db, logger);
   const worker = config.webhooks.workerInServer
     ? startWebhookWorker({
         database,
@@ -130,6 +134,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const close = () =>
     (closing ??= (async () => {
       stopHousekeeping();
+      stopFeedSweeper();
       await worker?.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);

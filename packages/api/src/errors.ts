@@ -16,6 +16,7 @@ const DOMAIN_ERRORS = {
   NOT_FOUND: { trpc: "NOT_FOUND", http: 404 },
   CONFLICT: { trpc: "CONFLICT", http: 409 },
   ENTITY_DECOMMISSIONED: { trpc: "NOT_FOUND", http: 410 },
+  POSITION_EXPIRED: { trpc: "NOT_FOUND", http: 410 },
   PAYLOAD_TOO_LARGE: { trpc: "PAYLOAD_TOO_LARGE", http: 413 },
   UNSUPPORTED_MEDIA_TYPE: { trpc: "UNSUPPORTED_MEDIA_TYPE", http: 415 },
   HEADERS_TOO_LARGE: { trpc: "BAD_REQUEST", http: 431 },

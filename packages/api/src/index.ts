@@ -19,6 +19,8 @@ export { toListing } from "./services/search/listing";
 /** The per-address bucket (IPv6: its /64) every per-client cap counts by. */
 export { clientBucketOf } from "./services/access/client-ip";
 export { DEFAULT_RATE_LIMITS, deleteExpiredRateLimitWindows, type RateLimitSettings } from "./services/access/rate-limits";
+export { pruneFeedChanges, sweepExpiredSubscriptions } from "./services/feed/changes";
+export { backfillFeedDocuments, recordFeedChanges, type RemoveReason } from "./services/feed/feed-documents";
 export { createSecretBox, parseSecretKey, type SecretBox } from "./services/webhooks/secrets";
 export { signatureHeaders } from "./services/webhooks/signing";
 export { checkWebhookUrl, guardedLookup, outboundPolicyFromEnv, type OutboundPolicy } from "./services/webhooks/outbound-address";

@@ -4,6 +4,7 @@ import { agentsRouter } from "./routers/agents";
 import { entitiesRouter } from "./routers/entities";
 import { getPartnerFeed } from "./routers/feed/get-partner-feed";
 import { getKnowledgeGraph } from "./routers/graph/get-knowledge-graph";
+import { getPartnerFeedChanges } from "./routers/feed/get-partner-feed-changes";
 import { apiKeysRouter } from "./routers/keys";
 import { leadsRouter } from "./routers/leads";
 import { ownerRouter } from "./routers/owner";
@@ -15,7 +16,7 @@ import { createCallerFactory, router } from "./trpc";
 export const appRouter = router({
   search: searchRouter,
   entities: entitiesRouter,
-  feed: router({ getPartnerFeed }),
+  feed: router({ getPartnerFeed, getPartnerFeedChanges }),
   graph: router({ getKnowledgeGraph }),
   agents: agentsRouter,
   leads: leadsRouter,

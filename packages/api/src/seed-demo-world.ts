@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@directory/db";
 import { seedDemoData, type SeedOptions } from "@directory/db/seed";
+import { backfillFeedDocuments } from "./services/feed/feed-documents";
 import { seedDemoDocuments } from "./services/graph/demo-documents";
 
 /**
@@ -12,6 +13,8 @@ import { seedDemoDocuments } from "./services/graph/demo-documents";
 export async function seedDemoWorld(db: Db, options: SeedOptions = {}): Promise<Awaited<ReturnType<typeof seedDemoData>>> {
   const written = await seedDemoData(db, { ...options, analyze: false });
   await seedDemoDocuments(db, { seed: options.seed });
+  // The data seed writes rows directly, not through the write path: the partner feed's documents follow here.
+  await backfillFeedDocuments(db);
   // Statistics once, over the documents too (why they matter: seedDemoData).
   if (options.analyze ?? true) await db.execute(sql`analyze`);
   return written;

@@ -85,6 +85,24 @@ export async function verifyOwner(db: Db, params: { slug: string; at?: Date }) {
   });
 }
 
+/**
+ * The inverse of verifyOwner: the listing turns unclaimed and leaves the partner feed (a remove
+ * no_longer_verified). Idempotent: a listing not owner-verified is left as it is, no event.
+ */
+export async function unverifyOwner(db: Db, params: { slug: string; at?: Date }) {
+  const { slug, at = new Date() } = params;
+  const business = await requireBusinessBySlug(db, slug);
+  return db.transaction(async (tx) => {
+    const row = await lockBusiness(tx, business.id);
+    const changed = row.ownership === "owner_verified";
+    if (changed) {
+      await tx.update(businesses).set({ ownership: "unclaimed", updatedAt: at }).where(eq(businesses.id, row.id));
+      await recordEntityUpdated(tx, { businessId: row.id, slug: row.slug, change: "ownership", at });
+    }
+    return { id: row.id, slug: row.slug, name: row.name, ownership: "unclaimed" as const, changed };
+  });
+}
+
 export type NewBusinessFacts = { name: string; category: string; city: string } & Partial<Record<OwnerEditableProperty, unknown>>;
 
 /**

@@ -1,0 +1,135 @@
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { businesses, feedDocuments, rowsOf } from "@directory/db";
+import { DomainError } from "../../errors";
+import { TEST_BASE_URL } from "../../test-callers";
+import { createTestDatabase, type TestDatabase } from "../../testing";
+import { writeClaims } from "../claims/claim-writes";
+import { decommissionBusiness, reactivateBusiness } from "../claims/lifecycle";
+import { unverifyOwner, verifyOwner } from "../claims/verification";
+import { findBusinessById } from "../entities/business-lookup";
+import { toJsonLd } from "../entities/structured-data";
+import { feedPosition, getFeedChanges, pruneFeedChanges, sweepExpiredSubscriptions } from "./changes";
+import { servedDocument } from "./feed-documents";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.destroy();
+});
+
+const changesAfter = (after: number, limit = 1000) => getFeedChanges(database.db, { after, limit, baseUrl: TEST_BASE_URL });
+
+async function visibleBusiness(offset: number) {
+  const [row] = await database.db
+    .select({ id: businesses.id, slug: businesses.slug })
+    .from(businesses)
+    .innerJoin(feedDocuments, eq(feedDocuments.businessId, businesses.id))
+    .where(and(eq(businesses.status, "active"), sql`${businesses.subscriptionExpiresAt} is null`))
+    .orderBy(businesses.id)
+    .offset(offset)
+    .limit(1);
+  return row!;
+}
+
+describe("stored documents", () => {
+  it("equal the builder's output for every feed-visible business of the demo world, and exist for those only", async () => {
+    const visible = rowsOf<{ id: string }>(
+      await database.db.execute(sql`select id from businesses where status = 'active' and ownership = 'owner_verified'
+        and (subscription_expires_at is null or subscription_expires_at > now()) order by id`),
+    );
+    const stored = await database.db.select().from(feedDocuments).orderBy(feedDocuments.businessId);
+    expect(visible.length).toBeGreaterThan(10);
+    expect(stored.map((row) => row.businessId)).toEqual(visible.map((row) => row.id));
+    for (const row of stored) {
+      const record = await findBusinessById(database.db, row.businessId);
+      expect(servedDocument(row.document, TEST_BASE_URL)).toBe(JSON.stringify(toJsonLd(record!, TEST_BASE_URL)));
+    }
+  });
+
+  it("serve under any base URL with the URLs the builder makes, and owner text that spells the placeholder stays text", async () => {
+    const business = await visibleBusiness(0);
+    await writeClaims(database.db, [
+      {
+        business,
+        claims: [{ property: "description", value: 'A "\\u0001 test" \\u0001', source: "owner:test", confidence: 0.9, verification: "self_reported" }],
+      },
+    ]);
+    const [row] = await database.db.select().from(feedDocuments).where(eq(feedDocuments.businessId, business.id));
+    const base = "https://example.org/dir";
+    const served = JSON.parse(servedDocument(row!.document, base)) as ReturnType<typeof toJsonLd>;
+    expect(served).toEqual(JSON.parse(JSON.stringify(toJsonLd((await findBusinessById(database.db, business.id))!, base))));
+    expect(served.description).toBe('A "\\u0001 test" \\u0001');
+  });
+});
+
+describe("the change feed", () => {
+  it("records an upsert per write and a remove with the reason when a business leaves the feed", async () => {
+    const { last: start } = await feedPosition(database.db);
+    const business = await visibleBusiness(1);
+    await writeClaims(database.db, [
+      { business, claims: [{ property: "phone", value: "+1 555 0100", source: "owner:test", confidence: 0.9, verification: "self_reported" }] },
+    ]);
+    await decommissionBusiness(database.db, { slug: business.slug });
+    await decommissionBusiness(database.db, { slug: business.slug });
+    await reactivateBusiness(database.db, { slug: business.slug });
+    await unverifyOwner(database.db, { slug: business.slug });
+    await verifyOwner(database.db, { slug: business.slug });
+
+    const page = await changesAfter(start);
+    const mine = page.changes.filter((change) => change.id === business.id);
+    expect(mine.map((change) => [change.action, change.reason])).toEqual([
+      ["upsert", undefined],
+      ["remove", "decommissioned"],
+      ["upsert", undefined],
+      ["remove", "no_longer_verified"],
+      ["upsert", undefined],
+    ]);
+    expect(mine[0]!.location?.telephone).toBe("+1 555 0100");
+    expect(mine[0]!.location?.identifier).toBe(business.id);
+    const seqs = page.changes.map((change) => change.seq);
+    expect(seqs).toEqual(seqs.map((_, index) => start + index + 1));
+    expect(page.nextAfter).toBe(seqs.at(-1));
+    expect(page.hasMore).toBe(false);
+  });
+
+  it("pages with nextAfter and hasMore, and answers an empty page with nextAfter unchanged", async () => {
+    const { last } = await feedPosition(database.db);
+    const first = await changesAfter(last - 3, 2);
+    expect(first.changes).toHaveLength(2);
+    expect(first.hasMore).toBe(true);
+    const second = await changesAfter(first.nextAfter, 2);
+    expect(second.changes.map((change) => change.seq)).toEqual([last]);
+    expect(second.hasMore).toBe(false);
+    expect(await changesAfter(last)).toEqual({ changes: [], nextAfter: last, hasMore: false });
+  });
+
+  it("removes a business whose subscription ran out, once, when swept", async () => {
+    const business = await visibleBusiness(2);
+    await reactivateBusiness(database.db, { slug: business.slug, renewUntil: new Date(Date.now() + 1_000) });
+    const { last } = await feedPosition(database.db);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await sweepExpiredSubscriptions(database.db)).toBeGreaterThanOrEqual(1);
+    expect(await sweepExpiredSubscriptions(database.db)).toBe(0);
+    const page = await changesAfter(last);
+    expect(page.changes.filter((change) => change.id === business.id).map((change) => change.reason)).toEqual(["subscription_expired"]);
+  });
+
+  it("refuses a position it never gave (400) and one past retention (410, saying to take a fresh export)", async () => {
+    const { last } = await feedPosition(database.db);
+    await expect(changesAfter(last + 1)).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    // Age every change: a position before them is then older than 30 days.
+    await database.db.execute(sql`update feed_changes set changed_at = now() - interval '40 days'`);
+    const stale = await changesAfter(1).catch((error: unknown) => error);
+    expect(stale).toBeInstanceOf(DomainError);
+    expect((stale as DomainError).httpStatus).toBe(410);
+    expect((stale as DomainError).message).toMatch(/fresh export/);
+    expect(await pruneFeedChanges(database.db)).toBeGreaterThan(0);
+    const position = await feedPosition(database.db);
+    expect(position.prunedThrough).toBe(last);
+    await expect(changesAfter(0)).rejects.toMatchObject({ code: "POSITION_EXPIRED" });
+    expect(await changesAfter(last)).toEqual({ changes: [], nextAfter: last, hasMore: false });
+  });
+});

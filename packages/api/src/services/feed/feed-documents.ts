@@ -1,0 +1,170 @@
+import { sql } from "drizzle-orm";
+import { businesses, categories, cities, rowsOf, type Db } from "@directory/db";
+import { toJsonLd, type JsonLdSource } from "../entities/structured-data";
+import { uuidList } from "../shared/sql-lists";
+
+/**
+ * Only the columns the JSON-LD is built from, named as JsonLdSource names them, read as the
+ * driver's raw rows: drizzle's per-column mapping of 500 rows cost a page ~4 ms. updatedAt is
+ * read as epoch milliseconds, a number on both drivers.
+ */
+export const jsonLdColumns = sql.join(
+  [
+    sql`${categories.schemaOrgType} as "schemaOrgType"`,
+    sql`${businesses.id} as "id"`,
+    sql`${businesses.slug} as "slug"`,
+    sql`${businesses.name} as "name"`,
+    sql`${businesses.description} as "description"`,
+    sql`${businesses.website} as "website"`,
+    sql`${businesses.phone} as "phone"`,
+    sql`${businesses.email} as "email"`,
+    sql`${businesses.address} as "address"`,
+    sql`${cities.name} as "cityName"`,
+    sql`${businesses.state} as "state"`,
+    sql`${businesses.postalCode} as "postalCode"`,
+    sql`${businesses.country} as "country"`,
+    sql`${businesses.lat} as "lat"`,
+    sql`${businesses.lng} as "lng"`,
+    sql`${businesses.openingHours} as "openingHours"`,
+    sql`${businesses.rating} as "rating"`,
+    sql`${businesses.reviewCount} as "reviewCount"`,
+    sql`${businesses.services} as "services"`,
+    sql`floor(extract(epoch from ${businesses.updatedAt}) * 1000)::float8 as "updatedAt"`,
+  ],
+  sql`, `,
+);
+
+/**
+ * The public base URL inside a stored document. U+0001 never survives owner-text cleaning, and
+ * JSON writes it as the escape \u0001, so `"\u0001` (a string opening on it) can only be one of
+ * the URLs the builder made: owner text that spells a backslash writes it doubled.
+ */
+const BASE_PLACEHOLDER = "\u0001";
+const STORED_BASE = `"\\u0001`;
+
+/** The stored text of a business's location: exactly the builder's JSON, base URL left open. */
+export function storedDocument(row: JsonLdSource): string {
+  return JSON.stringify(toJsonLd(row, BASE_PLACEHOLDER));
+}
+
+/** A stored document ready to serve under a base URL: one string replacement, no parse. */
+export function servedDocument(stored: string, baseUrl: string): string {
+  return stored.replaceAll(STORED_BASE, `"${JSON.stringify(baseUrl).slice(1, -1)}`);
+}
+
+/** Why a business left the feed, in the change feed's words. */
+export type RemoveReason = "decommissioned" | "subscription_expired" | "no_longer_verified" | "removed_from_source" | "merged" | "closed";
+
+interface FeedStateRow extends JsonLdSource {
+  visible: boolean;
+  published: boolean;
+  inactiveReason: string | null;
+  inactive: boolean;
+  expired: boolean;
+}
+
+export interface RecordFeedChangesOptions {
+  /** The reason a remove gives instead of the one read from the row (e.g. merged). */
+  reason?: RemoveReason;
+  /** With reason merged: the surviving business. */
+  mergedInto?: string;
+}
+
+function removeReason(row: FeedStateRow): RemoveReason {
+  if (row.inactive) return (row.inactiveReason as RemoveReason | null) ?? "decommissioned";
+  if (row.expired) return "subscription_expired";
+  return "no_longer_verified";
+}
+
+/**
+ * THE way a change reaches partners. Call it in the transaction that changed the businesses, after
+ * the change: for each business it reads the row as it now is and
+ * - feed-visible (active, unexpired, owner-verified): stores its document and records an upsert
+ *   carrying it (every call is an entry: no compaction);
+ * - not visible but last published: deletes its document and records a remove, with the reason
+ *   read from the row (inactive reason, expiry, ownership) unless `options.reason` says otherwise;
+ * - neither: nothing (partners never saw it).
+ * recordEntityUpdates calls it for every entity.updated, so the webhooks and the change feed agree.
+ * Positions are given at commit (see feed_changes). Returns the number of entries recorded.
+ */
+export async function recordFeedChanges(tx: Db, businessIds: readonly string[], at: Date, options: RecordFeedChangesOptions = {}): Promise<number> {
+  if (businessIds.length === 0) return 0;
+  const rows = rowsOf<FeedStateRow>(
+    await tx.execute(sql`
+      select ${jsonLdColumns},
+        (${businesses.status} = 'active' and ${businesses.ownership} = 'owner_verified'
+          and (${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now())) as "visible",
+        (d.business_id is not null) as "published",
+        ${businesses.status} <> 'active' as "inactive",
+        ${businesses.inactiveReason} as "inactiveReason",
+        coalesce(${businesses.subscriptionExpiresAt} <= now(), false) as "expired"
+      from ${businesses}
+      join ${categories} on ${categories.slug} = ${businesses.categorySlug}
+      join ${cities} on ${cities.id} = ${businesses.cityId}
+      left join feed_documents d on d.business_id = ${businesses.id}
+      where ${businesses.id} = any(${uuidList([...new Set(businessIds)])})
+      order by ${businesses.id}`),
+  );
+  const upserts: { business_id: string; document: string }[] = [];
+  const removes: { business_id: string; reason: RemoveReason; merged_into: string | null }[] = [];
+  for (const row of rows) {
+    if (row.visible && !options.reason) upserts.push({ business_id: row.id, document: storedDocument(row) });
+    else if (row.published) {
+      const reason = options.reason ?? removeReason(row);
+      removes.push({ business_id: row.id, reason, merged_into: reason === "merged" ? (options.mergedInto ?? null) : null });
+    }
+  }
+  const changedAt = at.toISOString();
+  if (upserts.length > 0) {
+    const json = JSON.stringify(upserts);
+    await tx.execute(sql`
+      insert into feed_documents (business_id, document, changed_at)
+      select business_id, document, ${changedAt}::timestamptz from jsonb_to_recordset(${json}::jsonb) as u(business_id uuid, document text)
+      on conflict (business_id) do update set document = excluded.document, changed_at = excluded.changed_at`);
+    await tx.execute(sql`
+      insert into feed_changes (business_id, action, document, changed_at)
+      select business_id, 'upsert', document, ${changedAt}::timestamptz from jsonb_to_recordset(${json}::jsonb) as u(business_id uuid, document text)`);
+  }
+  if (removes.length > 0) {
+    const json = JSON.stringify(removes);
+    await tx.execute(sql`delete from feed_documents where business_id = any(${uuidList(removes.map((r) => r.business_id))})`);
+    await tx.execute(sql`
+      insert into feed_changes (business_id, action, reason, merged_into, changed_at)
+      select business_id, 'remove', reason, merged_into, ${changedAt}::timestamptz
+      from jsonb_to_recordset(${json}::jsonb) as r(business_id uuid, reason text, merged_into uuid)`);
+  }
+  return upserts.length + removes.length;
+}
+
+/**
+ * Stores the documents of feed-visible businesses that have none: after the demo seed (which
+ * writes rows directly) and after the migration that added the table, for the rows already there.
+ * Idempotent; records no changes (an export taken afterwards starts from these documents).
+ */
+export async function backfillFeedDocuments(db: Db, batchSize = 2_000): Promise<number> {
+  let written = 0;
+  let after = "00000000-0000-0000-0000-000000000000";
+  for (;;) {
+    const rows = rowsOf<JsonLdSource>(
+      await db.execute(sql`
+        select ${jsonLdColumns}
+        from ${businesses}
+        join ${categories} on ${categories.slug} = ${businesses.categorySlug}
+        join ${cities} on ${cities.id} = ${businesses.cityId}
+        where ${businesses.id} > ${after}::uuid and ${businesses.status} = 'active' and ${businesses.ownership} = 'owner_verified'
+          and (${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now())
+          and not exists (select 1 from feed_documents d where d.business_id = ${businesses.id})
+        order by ${businesses.id}
+        limit ${batchSize}`),
+    );
+    const last = rows.at(-1);
+    if (!last) return written;
+    const json = JSON.stringify(rows.map((row) => ({ business_id: row.id, document: storedDocument(row) })));
+    await db.execute(sql`
+      insert into feed_documents (business_id, document, changed_at)
+      select business_id, document, now() from jsonb_to_recordset(${json}::jsonb) as u(business_id uuid, document text)
+      on conflict (business_id) do nothing`);
+    written += rows.length;
+    after = last.id;
+  }
+}
