@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { registerBusinessCommands } from "./business-commands";
 import { registerClaimCommands } from "./claim-commands";
+import { registerCorrectionCommands } from "./correction-commands";
 import { registerDbCommands } from "./db-commands";
 import { registerGraphCommands } from "./graph-commands";
 import { registerImportCommands } from "./import-commands";
@@ -15,6 +16,7 @@ const program = new Command("admin")
 registerKeyCommands(program);
 registerBusinessCommands(program);
 registerClaimCommands(program);
+registerCorrectionCommands(program);
 registerDbCommands(program);
 registerGraphCommands(program);
 registerImportCommands(program);

@@ -134,6 +134,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       leadsPerKeyPerHour: nonNegativeInteger(env, "LEADS_PER_KEY_HOURLY", DEFAULT_RATE_LIMITS.leadsPerKeyPerHour),
       leadsPerBusinessPerDay: nonNegativeInteger(env, "LEADS_PER_BUSINESS_DAILY", DEFAULT_RATE_LIMITS.leadsPerBusinessPerDay),
       webhookSendsPerKeyPerHour: nonNegativeInteger(env, "WEBHOOK_SENDS_PER_KEY_HOURLY", DEFAULT_RATE_LIMITS.webhookSendsPerKeyPerHour),
+      correctionsPerAddressPerHour: nonNegativeInteger(env, "CORRECTIONS_PER_ADDRESS_HOURLY", DEFAULT_RATE_LIMITS.correctionsPerAddressPerHour),
+      correctionsPerKeyPerHour: nonNegativeInteger(env, "CORRECTIONS_PER_KEY_HOURLY", DEFAULT_RATE_LIMITS.correctionsPerKeyPerHour),
     },
   };
 }

@@ -1,10 +1,11 @@
 import { adminRouter } from "./routers/admin";
 import { lifecycleRouter } from "./routers/admin/lifecycle";
 import { agentsRouter } from "./routers/agents";
+import { correctionsRouter } from "./routers/corrections";
 import { entitiesRouter } from "./routers/entities";
 import { getPartnerFeed } from "./routers/feed/get-partner-feed";
-import { getKnowledgeGraph } from "./routers/graph/get-knowledge-graph";
 import { getPartnerFeedChanges } from "./routers/feed/get-partner-feed-changes";
+import { getKnowledgeGraph } from "./routers/graph/get-knowledge-graph";
 import { apiKeysRouter } from "./routers/keys";
 import { leadsRouter } from "./routers/leads";
 import { ownerRouter } from "./routers/owner";
@@ -25,6 +26,7 @@ export const appRouter = router({
   lifecycle: lifecycleRouter,
   admin: adminRouter,
   webhooks: webhooksRouter,
+  corrections: correctionsRouter,
   pages: pagesRouter,
 });
 

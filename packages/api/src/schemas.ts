@@ -20,6 +20,7 @@ export { ZKnowledgeGraph } from "./routers/graph/get-knowledge-graph.types";
 export { ZLeadView } from "./routers/leads/leads.types";
 export { ZLeadStatusInput, ZLeadStatusOutput } from "./routers/leads/get-lead-status.types";
 export { ZSubmitLeadInput, ZSubmitLeadOutput } from "./routers/leads/submit-lead.types";
+export { ZSubmitCorrectionInput, ZSubmitCorrectionOutput } from "./routers/corrections/submit-correction.types";
 export { ZCitationsInput, ZCitationsOutput } from "./routers/owner/get-my-citations.types";
 export { ZVisibilityOutput } from "./routers/owner/get-my-visibility-score.types";
 /** What every door tells agents (versions, limits, ranking, contact): the MCP server's identity and instructions read it here. */

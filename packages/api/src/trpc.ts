@@ -5,6 +5,7 @@ import type { ApiKeyKind } from "@directory/db";
 import type { Context } from "./context";
 import { DomainError, toPublicError, toTrpcError, type ErrorDetails } from "./errors";
 import { assertSafeInput } from "./input-gate";
+import { ZSubmitCorrectionInput } from "./routers/corrections/submit-correction.types";
 import { ZSubmitLeadInput } from "./routers/leads/submit-lead.types";
 import { authenticateApiKey, type AuthenticatedKey } from "./services/access/api-keys";
 import { clientBucketOf } from "./services/access/client-ip";
@@ -222,6 +223,45 @@ export const v2Procedure = baseProcedure
 
 /** Guarantee: as v2Procedure, plus a valid lead within the limits per address, per key and per target business. */
 export const leadSubmissionProcedure = v2Procedure.meta({ access: "lead-submission", cache: "private" }).input(ZSubmitLeadInput).use(leadLimits);
+
+/**
+ * Who submitted a correction, as one independent caller: the key, else the address bucket, else
+ * (in-process callers with neither) one shared anonymous caller. Corrections weigh by it.
+ */
+export function correctionSubmitterOf(ctx: Context): string {
+  if (ctx.apiKey) return `key:${ctx.apiKey.id}`;
+  return ctx.clientIp !== null ? `ip:${clientBucketOf(ctx.clientIp)}` : "anonymous";
+}
+
+/**
+ * Corrections reach an admin's queue and the business's owner, so they have hourly limits of their
+ * own: per anonymous address (correctionsPerAddressPerHour, low) and per key (admin exempt),
+ * counted once the input is valid, failing closed (a correction can be sent again later).
+ */
+const correctionLimits = t.middleware(async ({ ctx, next }) => {
+  const limits = ctx.rateLimits;
+  if (ctx.apiKey && ctx.apiKey.kind !== "admin") {
+    await countCall(
+      ctx,
+      `key:${ctx.apiKey.id}`,
+      { name: "correction-key-hourly", limit: limits.correctionsPerKeyPerHour, window: "hour" },
+      "This API key's hourly correction limit",
+      "closed",
+    );
+  } else if (!ctx.apiKey && ctx.clientIp !== null) {
+    await countCall(
+      ctx,
+      `ip:${clientBucketOf(ctx.clientIp)}`,
+      { name: "correction-address-hourly", limit: limits.correctionsPerAddressPerHour, window: "hour" },
+      "The hourly correction limit for your address",
+      "closed",
+    );
+  }
+  return next();
+});
+
+/** Guarantee: as v2Procedure, plus a valid correction within the hourly limits per address and per key. */
+export const correctionSubmissionProcedure = v2Procedure.meta({ cache: "private" }).input(ZSubmitCorrectionInput).use(correctionLimits);
 
 function requireKey(kinds: readonly ApiKeyKind[] | "any", needed: string, refusalDetails: ErrorDetails = {}) {
   return t.middleware(({ ctx, next }) => {

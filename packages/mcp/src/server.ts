@@ -17,6 +17,7 @@ import { registerGetOffers } from "./tools/get_offers";
 import { registerSearchBusinesses } from "./tools/search_businesses";
 import { registerSearchByKeyword } from "./tools/search_by_keyword";
 import { registerSubmitLead } from "./tools/submit_lead";
+import { registerSuggestCorrection } from "./tools/suggest_correction";
 import { compactToolsList } from "./tools/tools-list";
 
 const TOOL_REGISTRATIONS = [
@@ -33,12 +34,13 @@ const TOOL_REGISTRATIONS = [
   registerGetOffers,
   registerGetMyVisibilityScore,
   registerGetMyCitations,
+  registerSuggestCorrection,
 ];
 
 const INSTRUCTIONS = `A worldwide business directory: verified and unclaimed businesses, each with a category and a city. ${TOOL_REGISTRATIONS.length} tools.
 Ranking of search_businesses and get_category_leaders: ${RANKING.search} Each response states this in rankingModel, so tell the user paid tiers rank first. Ranking of get_listicle: ${RANKING.listicle}
 Use search_businesses, search_by_keyword, get_category_leaders or get_listicle to find businesses; their slugs feed get_business_profile, get_buyer_questions, get_offers and compare_businesses. get_available_cities lists the cities of a category; the resource directory://categories lists the valid categories.
-submit_lead sends the user's contact details to a business and ${LEAD_CONSENT_RULE} get_lead_status follows a lead up.
+submit_lead sends the user's contact details to a business and ${LEAD_CONSENT_RULE} get_lead_status follows a lead up. suggest_correction reports a wrong or closed fact for an admin to check.
 get_my_visibility_score and get_my_citations are for business owners and need a business-scoped API key.`;
 
 /** One finished tool call: a result with isError is an error even though the HTTP answer is 200. */

@@ -3,9 +3,14 @@ import type { Rng } from "./random";
 import type { ClaimRow } from "./rows";
 import { DAY_SECONDS, addSeconds } from "./time";
 
-/** Every property a demo business has a current claim for: all but openingHoursText, the hours as a registry wrote them. */
-export type DemoClaimedProperty = Exclude<ClaimProperty, "openingHoursText">;
-export const DEMO_CLAIMED_PROPERTIES = CLAIM_PROPERTIES.filter((property): property is DemoClaimedProperty => property !== "openingHoursText");
+/**
+ * Every property a demo business has a current claim for: all but openingHoursText, the hours as a
+ * registry wrote them, and operatingStatus (no claim reads as open; the demo world is unchanged).
+ */
+export type DemoClaimedProperty = Exclude<ClaimProperty, "openingHoursText" | "operatingStatus">;
+export const DEMO_CLAIMED_PROPERTIES = CLAIM_PROPERTIES.filter(
+  (property): property is DemoClaimedProperty => property !== "openingHoursText" && property !== "operatingStatus",
+);
 
 /**
  * The claims drawn from the business's own random stream, in the order they have always been

@@ -7,7 +7,7 @@ export const ADMIN_BASE_PATH = "/api/v2/admin";
 export const ZAdminSlug = z.string().trim().min(1).max(200).describe("Current or former slug of the business");
 
 export function adminRoute(
-  method: "POST",
+  method: "GET" | "POST",
   path: string,
   operationId: string,
   summary: string,

@@ -9,7 +9,9 @@ export const ZCreateWebhookInput = z.object({
     .array(z.enum(WEBHOOK_EVENT_TYPES))
     .min(1)
     .max(WEBHOOK_EVENT_TYPES.length)
-    .describe("Event kinds to receive: entity.updated (any key), lead.created (business keys: their own business's leads)"),
+    .describe(
+      "Event kinds to receive: entity.updated (any key), lead.created and correction.created (business keys: their own business's leads and proposed corrections)",
+    ),
 });
 
 export const ZCreateWebhookOutput = ZWebhook.extend({

@@ -23,6 +23,9 @@ export interface RateLimitSettings {
   leadsPerBusinessPerDay: number;
   /** Webhook test sends and redeliveries per key per hour: each one makes us POST to the key's receiver. */
   webhookSendsPerKeyPerHour: number;
+  /** Corrections submitted per hour: per anonymous address (low: anyone can send one) and per key. */
+  correctionsPerAddressPerHour: number;
+  correctionsPerKeyPerHour: number;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
@@ -33,6 +36,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   leadsPerKeyPerHour: 100,
   leadsPerBusinessPerDay: 50,
   webhookSendsPerKeyPerHour: 20,
+  correctionsPerAddressPerHour: 10,
+  correctionsPerKeyPerHour: 100,
 };
 
 export interface RateLimitDecision {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ClaimProperty, OpeningHoursSpec } from "@directory/db";
+import { OPERATING_STATUSES, type ClaimProperty, type OpeningHoursSpec } from "@directory/db";
 import { DomainError } from "../../errors";
 import { cleanOwnerList, cleanOwnerText, OWNER_TEXT_LIMITS } from "../shared/owner-text";
 
@@ -60,6 +60,21 @@ export const ZOpeningHoursValue = z
 
 export const ZCoordinatesValue = z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).strict();
 
+const calendarDate = z.iso.date("a date YYYY-MM-DD");
+
+/**
+ * open, temporarily_closed (reopensOn optional) or permanently_closed (closedOn required): a
+ * permanent closure takes the business out of every list; a temporary one keeps it findable, marked.
+ */
+export const ZOperatingStatusValue = z
+  .object({ status: z.enum(OPERATING_STATUSES), closedOn: calendarDate.optional(), reopensOn: calendarDate.optional() })
+  .strict()
+  .refine((value) => value.status !== "permanently_closed" || value.closedOn !== undefined, "closedOn (YYYY-MM-DD) is required for permanently_closed")
+  .refine((value) => value.status === "temporarily_closed" || value.reopensOn === undefined, "reopensOn is only for temporarily_closed")
+  .refine((value) => value.status !== "open" || value.closedOn === undefined, "closedOn is not for open");
+
+export type OperatingStatusValue = z.output<typeof ZOperatingStatusValue>;
+
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable();
 
 /** The value schema of each claim property. */
@@ -88,6 +103,7 @@ export const CLAIM_VALUE_SCHEMAS = {
   openingHoursText: nullable(shortText),
   rating: nullable(z.number().min(0).max(5)),
   reviewCount: z.number().int().min(0),
+  operatingStatus: ZOperatingStatusValue,
 } as const satisfies Record<ClaimProperty, z.ZodType>;
 
 export type ClaimValue<P extends ClaimProperty> = z.output<(typeof CLAIM_VALUE_SCHEMAS)[P]>;
@@ -105,7 +121,8 @@ export function sameClaimValue(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);
 }
 
-function canonicalJson(value: unknown): string {
+/** One JSON text per value whatever its key order: what "the same proposal" (corrections) compares. */
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>)

@@ -33,6 +33,8 @@ export interface ProjectionRow {
   opening_hours: unknown[];
   rating: number | null;
   review_count: number;
+  status: "active" | "inactive";
+  inactive_reason: string | null;
 }
 
 const PROJECTED_COLUMNS = [
@@ -56,6 +58,8 @@ const PROJECTED_COLUMNS = [
   "opening_hours",
   "rating",
   "review_count",
+  "status",
+  "inactive_reason",
 ] as const satisfies readonly (keyof ProjectionRow)[];
 
 export interface ProjectedBusiness {
@@ -133,6 +137,15 @@ export function projectClaims(row: ProjectionRow, changes: Partial<Record<ClaimP
       case "reviewCount":
         next.review_count = value as number;
         break;
+      case "operatingStatus": {
+        // A permanent closure leaves every list through the servable condition (status = 'active'),
+        // so no search query changes; any other status brings back only what a closure took out
+        // (an admin's decommission or a registry's removal stays).
+        const { status } = value as { status: string };
+        if (status === "permanently_closed" && next.status === "active") Object.assign(next, { status: "inactive", inactive_reason: "closed" });
+        else if (status !== "permanently_closed" && next.inactive_reason === "closed") Object.assign(next, { status: "active", inactive_reason: null });
+        break;
+      }
       case "openingHoursText":
         // Shown as a claim beside the parsed hours; no column of its own.
         break;

@@ -61,14 +61,18 @@ export async function requireServableBySlug(db: Db, slug: string): Promise<Busin
   return requireServable(await findBusinessBySlugOrHistory(db, slug), `slug "${slug}"`);
 }
 
-/** Decommissioned = inactive, or a subscription that has run out (SQL twin: servableCondition). */
+/**
+ * Decommissioned = inactive, or a subscription that has run out (SQL twin: servableCondition). A
+ * permanently closed business (inactive, reason closed) is not: it left every list through the
+ * servable condition, but it existed, so its single reads answer 200 with its operating status.
+ */
 export function isDecommissioned(business: Business, now: Date = new Date()): boolean {
-  if (business.status !== "active") return true;
+  if (business.status !== "active" && business.inactiveReason !== "closed") return true;
   return business.subscriptionExpiresAt !== null && business.subscriptionExpiresAt <= now;
 }
 
 /** Why a business is not served: an admin's decommission, its source dropping it, or an expired subscription. */
-export type OutOfServiceReason = InactiveReason | "subscription_expired";
+export type OutOfServiceReason = Exclude<InactiveReason, "closed"> | "subscription_expired";
 
 const OUT_OF_SERVICE_MESSAGES: Record<OutOfServiceReason, string> = {
   decommissioned: "has been decommissioned",
@@ -77,7 +81,7 @@ const OUT_OF_SERVICE_MESSAGES: Record<OutOfServiceReason, string> = {
 };
 
 export function outOfServiceReason(business: Business, now: Date = new Date()): OutOfServiceReason | null {
-  if (business.status !== "active") return business.inactiveReason ?? "decommissioned";
+  if (business.status !== "active" && business.inactiveReason !== "closed") return business.inactiveReason ?? "decommissioned";
   return isDecommissioned(business, now) ? "subscription_expired" : null;
 }
 

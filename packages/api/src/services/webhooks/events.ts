@@ -31,14 +31,24 @@ function links(publicBaseUrl: string, business: { id: string; slug: string }) {
   return { entityProfile: publicUrls.entityProfile(publicBaseUrl, business.slug), entity: publicUrls.canonicalEntity(publicBaseUrl, business.id) };
 }
 
-/** entity.updated: which entity and which of its properties changed; lead.created: which lead of which business. */
+/**
+ * entity.updated: which entity and which of its properties changed; lead.created: which lead of
+ * which business; correction.created: which correction (poll its link) of which property.
+ */
 export function buildOutboxEvent(publicBaseUrl: string, source: OutboxEntity): WebhookEvent {
   const { business, payload } = source;
   const common = { entityId: business.id, slug: business.slug, name: business.name, links: links(publicBaseUrl, business) };
   const data =
     source.eventType === "lead.created"
       ? { ...common, leadId: payload.leadId }
-      : { ...common, change: payload.change, changedProperties: Array.isArray(payload.properties) ? payload.properties : [] };
+      : source.eventType === "correction.created"
+        ? {
+            ...common,
+            correctionId: payload.correctionId,
+            property: payload.property,
+            correction: `${publicBaseUrl}/api/v2/corrections/${String(payload.correctionId)}`,
+          }
+        : { ...common, change: payload.change, changedProperties: Array.isArray(payload.properties) ? payload.properties : [] };
   return { id: outboxEventId(source.outboxId), type: source.eventType, timestamp: source.createdAt.toISOString(), data };
 }
 

@@ -61,10 +61,13 @@ function webhookView(row: WebhookRow) {
   };
 }
 
-/** lead.created carries a business's leads: only that business's own key may subscribe to it. */
+/** lead.created and correction.created concern one business's inbox: only that business's own key may subscribe to them. */
 function assertEventsAllowed(key: AuthenticatedKey, events: readonly WebhookEventType[]): void {
   if (events.includes("lead.created") && key.kind !== "business") {
     throw new DomainError("INVALID_INPUT", "Invalid parameter events: lead.created is for business keys (the leads of their own business)");
+  }
+  if (events.includes("correction.created") && key.kind !== "business") {
+    throw new DomainError("INVALID_INPUT", "Invalid parameter events: correction.created is for business keys (corrections proposed on their own listing)");
   }
 }
 

@@ -1,0 +1,10 @@
+import { getCorrectionStatus as statusOf } from "../../services/corrections/corrections";
+import { v2Procedure } from "../../trpc";
+import { getCorrectionStatusMeta, ZCorrectionStatusInput, ZCorrectionStatusOutput } from "./get-correction-status.types";
+
+/** GET /api/v2/corrections/{id}: the status is public, the submitter never is. */
+export const getCorrectionStatus = v2Procedure
+  .meta(getCorrectionStatusMeta)
+  .input(ZCorrectionStatusInput)
+  .output(ZCorrectionStatusOutput)
+  .query(({ ctx, input }) => statusOf(ctx.db, input.id));
