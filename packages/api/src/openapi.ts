@@ -174,6 +174,11 @@ function rateLimitText(access: AccessClass, limits: RateLimitSettings): string {
         `Lead limit or rate limit exceeded: ${count(limits.leadsPerAddressPerHour)} leads per hour per address, ${count(limits.leadsPerKeyPerHour)} per hour per key, ` +
         `${count(limits.leadsPerBusinessPerDay)} per day per business; ${count(limits.anonymousPerDay)} anonymous requests per day per address; with a key, ${monthly}`
       );
+    case "correction-submission":
+      return (
+        `Correction limit or rate limit exceeded: ${count(limits.correctionsPerAddressPerHour)} corrections per hour per address, ` +
+        `${count(limits.correctionsPerKeyPerHour)} per hour per key; ${count(limits.anonymousPerDay)} anonymous requests per day per address; with a key, ${monthly}`
+      );
     default:
       return `Monthly API quota exceeded: ${monthly} is used up. Wait for Retry-After (the start of next month)`;
   }

@@ -9,7 +9,7 @@ import type { AccessClass, DirectoryMeta } from "./trpc";
  * Structural guards: whatever procedure is added, on whatever door it will be served, it was made
  * with a builder that declares its access class and runs the input gate first.
  */
-const ACCESS_CLASSES: readonly AccessClass[] = ["open", "anonymous-daily", "lead-submission", "key", "partner", "business", "admin"];
+const ACCESS_CLASSES: readonly AccessClass[] = ["open", "anonymous-daily", "lead-submission", "correction-submission", "key", "partner", "business", "admin"];
 
 type AnyProcedure = { _def: { meta?: DirectoryMeta; type: "query" | "mutation" | "subscription" } };
 const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>);

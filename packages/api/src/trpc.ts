@@ -26,10 +26,11 @@ import {
  * - open: anonymous allowed, a per-minute abuse limit per address (assistant-plugin, agent.json)
  * - anonymous-daily: anonymous allowed at the spec's daily limit per address (v2 and its twins)
  * - lead-submission: anonymous-daily plus tighter lead limits per address, key and business
+ * - correction-submission: anonymous-daily plus hourly correction limits per address and per key
  * - key, partner, business, admin: that kind of key required
  * Every keyed call, in any class, counts against the key's monthly quota (admin keys excepted).
  */
-export type AccessClass = "open" | "anonymous-daily" | "lead-submission" | "key" | "partner" | "business" | "admin";
+export type AccessClass = "open" | "anonymous-daily" | "lead-submission" | "correction-submission" | "key" | "partner" | "business" | "admin";
 
 /**
  * Who may keep a copy of a successful anonymous read: "public" (any cache, for a minute; any origin
@@ -261,7 +262,10 @@ const correctionLimits = t.middleware(async ({ ctx, next }) => {
 });
 
 /** Guarantee: as v2Procedure, plus a valid correction within the hourly limits per address and per key. */
-export const correctionSubmissionProcedure = v2Procedure.meta({ cache: "private" }).input(ZSubmitCorrectionInput).use(correctionLimits);
+export const correctionSubmissionProcedure = v2Procedure
+  .meta({ access: "correction-submission", cache: "private" })
+  .input(ZSubmitCorrectionInput)
+  .use(correctionLimits);
 
 function requireKey(kinds: readonly ApiKeyKind[] | "any", needed: string, refusalDetails: ErrorDetails = {}) {
   return t.middleware(({ ctx, next }) => {

@@ -53,7 +53,6 @@ export const submitCorrectionMeta: DirectoryMeta = {
       400: "Invalid body: an unknown property, a value that fails its rule (the message names the property), no evidence, or observedAt in the future",
       404: "No business has this slug",
       410: "The business is out of service",
-      429: "The hourly correction limit of the address or key is used up (Retry-After says when to retry)",
     },
   },
 };

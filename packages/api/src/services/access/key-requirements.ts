@@ -11,6 +11,7 @@ export const KEY_KINDS_ADMITTED = {
   open: null,
   "anonymous-daily": null,
   "lead-submission": null,
+  "correction-submission": null,
   key: "any",
   partner: ["partner", "admin"],
   business: ["business"],
