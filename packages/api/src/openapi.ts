@@ -15,7 +15,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   agents: "Machine-readable discovery for AI agents: the manifest of every door and the per-caller handshake",
   webhooks: "Register and manage webhooks that receive entity.updated events, signed with X-Service-Signature (API key required)",
   owner: "A business's own listing, scores, citations and leads, with its business-scoped key: edits are self-reported claims",
-  admin: "Admin key only: verify a value (admin-verified claim), verify a listing's owner, add a business",
+  admin: "Admin key only: verify a value (admin-verified claim), verify a listing's owner, add a business, decide corrections",
+  corrections:
+    "Say a fact is wrong or a business closed: a pending proposal an admin accepts (a superseding admin-verified claim) or rejects; its status is public, its submitter never",
 };
 
 type Schema = Record<string, unknown>;
