@@ -101,7 +101,7 @@ describe("POST /api/v2/corrections and suggest_correction: bad input", () => {
     const target = await business();
     const address = "203.0.113.50";
     const body = (n: number) => ({ slug: target.slug, property: "phone", value: `+4144123456${n}`, evidence: "flood", dryRun: true });
-    for (let n = 0; n < 10; n++) expect((await rest("POST", "/api/v2/corrections", body(n), { "x-forwarded-for": address })).status).toBe(200);
+    for (let n = 0; n < 10; n++) expect((await rest("POST", "/api/v2/corrections", body(n), { "x-forwarded-for": address })).status).toBe(201);
     const refused = await rest("POST", "/api/v2/corrections", body(0), { "x-forwarded-for": address });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -148,7 +148,7 @@ describe("the correction loop on REST", () => {
       observedAt: "2026-11-01T09:00:00Z",
     };
     const dry = await rest("POST", "/api/v2/corrections", { ...proposal, dryRun: true });
-    expect(dry).toMatchObject({ status: 200, body: { correctionId: null, dryRun: true } });
+    expect(dry).toMatchObject({ status: 201, body: { correctionId: null, dryRun: true } });
     expect(await rowsOf(target.id)).toHaveLength(0);
 
     const first = await rest("POST", "/api/v2/corrections", proposal);

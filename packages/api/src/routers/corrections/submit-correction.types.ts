@@ -46,7 +46,7 @@ export const submitCorrectionMeta: DirectoryMeta = {
     summary: "Say a fact of a listing is wrong and propose the right value",
     description:
       "Body: {slug, property, value} or {slug, operatingStatus}, with evidence (text or URL, never fetched by the server; cleaned and cut at 1,000 characters, never refused for length), " +
-      "observedAt and dryRun optional. The value passes the same rule as an owner edit. A correction never changes a fact by itself: it is pending until an admin accepts it " +
+      "observedAt and dryRun optional (a dry run answers 201 with correctionId null and writes nothing). The value passes the same rule as an owner edit. A correction never changes a fact by itself: it is pending until an admin accepts it " +
       "(then it is an admin_verified claim whose source is correction:<id>) or rejects it. The same value proposed by independent callers raises its supporters. " +
       "Anonymous callers may send 10 an hour per address, keyed callers 100 an hour per key. The business's owner is told (webhook correction.created). dryRun validates and writes nothing.",
     errorResponses: {
