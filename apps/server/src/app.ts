@@ -26,6 +26,7 @@ import { bearerChallenge, compressionMiddleware, graphqlAuthChallenge, publicRea
 import { LOG_SERIALIZERS, type Logger } from "./logger";
 import { createMetrics, metricsEndpoint, policyOf, type ServerMetrics } from "./metrics";
 import { mountPages } from "./pages";
+import { mountPartnerExport } from "./partner-export";
 import { bodyParsers, decodeUnreservedPathEscapes, emptyBodyIsEmptyObject, pathParameterGate, trpcJsonContentType } from "./request-hygiene";
 import { createRouteClassifier } from "./route-classifier";
 import { mountWellKnown } from "./well-known";
@@ -187,6 +188,8 @@ export function createApp(deps: AppDeps): Express {
   mountDocs(app);
   mountPages(app, contextFor);
   mountWellKnown(app, publicBaseUrl, deps.rateLimits);
+  // The partner export streams NDJSON: its procedure runs as everywhere, only the body writing is its own.
+  mountPartnerExport(app, contextFor);
 
   app.use(errorHandler(logger));
   // Last: trpc-to-openapi answers every path it does not know with a JSON 404 and never calls next().

@@ -287,6 +287,10 @@ export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateL
         if (!(tag in TAG_DESCRIPTIONS)) throw new Error(`OpenAPI: operation ${operationId} uses undeclared tag ${tag}`);
       }
       const success = operation.responses?.["200"];
+      // A streamed body (the partner export): its media type, with the text described by its output schema.
+      if (success && meta.successContentType) {
+        success.content = { [meta.successContentType]: { schema: { type: "string", description: meta.openapi?.description } } };
+      }
       operation.responses = {
         ...(success ? { [meta.successStatus ?? 200]: success } : {}),
         ...operationResponses(operationId, meta, limits, operation.requestBody !== undefined),

@@ -4,6 +4,7 @@ import { agentsRouter } from "./routers/agents";
 import { correctionsRouter } from "./routers/corrections";
 import { entitiesRouter } from "./routers/entities";
 import { getPartnerFeed } from "./routers/feed/get-partner-feed";
+import { exportPartnerFeed } from "./routers/feed/export-partner-feed";
 import { getPartnerFeedChanges } from "./routers/feed/get-partner-feed-changes";
 import { getKnowledgeGraph } from "./routers/graph/get-knowledge-graph";
 import { apiKeysRouter } from "./routers/keys";
@@ -17,7 +18,7 @@ import { createCallerFactory, router } from "./trpc";
 export const appRouter = router({
   search: searchRouter,
   entities: entitiesRouter,
-  feed: router({ getPartnerFeed, getPartnerFeedChanges }),
+  feed: router({ getPartnerFeed, getPartnerFeedChanges, exportPartnerFeed }),
   graph: router({ getKnowledgeGraph }),
   agents: agentsRouter,
   leads: leadsRouter,

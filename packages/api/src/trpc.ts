@@ -52,6 +52,8 @@ export interface DirectoryMeta extends OpenApiMeta {
    * is a header the page sends itself, never a cookie): the partner feed. Public reads always may.
    */
   crossOriginRead?: boolean;
+  /** The success body's media type when it is not JSON: the partner export's NDJSON, written by apps/server's streaming adapter. */
+  successContentType?: string;
 }
 
 const t = initTRPC

@@ -1,9 +1,10 @@
 import { and, count, eq, gte, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
-import { businesses, categories, cities, executePrepared, type Db } from "@directory/db";
+import { businesses, categories, executePrepared, feedDocuments, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { servableCondition } from "../entities/servable";
 import { decodeFeedCursor, encodeFeedCursor, filtersFingerprint } from "./feed-cursor";
-import { toJsonLd, type JsonLdSource } from "../entities/structured-data";
+import type { FeedLocation } from "./changes";
+import { servedDocument } from "./feed-documents";
 
 export const FEED_MAX_LIMIT = 500;
 export const FEED_DEFAULT_LIMIT = 100;
@@ -20,39 +21,12 @@ export interface PartnerFeedPageParams {
   baseUrl: string;
 }
 
-/**
- * Only the columns the JSON-LD is built from, named as JsonLdSource names them, read as the
- * driver's raw rows: drizzle's per-column mapping of 500 rows cost a page ~4 ms. updatedAt is
- * read as epoch milliseconds, a number on both drivers.
- */
-const jsonLdColumns = sql.join(
-  [
-    sql`${categories.schemaOrgType} as "schemaOrgType"`,
-    sql`${businesses.id} as "id"`,
-    sql`${businesses.slug} as "slug"`,
-    sql`${businesses.name} as "name"`,
-    sql`${businesses.description} as "description"`,
-    sql`${businesses.website} as "website"`,
-    sql`${businesses.phone} as "phone"`,
-    sql`${businesses.email} as "email"`,
-    sql`${businesses.address} as "address"`,
-    sql`${cities.name} as "cityName"`,
-    sql`${businesses.state} as "state"`,
-    sql`${businesses.postalCode} as "postalCode"`,
-    sql`${businesses.country} as "country"`,
-    sql`${businesses.lat} as "lat"`,
-    sql`${businesses.lng} as "lng"`,
-    sql`${businesses.openingHours} as "openingHours"`,
-    sql`${businesses.rating} as "rating"`,
-    sql`${businesses.reviewCount} as "reviewCount"`,
-    sql`${businesses.services} as "services"`,
-    sql`floor(extract(epoch from ${businesses.updatedAt}) * 1000)::float8 as "updatedAt"`,
-    sql`(extract(epoch from ${businesses.updatedAt}) * 1000000)::bigint::text as "updatedAtMicros"`,
-  ],
-  sql`, `,
-);
-
-type FeedRow = JsonLdSource & { updatedAt: number; updatedAtMicros: string };
+/** A page's row: the stored document and the keyset position (updated_at in microseconds, id). */
+interface FeedRow {
+  id: string;
+  document: string;
+  updatedAtMicros: string;
+}
 
 /** LIKE treats % and _ as wildcards; a partner's "%" means a percent sign. */
 function escapeLike(value: string): string {
@@ -131,10 +105,10 @@ export async function getPartnerFeedPage(db: Db, params: PartnerFeedPageParams) 
     : undefined;
   const rows = await executePrepared<FeedRow>(
     db,
-    sql`select ${jsonLdColumns}
+    sql`select ${businesses.id} as "id", ${feedDocuments.document} as "document",
+      (extract(epoch from ${businesses.updatedAt}) * 1000000)::bigint::text as "updatedAtMicros"
     from ${businesses}
-    join ${categories} on ${categories.slug} = ${businesses.categorySlug}
-    join ${cities} on ${cities.id} = ${businesses.cityId}
+    join ${feedDocuments} on ${feedDocuments.businessId} = ${businesses.id}
     where ${and(...conditions, seek)}
     order by ${businesses.updatedAt}, ${businesses.id}
     limit ${params.limit + 1} offset ${cursor ? 0 : params.offset}`,
@@ -146,6 +120,7 @@ export async function getPartnerFeedPage(db: Db, params: PartnerFeedPageParams) 
     rows.length > params.limit && last
       ? encodeFeedCursor({ updatedAtMicros: last.updatedAtMicros, id: last.id, offset: offset + page.length, total, filters: fingerprint })
       : null;
-  const locations = page.map((row) => toJsonLd(row, params.baseUrl));
+  // The stored texts, written by the write path as the builder makes them (see feed-documents.ts).
+  const locations = page.map((row) => JSON.parse(servedDocument(row.document, params.baseUrl)) as FeedLocation);
   return { total, limit: params.limit, offset, nextCursor, locations };
 }

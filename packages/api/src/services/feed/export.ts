@@ -1,0 +1,73 @@
+import { sql } from "drizzle-orm";
+import { executePrepared, type Db } from "@directory/db";
+import { DomainError } from "../../errors";
+import { servedDocument } from "./feed-documents";
+import { pullStream } from "./pull-stream";
+
+/** Rows per read: ~2 MB of text, the most held at once (one read ahead of the one being written). */
+export const EXPORT_CHUNK_ROWS = 1_000;
+/** What a refused second export is told to wait; a disconnected client's export ends within seconds. */
+export const EXPORT_RETRY_AFTER_SECONDS = 10;
+
+/** Exports at once in this process, all keys together: each holds a database connection while it runs. */
+export const MAX_RUNNING_EXPORTS = 4;
+
+/** Keys with an export running in this process: one at a time per key. */
+const running = new Set<string>();
+
+export interface FeedExportParams {
+  /** Whose export this is (the API key's id): one runs at a time per key. */
+  keyId: string;
+  baseUrl: string;
+  chunkRows?: number;
+}
+
+/**
+ * Every feed-visible location as NDJSON text, then the line {"after": <position>, "count": n}.
+ * One REPEATABLE READ transaction reads feed_position and feed_documents from one snapshot: the
+ * position is the last change that snapshot holds (positions are given at commit under the
+ * feed_position row lock, so a commit is in the snapshot exactly when its positions are at most
+ * that one), so changes?after=<it> continues with nothing lost or doubled.
+ *
+ * Pulled, not pushed: the next chunk is read only when the consumer has taken the previous one, so
+ * a slow reader holds the database cursor still instead of growing memory. Throws RATE_LIMITED
+ * (before any row is read) when the key already has an export running; the slot is freed when the
+ * stream ends, fails, or the consumer stops (return()).
+ */
+export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableIterator<string> {
+  if (running.has(params.keyId)) {
+    throw new DomainError("RATE_LIMITED", `This key already has an export running: one at a time per key; retry in ${EXPORT_RETRY_AFTER_SECONDS} seconds`);
+  }
+  if (running.size >= MAX_RUNNING_EXPORTS) {
+    throw new DomainError("RATE_LIMITED", `${MAX_RUNNING_EXPORTS} exports are running; retry in ${EXPORT_RETRY_AFTER_SECONDS} seconds`);
+  }
+  running.add(params.keyId);
+  const chunkRows = params.chunkRows ?? EXPORT_CHUNK_ROWS;
+  return pullStream<string>(
+    (emit) =>
+      db.transaction(
+        async (tx) => {
+          const [position] = await executePrepared<{ last: string | number }>(tx, sql`select last from feed_position where id = 1`);
+          let after = "00000000-0000-0000-0000-000000000000";
+          let count = 0;
+          for (;;) {
+            const rows = await executePrepared<{ id: string; document: string }>(
+              tx,
+              sql`select business_id as "id", document from feed_documents where business_id > ${after}::uuid order by business_id limit ${chunkRows}`,
+            );
+            const last = rows.at(-1);
+            if (!last) break;
+            // Joined text: no row is parsed or stringified on the way out.
+            let text = "";
+            for (const row of rows) text += `${servedDocument(row.document, params.baseUrl)}\n`;
+            count += rows.length;
+            after = last.id;
+            await emit(text);
+          }
+          await emit(`${JSON.stringify({ after: Number(position?.last ?? 0), count })}\n`);
+        },
+        { isolationLevel: "repeatable read", accessMode: "read only" },
+      ),
+    () => running.delete(params.keyId),
+  );
+}
