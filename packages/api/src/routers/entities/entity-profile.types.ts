@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CLAIM_PROPERTIES, CLAIM_VERIFICATIONS, PLAN_TIERS } from "@directory/db/enums";
+import { CLAIM_PROPERTIES, CLAIM_VERIFICATIONS, OPERATING_STATUSES, PLAN_TIERS } from "@directory/db/enums";
 import type { CacheScope } from "../../trpc";
 import { cleanedJson, ownerList, ZOwnerLongText, ZOwnerText, ZOwnerTextList } from "../owner-text.types";
 
@@ -16,6 +16,8 @@ export const ZClaim = z.object({
   confidence: z.number().min(0).max(1),
   verification: z.enum(CLAIM_VERIFICATIONS),
   observedAt: z.string().describe("When the source saw the fact (for a registry: when the record last changed there)"),
+  staleAfter: z.string().describe("observedAt plus the property's useful life (hours 180 days, phone 365, description 730; see the README's freshness policy)"),
+  stale: z.boolean().describe("true once staleAfter has passed: the fact is still served, but check it or say how old it is"),
   supersededAt: z.string().nullable().describe("Set on superseded claims (history mode only)"),
   supersededBy: z.string().nullable(),
 });
@@ -42,6 +44,7 @@ export const ZHistoryParam = z
 
 /** History mode shows a keyed caller superseded claims: no shared cache may keep that answer. */
 export function historyModeCache(input: unknown): CacheScope {
+  if ((input as { asOf?: unknown } | null | undefined)?.asOf !== undefined) return "private";
   return ZHistoryParam.safeParse((input as { history?: unknown } | null | undefined)?.history).data === true ? "private" : "public";
 }
 
@@ -87,12 +90,23 @@ export const ZEntityProfile = z.object({
   }),
   services: ZOwnerTextList,
   structuredData: cleanedJson(z.record(z.string(), z.unknown())).describe("schema.org JSON-LD (LocalBusiness subtype)"),
+  operatingStatus: z
+    .object({ status: z.enum(OPERATING_STATUSES), closedOn: z.string().optional(), reopensOn: z.string().optional() })
+    .describe("open unless a claim says otherwise; a permanently_closed business is in no list, search or feed, but its profile still answers"),
+  freshness: z.object({
+    lastVerifiedAt: z
+      .string()
+      .nullable()
+      .describe("observedAt of the newest current fact an admin verified or the owner stated; null when only registries said anything"),
+    staleCount: z.number().int().describe("Current facts past their staleAfter"),
+  }),
   claims: z.array(ZClaim),
   attributions: z
     .array(z.object({ text: z.string(), licence: z.string(), url: z.string() }))
     .max(5)
     .describe("Licence notices owed for these facts (e.g. OpenStreetMap's ODbL line); show them wherever the facts are shown"),
   history: z.boolean().describe("True when superseded claims are included"),
+  asOf: z.string().nullable().describe("The moment these facts are as of (asOf=...), or null for now"),
   links: z.object({ profileUrl: z.string(), agentProfileUrl: z.string(), canonicalUrl: z.string() }),
 });
 

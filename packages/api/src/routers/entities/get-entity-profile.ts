@@ -7,4 +7,11 @@ export const getEntityProfile = v2Procedure
   .meta({ ...getEntityProfileMeta, cache: historyModeCache })
   .input(ZGetEntityProfileInput)
   .output(ZEntityProfile)
-  .query(({ ctx, input }) => getEntityProfileBySlug(ctx.db, { ...input, hasApiKey: ctx.apiKey !== null, baseUrl: ctx.publicBaseUrl }));
+  .query(({ ctx, input }) =>
+    getEntityProfileBySlug(ctx.db, {
+      ...input,
+      asOf: input.asOf === undefined ? undefined : new Date(input.asOf),
+      hasApiKey: ctx.apiKey !== null,
+      baseUrl: ctx.publicBaseUrl,
+    }),
+  );

@@ -1,8 +1,10 @@
 import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import { claims, type Claim, type ClaimProperty, type Db } from "@directory/db";
+import { staleAfterOf } from "./freshness";
 
-/** A claim as every door shows it: provenance included, dates as ISO strings. */
+/** A claim as every door shows it: provenance included, dates as ISO strings, and when it goes stale (freshness.ts). */
 export function toPublicClaim(claim: Claim) {
+  const staleAfter = staleAfterOf(claim.property, claim.observedAt);
   return {
     id: claim.id,
     property: claim.property as ClaimProperty,
@@ -12,6 +14,8 @@ export function toPublicClaim(claim: Claim) {
     confidence: Math.round(claim.confidence * 100) / 100,
     verification: claim.verification,
     observedAt: claim.observedAt.toISOString(),
+    staleAfter: staleAfter.toISOString(),
+    stale: staleAfter.getTime() <= Date.now(),
     supersededAt: claim.supersededAt?.toISOString() ?? null,
     supersededBy: claim.supersededBy,
   };

@@ -1,7 +1,10 @@
 import type { Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { findBusinessById, requireServable, requireServableBySlug, type BusinessRecord } from "./business-lookup";
+import type { Claim } from "@directory/db";
 import { listClaims, toPublicClaim } from "../claims/claims";
+import { staleAfterOf } from "../claims/freshness";
+import { businessAsOf, claimsAsOf } from "./as-of";
 import { attributionsFor } from "../registry/attribution";
 import { SCORE_CONTRACT_VERSION } from "../search/disclosures";
 import { publicScoreFields, roundedRating } from "../search/listing";
@@ -10,6 +13,8 @@ import { toJsonLd } from "./structured-data";
 
 export interface EntityProfileParams {
   history: boolean;
+  /** The facts as they stood at this moment (key required, like history). */
+  asOf?: Date;
   /** History mode is for key holders only; the caller says whether a valid key was presented. */
   hasApiKey: boolean;
   baseUrl: string;
@@ -28,7 +33,7 @@ export interface EntityProfileByIdParams extends EntityProfileParams {
 export async function getEntityProfileBySlug(db: Db, params: EntityProfileBySlugParams) {
   assertHistoryAllowed(params);
   const business = await requireServableBySlug(db, params.slug);
-  return buildEntityProfile(db, { business, history: params.history, baseUrl: params.baseUrl });
+  return buildEntityProfile(db, { business, history: params.history, asOf: params.asOf, baseUrl: params.baseUrl });
 }
 
 export async function getEntityProfileById(db: Db, params: EntityProfileByIdParams) {
@@ -41,13 +46,42 @@ function assertHistoryAllowed(params: EntityProfileParams): void {
   if (params.history && !params.hasApiKey) {
     throw new DomainError("UNAUTHORIZED", "history=true needs an API key: send Authorization: Bearer <key>, or omit history");
   }
+  if (params.asOf && !params.hasApiKey) {
+    throw new DomainError("UNAUTHORIZED", "asOf needs an API key: send Authorization: Bearer <key>, or omit asOf");
+  }
+  if (params.asOf && params.history) throw new DomainError("INVALID_INPUT", "Invalid parameter asOf: ask for asOf or history=true, not both");
+  if (params.asOf && params.asOf.getTime() > Date.now()) throw new DomainError("INVALID_INPUT", "Invalid parameter asOf: it is in the future");
+}
+
+function staleAt(claim: Claim, at: Date): boolean {
+  return staleAfterOf(claim.property, claim.observedAt) <= at;
+}
+
+/** The operating status the current claim states; a business with no such claim is open. */
+function operatingStatusOf(held: readonly Claim[]): { status: "open" | "temporarily_closed" | "permanently_closed"; closedOn?: string; reopensOn?: string } {
+  const claim = held.find((row) => row.property === "operatingStatus" && row.supersededAt === null);
+  return (claim?.value as ReturnType<typeof operatingStatusOf> | undefined) ?? { status: "open" };
+}
+
+/** lastVerifiedAt: the newest fact a person vouched for (admin-verified or the owner's); staleCount: current facts past their useful life. */
+function freshnessOf(claims: readonly { verification: string; observedAt: string; stale: boolean; supersededAt: string | null }[]) {
+  const current = claims.filter((claim) => claim.supersededAt === null);
+  const vouched = current.filter((claim) => claim.verification !== "registry").map((claim) => claim.observedAt);
+  return { lastVerifiedAt: vouched.length > 0 ? vouched.reduce((a, b) => (a > b ? a : b)) : null, staleCount: current.filter((claim) => claim.stale).length };
 }
 
 /** The grouped entity record (spec 2.5): identity, contact, aiSignals, services, structuredData, claims. */
-async function buildEntityProfile(db: Db, params: { business: BusinessRecord; history: boolean; baseUrl: string }) {
-  const { business, history, baseUrl } = params;
-  const claimRows = await listClaims(db, { businessId: business.id, history });
-  const claims = claimRows.map(toPublicClaim);
+async function buildEntityProfile(db: Db, params: { business: BusinessRecord; history: boolean; asOf?: Date; baseUrl: string }) {
+  const { history, asOf, baseUrl } = params;
+  if (asOf && asOf < params.business.createdAt) {
+    throw new DomainError("NOT_FOUND", `The business "${params.business.slug}" did not exist yet at ${asOf.toISOString()}`);
+  }
+  const claimRows = asOf ? await claimsAsOf(db, params.business.id, asOf) : await listClaims(db, { businessId: params.business.id, history });
+  // As of a moment, the claims held then were current then: shown so, whatever superseded them since.
+  const held = asOf ? claimRows.map((claim) => ({ ...claim, supersededAt: null, supersededBy: null })) : claimRows;
+  const business = asOf ? businessAsOf(params.business, held) : params.business;
+  // Stale as of that moment too: a fact that was fresh then shows so.
+  const claims = held.map((claim) => (asOf ? { ...toPublicClaim(claim), stale: staleAt(claim, asOf) } : toPublicClaim(claim)));
   return {
     apiVersion: SCORE_CONTRACT_VERSION,
     identity: {
@@ -86,9 +120,12 @@ async function buildEntityProfile(db: Db, params: { business: BusinessRecord; hi
     },
     services: business.services,
     structuredData: toJsonLd(business, baseUrl),
+    operatingStatus: operatingStatusOf(held),
+    freshness: freshnessOf(claims),
     claims,
     attributions: attributionsFor(claims),
     history,
+    asOf: asOf?.toISOString() ?? null,
     links: {
       profileUrl: publicUrls.profile(baseUrl, business.slug),
       agentProfileUrl: publicUrls.agentProfile(baseUrl, business.slug),

@@ -1,0 +1,132 @@
+import { TRPCError } from "@trpc/server";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { businesses, claims } from "@directory/db";
+import { toPublicError } from "../../errors";
+import { createApiKey } from "../../services/access/api-keys";
+import { USEFUL_LIFE_DAYS } from "../../services/claims/freshness";
+import { anonymousCaller, keyedCaller, SERVABLE } from "../../test-callers";
+import { createTestDatabase, type TestDatabase } from "../../testing";
+
+/** Issue 25 items 1 to 3 on the entity profile: operating status, staleness, and asOf. */
+
+let database: TestDatabase;
+let adminKey: string;
+let developerKey: string;
+beforeAll(async () => {
+  database = await createTestDatabase({ seed: { businesses: 60 } });
+  adminKey = (await createApiKey(database.db, { kind: "admin" })).key;
+  developerKey = (await createApiKey(database.db, { kind: "developer" })).key;
+});
+afterAll(async () => {
+  await database?.destroy();
+});
+
+let taken = 0;
+async function activeBusiness() {
+  const rows = await database.db
+    .select({ id: businesses.id, slug: businesses.slug, categorySlug: businesses.categorySlug, createdAt: businesses.createdAt })
+    .from(businesses)
+    .where(SERVABLE)
+    .orderBy(asc(businesses.slug));
+  return rows[taken++]!;
+}
+
+async function refusal(call: Promise<unknown>) {
+  const error = await call.then(
+    () => null,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(TRPCError);
+  return toPublicError(error as TRPCError);
+}
+
+describe("freshness", () => {
+  it("every claim carries staleAfter = observedAt + its property's useful life, and stale once past it; the profile counts them", async () => {
+    const business = await activeBusiness();
+    // An hours claim observed a year ago is past its 180 days; make the phone fresh.
+    const yearAgo = new Date(Date.now() - 365 * 86_400_000);
+    await database.db
+      .update(claims)
+      .set({ observedAt: yearAgo })
+      .where(and(eq(claims.businessId, business.id), eq(claims.property, "openingHours"), isNull(claims.supersededAt)));
+    await database.db
+      .update(claims)
+      .set({ observedAt: new Date() })
+      .where(and(eq(claims.businessId, business.id), eq(claims.property, "phone"), isNull(claims.supersededAt)));
+    const profile = await anonymousCaller(database.db).entities.getEntityProfile({ slug: business.slug });
+    const hours = profile.claims.find((claim) => claim.property === "openingHours")!;
+    expect(hours.stale).toBe(true);
+    expect(new Date(hours.staleAfter).getTime()).toBe(yearAgo.getTime() + USEFUL_LIFE_DAYS.openingHours * 86_400_000);
+    expect(profile.claims.find((claim) => claim.property === "phone")!.stale).toBe(false);
+    expect(profile.freshness.staleCount).toBe(profile.claims.filter((claim) => claim.stale).length);
+    expect(profile.freshness.staleCount).toBeGreaterThanOrEqual(1);
+    expect(profile.operatingStatus).toEqual({ status: "open" });
+  });
+});
+
+describe("asOf", () => {
+  it("answers the old phone before an owner edit and the new one after; needs a key; before the business existed is 404", async () => {
+    const business = await activeBusiness();
+    const ownerKey = (await createApiKey(database.db, { kind: "business", businessSlug: business.slug })).key;
+    const before = await anonymousCaller(database.db).entities.getEntityProfile({ slug: business.slug });
+    const oldPhone = before.contact.phone;
+    const between = new Date();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await keyedCaller(database.db, ownerKey).owner.updateListing({ phone: "+41 44 999 00 00" });
+    const keyed = keyedCaller(database.db, developerKey);
+    const then = await keyed.entities.getEntityProfile({ slug: business.slug, asOf: between.toISOString() });
+    expect(then.asOf).toBe(between.toISOString());
+    expect(then.contact.phone).toBe(oldPhone);
+    expect(then.claims.find((claim) => claim.property === "phone")).toMatchObject({ value: oldPhone, supersededAt: null });
+    const now = await keyed.entities.getEntityProfile({ slug: business.slug, asOf: new Date().toISOString() });
+    expect(now.contact.phone).toBe("+41 44 999 00 00");
+    expect(now.claims.find((claim) => claim.property === "phone")).toMatchObject({ value: "+41 44 999 00 00", verification: "self_reported" });
+
+    expect(await refusal(anonymousCaller(database.db).entities.getEntityProfile({ slug: business.slug, asOf: between.toISOString() }))).toMatchObject({
+      status: 401,
+    });
+    const beforeExisting = new Date(business.createdAt.getTime() - 86_400_000).toISOString();
+    expect(await refusal(keyed.entities.getEntityProfile({ slug: business.slug, asOf: beforeExisting }))).toMatchObject({ status: 404 });
+    expect(await refusal(keyed.entities.getEntityProfile({ slug: business.slug, asOf: "yesterday" }))).toMatchObject({ status: 400 });
+  });
+});
+
+describe("operating status", () => {
+  it("a permanently closed business leaves every servable list, its profile answers 200 with the status; a temporary closure stays findable, marked", async () => {
+    const closed = await activeBusiness();
+    const admin = keyedCaller(database.db, adminKey);
+    const submitted = await anonymousCaller(database.db).corrections.submit({
+      slug: closed.slug,
+      operatingStatus: { status: "permanently_closed", closedOn: "2026-09-30" },
+      evidence: "closing-down notice in the window",
+    });
+    await admin.corrections.accept({ id: submitted.correctionId! });
+    const [servable] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(businesses)
+      .where(and(eq(businesses.id, closed.id), SERVABLE));
+    expect(servable!.n).toBe(0);
+    const profile = await anonymousCaller(database.db).entities.getEntityProfile({ slug: closed.slug });
+    expect(profile.operatingStatus).toEqual({ status: "permanently_closed", closedOn: "2026-09-30" });
+    const byId = await anonymousCaller(database.db).entities.getEntityById({ id: closed.id });
+    expect(byId).toBeDefined();
+
+    const paused = await activeBusiness();
+    const temporary = await anonymousCaller(database.db).corrections.submit({
+      slug: paused.slug,
+      operatingStatus: { status: "temporarily_closed", reopensOn: "2027-01-15" },
+      evidence: "renovation",
+    });
+    await admin.corrections.accept({ id: temporary.correctionId! });
+    const [still] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(businesses)
+      .where(and(eq(businesses.id, paused.id), SERVABLE));
+    expect(still!.n).toBe(1);
+    expect((await anonymousCaller(database.db).entities.getEntityProfile({ slug: paused.slug })).operatingStatus).toEqual({
+      status: "temporarily_closed",
+      reopensOn: "2027-01-15",
+    });
+  });
+});
