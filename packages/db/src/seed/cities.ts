@@ -79,7 +79,7 @@ export function loadDemoCities(count = DEMO_CITY_COUNT): City[] {
       population: city.population,
       lat,
       lng,
-      timeZone: timeZoneAt(lat, lng),
+      timeZone: timeZoneAt(lat, lng, city.country),
       aliases: aliasesFor(city),
     };
   });

@@ -1,12 +1,14 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@directory/db";
 import { citySlug } from "@directory/db/gazetteer";
+import { timeZoneAt } from "@directory/db/time-zones";
 import { intList, textList } from "../shared/sql-lists";
 import type { GazetteerCity } from "./registry-record";
 
 /**
  * The directory's slug of each gazetteer city a registry names, adding the cities that have no
- * row yet (Vaduz, Schaan, Monaco...) with their country, region and coordinates on first use.
+ * row yet (Vaduz, Schaan, Monaco...) with their country, region, coordinates and time zone (from
+ * the coordinates, as the demo's cities) on first use.
  * Slugs follow the demo's form ("vaduz-li"); a second city of that name in the country gets its
  * GeoNames id appended, so a slug never changes meaning.
  */
@@ -33,12 +35,13 @@ export async function ensureCities(tx: Db, cities: readonly GazetteerCity[]): Pr
       population: city.population,
       lat: city.lat,
       lng: city.lng,
+      time_zone: timeZoneAt(city.lat, city.lng, city.countryCode),
       aliases: [],
     };
   });
   await tx.execute(sql`
-    insert into cities (id, slug, name, country_code, admin_region, population, lat, lng, aliases)
-    select id, slug, name, country_code, admin_region, population, lat, lng, aliases
+    insert into cities (id, slug, name, country_code, admin_region, population, lat, lng, time_zone, aliases)
+    select id, slug, name, country_code, admin_region, population, lat, lng, time_zone, aliases
     from jsonb_populate_recordset(null::cities, ${JSON.stringify(rows)}::jsonb)
     on conflict (id) do nothing`);
   // Read back: a concurrent import may have added one of them first.

@@ -1,0 +1,102 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cities, rowsOf } from "@directory/db";
+import { createTestDatabase, type TestDatabase } from "../../testing";
+import { businessesWithinRadius, nearestBusinesses, roundDistanceKm } from "./near";
+import { haversineKm, servableWithDistances } from "./near-fixtures";
+import { NEAR_RADIUS_MAX_KM, type NearPoint } from "./where-when-params";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+}, 120_000);
+afterAll(async () => {
+  await database?.destroy();
+});
+
+async function cityCentre(slug: string): Promise<NearPoint> {
+  const [city] = await database.db.select({ lat: cities.lat, lng: cities.lng }).from(cities).where(eq(cities.slug, slug));
+  return city!;
+}
+
+describe("within a radius (demo world)", () => {
+  it.each([1.5, 3, 5])("holds exactly the servable businesses a haversine puts within %s km of Mumbai's centre", async (radiusKm) => {
+    const point = await cityCentre("mumbai-in");
+    const expected = (await servableWithDistances(database.db, point)).filter((row) => row.km <= radiusKm);
+    const found = await businessesWithinRadius(database.db, { point, radiusKm, limit: 50 });
+    expect(found.totalMatches).toBe(expected.length);
+    expect(found.totalMatches).toBeGreaterThan(0);
+    const byId = new Map(expected.map((row) => [row.id, row.km]));
+    for (const business of found.businesses) {
+      expect(byId.has(business.id)).toBe(true);
+      expect(business.distanceKm).toBeCloseTo(byId.get(business.id)!, 6);
+      expect(business.distanceKm).toBeCloseTo(haversineKm(point, business), 6);
+    }
+    // Nearest first, and the first page is the nearest ones.
+    const distances = found.businesses.map((business) => business.distanceKm);
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+    expect(found.businesses.map((business) => business.id)).toEqual(
+      [...expected]
+        .sort((a, b) => a.km - b.km)
+        .slice(0, 50)
+        .map((row) => row.id),
+    );
+  });
+
+  it("pages with offset and filters by category", async () => {
+    const point = await cityCentre("mumbai-in");
+    const all = await businessesWithinRadius(database.db, { point, radiusKm: 6, limit: 50 });
+    const second = await businessesWithinRadius(database.db, { point, radiusKm: 6, limit: 5, offset: 5 });
+    expect(second.businesses.map((b) => b.id)).toEqual(all.businesses.slice(5, 10).map((b) => b.id));
+    const category = all.businesses[0]!.categorySlug;
+    const expected = (await servableWithDistances(database.db, point, category)).filter((row) => row.km <= 6);
+    const inCategory = await businessesWithinRadius(database.db, { point, radiusKm: 6, limit: 50, category });
+    expect(inCategory.totalMatches).toBe(expected.length);
+    expect(inCategory.businesses.every((b) => b.categorySlug === category)).toBe(true);
+  });
+
+  it("an inactive business is never near anything", async () => {
+    const point = await cityCentre("mumbai-in");
+    const [nearest] = (await businessesWithinRadius(database.db, { point, radiusKm: 6, limit: 1 })).businesses;
+    await database.db.execute(sql`update businesses set status = 'inactive', inactive_reason = 'test' where id = ${nearest!.id}`);
+    try {
+      const after = await businessesWithinRadius(database.db, { point, radiusKm: 6, limit: 50 });
+      expect(after.businesses.map((b) => b.id)).not.toContain(nearest!.id);
+    } finally {
+      await database.db.execute(sql`update businesses set status = 'active', inactive_reason = null where id = ${nearest!.id}`);
+    }
+  });
+});
+
+describe("nearest first", () => {
+  it("returns the N nearest servable businesses in distance order, of a category too", async () => {
+    // Between two cities' centres, on no business: the nearest are computed, not guessed.
+    const point = { lat: 19.1, lng: 72.9 };
+    const expected = (await servableWithDistances(database.db, point)).sort((a, b) => a.km - b.km);
+    const found = await nearestBusinesses(database.db, { point, limit: 20, maxRadiusKm: NEAR_RADIUS_MAX_KM });
+    expect(found.map((b) => b.id)).toEqual(expected.slice(0, 20).map((row) => row.id));
+    expect(found.map((b) => b.distanceKm)).toEqual([...found.map((b) => b.distanceKm)].sort((a, b) => a - b));
+    const category = found[0]!.categorySlug;
+    const inCategory = await nearestBusinesses(database.db, { point, limit: 5, maxRadiusKm: NEAR_RADIUS_MAX_KM, category });
+    const expectedInCategory = (await servableWithDistances(database.db, point, category)).sort((a, b) => a.km - b.km).slice(0, 5);
+    expect(inCategory.map((b) => b.id)).toEqual(expectedInCategory.map((row) => row.id));
+  });
+
+  it("stops at the maximum radius: the open sea has no nearest business", async () => {
+    expect(await nearestBusinesses(database.db, { point: { lat: -40, lng: -140 }, limit: 5, maxRadiusKm: NEAR_RADIUS_MAX_KM })).toEqual([]);
+  });
+
+  it("is served by the GiST index", async () => {
+    const plan = rowsOf<{ "QUERY PLAN": string }>(
+      await database.db.execute(sql`explain select id from businesses where status = 'active'
+        order by ll_to_earth(lat, lng) <-> ll_to_earth(19.1::float8, 72.9::float8) limit 20`),
+    )
+      .map((row) => row["QUERY PLAN"])
+      .join("\n");
+    expect(plan).toContain("businesses_earth_idx");
+  });
+
+  it("rounds distances to the metre for listings", () => {
+    expect(roundDistanceKm(1.23456)).toBe(1.235);
+  });
+});

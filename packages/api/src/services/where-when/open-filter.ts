@@ -1,0 +1,75 @@
+import { and, isNull, sql, type SQL } from "drizzle-orm";
+import { businesses, cities, type Db } from "@directory/db";
+import { localWeekMinute } from "./local-time";
+
+/*
+ * The open-now / open-at filter of a search, in SQL. businesses.open_week holds each business's
+ * hours as local minutes of the week (generated from opening_hours, migration 0019); "open at t"
+ * is one containment test of t's local minute of the week in the business's city's zone. Unknown
+ * hours are NULL there, so an open filter leaves them out, and unknownHoursCondition() counts them.
+ *
+ * Performance: with one city (category+city search, listicle) the minute is computed once, here,
+ * and bound as a parameter: the ranked index scan only skips the closed rows it meets, with no
+ * join. Across cities (keyword search without a city, near a point) each row's city zone is read
+ * by primary key and converted in SQL (AT TIME ZONE), for the bounded candidate set those
+ * searches already read.
+ */
+
+/** The condition "open at `at`" for businesses of a city in `timeZone` (the city's cities.time_zone). */
+export function openInZoneCondition(at: Date, timeZone: string): SQL {
+  return sql`${businesses.openWeek} @> ${localWeekMinute(at, timeZone)}::int4`;
+}
+
+/**
+ * The local minute of the week at `at` in the zone of the row's city, in SQL: Monday 00:00 = 0.
+ * NULL when the city has no zone yet (migrate() backfills every city), which no filter matches.
+ */
+export function cityWeekMinuteSql(at: Date): SQL<number> {
+  const local = sql`(${at.toISOString()}::timestamptz at time zone ${cities.timeZone})`;
+  return sql<number>`(select ((extract(isodow from ${local})::int - 1) * 1440 + extract(hour from ${local})::int * 60 + extract(minute from ${local})::int)
+    from ${cities} where ${cities.id} = ${businesses.cityId})`;
+}
+
+/** The condition "open at `at`" for businesses of any city, each in its own city's zone. */
+export function openAnyCityCondition(at: Date): SQL {
+  return sql`${businesses.openWeek} @> ${cityWeekMinuteSql(at)}`;
+}
+
+/** "Open at `at`": in the one city's zone when the search names a city (the fast form), else per row. */
+export function openCondition(at: Date, city?: { timeZone: string | null } | null): SQL {
+  return city?.timeZone ? openInZoneCondition(at, city.timeZone) : openAnyCityCondition(at);
+}
+
+/** Businesses whose hours are unknown: an open filter excludes them, and the envelope says how many. */
+export function unknownHoursCondition(): SQL {
+  return isNull(businesses.openWeek);
+}
+
+/** What an open filter leaves of a search's matches. */
+export interface OpenMatchCounts {
+  /** Matches open at the instant: the search's totalMatches under an open filter. */
+  open: number;
+  /** Matches left out because their hours are unknown: the envelope's excludedUnknownHours. */
+  excludedUnknownHours: number;
+}
+
+/**
+ * Both counts of an open-filtered search in one pass over its matches (`matches`: the search's
+ * own condition over businesses, servability included), so totalMatches and excludedUnknownHours
+ * describe the same query.
+ */
+export async function countOpenMatches(db: Db, matches: SQL, at: Date, city?: { timeZone: string | null } | null): Promise<OpenMatchCounts> {
+  const [row] = await db
+    .select({
+      open: sql<number>`(count(*) filter (where ${openCondition(at, city)}))::int`,
+      excludedUnknownHours: sql<number>`(count(*) filter (where ${unknownHoursCondition()}))::int`,
+    })
+    .from(businesses)
+    .where(matches);
+  return { open: Number(row?.open ?? 0), excludedUnknownHours: Number(row?.excludedUnknownHours ?? 0) };
+}
+
+/** A search's own condition with the open filter added. */
+export function withOpenFilter(matches: SQL, at: Date, city?: { timeZone: string | null } | null): SQL {
+  return and(matches, openCondition(at, city))!;
+}

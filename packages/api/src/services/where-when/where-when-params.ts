@@ -1,0 +1,102 @@
+import { z } from "zod";
+import { DomainError } from "../../errors";
+
+/*
+ * The where-when parameters as every door takes them (issue 23 names them): the doors build their
+ * input schemas from these, as they do from claim-values.ts, so a malformed value is refused with
+ * a 400 naming the parameter (zod's issue path) before it reaches a service.
+ */
+
+/** Default radius of a near search, in km. */
+export const NEAR_RADIUS_DEFAULT_KM = 5;
+/** Largest radius a near search takes, in km (Google Places' circle allows 50 km, Yelp 40 km). */
+export const NEAR_RADIUS_MAX_KM = 50;
+/** Most businesses one near query returns (a page of a radius search, or nearest-N). */
+export const NEAR_LIMIT_MAX = 50;
+
+/** A point in decimal degrees. */
+export interface NearPoint {
+  lat: number;
+  lng: number;
+}
+
+const ZLat = z.number().min(-90, "latitude from -90 to 90").max(90, "latitude from -90 to 90");
+const ZLng = z.number().min(-180, "longitude from -180 to 180").max(180, "longitude from -180 to 180");
+const ZPoint = z.object({ lat: ZLat, lng: ZLng }).strict();
+const DECIMAL = "[-+]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)";
+const NEAR_TEXT = new RegExp(`^\\s*(${DECIMAL})\\s*,\\s*(${DECIMAL})\\s*$`);
+
+/** "52.52,13.405" -> { lat: 52.52, lng: 13.405 }; null when it is not two decimal numbers (range not checked). */
+export function parseNearText(text: string): NearPoint | null {
+  const match = NEAR_TEXT.exec(text);
+  return match ? { lat: Number(match[1]), lng: Number(match[2]) } : null;
+}
+
+/**
+ * `near`: "<lat>,<lng>" in decimal degrees on REST, { lat, lng } elsewhere; latitude -90..90,
+ * longitude -180..180. Parsed to a NearPoint.
+ */
+export const ZNearParam = z
+  .union([ZPoint, z.string().max(64)])
+  .transform((value, context): NearPoint => {
+    if (typeof value !== "string") return value;
+    const point = parseNearText(value);
+    if (!point) {
+      context.addIssue({ code: "custom", message: 'a point as "<lat>,<lng>" in decimal degrees, e.g. "52.5200,13.4050"' });
+      return z.NEVER;
+    }
+    return point;
+  })
+  .pipe(ZPoint)
+  .meta({
+    description: 'A point to search around: "<lat>,<lng>" in decimal degrees, e.g. "52.5200,13.4050"',
+    override: ({ jsonSchema }) => {
+      delete jsonSchema.anyOf;
+      Object.assign(jsonSchema, { type: "string", pattern: `^${DECIMAL},${DECIMAL}$`, example: "52.5200,13.4050" });
+    },
+  });
+
+/** `radiusKm`: above 0, at most NEAR_RADIUS_MAX_KM, default NEAR_RADIUS_DEFAULT_KM; needs `near`. */
+export const ZRadiusKmParam = z
+  .number()
+  .gt(0, "a radius above 0 km")
+  .max(NEAR_RADIUS_MAX_KM, `at most ${NEAR_RADIUS_MAX_KM} km`)
+  .default(NEAR_RADIUS_DEFAULT_KM)
+  .meta({ description: `Radius around near, in km: above 0, at most ${NEAR_RADIUS_MAX_KM}, default ${NEAR_RADIUS_DEFAULT_KM}`, example: 2 });
+
+/** `openAt`: an ISO 8601 date-time with Z or an offset, past or future. */
+export const ZOpenAtParam = z.iso.datetime({ offset: true, message: 'an ISO 8601 date-time with Z or an offset, e.g. "2026-05-10T09:30:00+02:00"' }).meta({
+  description: "Only businesses open at this instant (ISO 8601 with Z or an offset), each in its city's time zone; listings then carry openNow and nextChange",
+  example: "2026-05-10T09:30:00+02:00",
+});
+
+/** `openNow`: true keeps businesses open now (server clock); a real boolean, or "true"/"false" on REST. */
+export const ZOpenNowParam = z
+  .union([z.boolean(), z.stringbool({ truthy: ["true"], falsy: ["false"] })])
+  .pipe(z.boolean())
+  .optional()
+  .meta({
+    description: "true: only businesses open now, each in its city's time zone; listings then carry openNow and nextChange",
+    override: ({ jsonSchema }) => {
+      delete jsonSchema.anyOf;
+      Object.assign(jsonSchema, { type: "string", enum: ["true", "false"], example: "true" });
+    },
+  });
+
+/** The instant an open filter or a listing's openNow refers to: openAt, else now when openNow, else none. */
+export function requestedInstant(params: { openAt?: string | null; openNow?: boolean | null }, now: () => Date = () => new Date()): Date | null {
+  if (params.openAt) return new Date(params.openAt);
+  return params.openNow ? now() : null;
+}
+
+/** A 400 naming the parameter, in the words zod's refusals use ("Invalid parameter sort: ..."). */
+export function invalidParameter(parameter: string, reason: string): DomainError {
+  return new DomainError("INVALID_INPUT", `Invalid parameter ${parameter}: ${reason}`, { parameter });
+}
+
+/** The rules between parameters: sort=distance and radiusKm need near. Throws a 400 naming the parameter. */
+export function checkNearParameters(params: { near?: NearPoint | null; sort?: string | null; radiusKmGiven?: boolean }): void {
+  if (params.near) return;
+  if (params.sort === "distance") throw invalidParameter("sort", "distance orders by distance from near: give near=<lat>,<lng>");
+  if (params.radiusKmGiven) throw invalidParameter("radiusKm", "a radius is around near: give near=<lat>,<lng>");
+}
