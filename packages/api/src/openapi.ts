@@ -1,5 +1,6 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import OPENAPI_EXAMPLES from "./openapi-examples.json";
+import { CONFIDENCE_MEANING } from "./services/claims/freshness";
 import { appRouter } from "./root";
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/access/rate-limits";
 import { API_VERSION, rateLimitSentence, SUPPORT_CONTACT } from "./services/agents/agent-facts";
@@ -262,6 +263,7 @@ export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateL
       "A worldwide business directory for AI agents. Every fact carries its source and confidence. " +
       "Errors are JSON bodies { error, code }. Keys are sent as Authorization: Bearer <key>. " +
       rateLimitSentence(limits) +
+      `${CONFIDENCE_MEANING} ` +
       ` ${DATA_ATTRIBUTION}`,
     version: API_VERSION,
     baseUrl,

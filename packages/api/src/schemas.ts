@@ -23,6 +23,8 @@ export { ZSubmitLeadInput, ZSubmitLeadOutput } from "./routers/leads/submit-lead
 export { ZSubmitCorrectionInput, ZSubmitCorrectionOutput } from "./routers/corrections/submit-correction.types";
 export { ZCitationsInput, ZCitationsOutput } from "./routers/owner/get-my-citations.types";
 export { ZVisibilityOutput } from "./routers/owner/get-my-visibility-score.types";
+/** What a claim's confidence means and how long each fact stays fresh: stated once, for the OpenAPI description and the MCP instructions. */
+export { CONFIDENCE_MEANING, USEFUL_LIFE_DAYS } from "./services/claims/freshness";
 /** What every door tells agents (versions, limits, ranking, contact): the MCP server's identity and instructions read it here. */
 export * from "./services/agents/agent-facts";
 /** The per-address bucket (IPv6: its /64) every per-client cap counts by, for the MCP mount's session caps. */

@@ -11,7 +11,7 @@ import { ZCorrectionView } from "./corrections.types";
  * in the service, so a bad one is the same 400 as an owner edit's, naming the property.
  */
 export const ZSubmitCorrectionInput = z.object({
-  slug: z.string().trim().min(1).max(200).describe("The business's slug"),
+  slug: z.string().trim().min(1).max(200).describe("Business slug"),
   property: z
     .string()
     .trim()
@@ -19,11 +19,16 @@ export const ZSubmitCorrectionInput = z.object({
     .max(64)
     .optional()
     .describe(`One of ${CORRECTABLE_PROPERTIES.join(", ")}`),
-  value: z.unknown().optional().describe("The correct value, in the property's claim form; null removes the fact"),
-  operatingStatus: ZOperatingStatusValue.optional().describe("Instead of property/value: open, temporarily_closed (reopensOn?), permanently_closed (closedOn)"),
-  evidence: ZOwnerLongText.describe("What shows it (text or URL, never fetched); cleaned, cut at 1,000 characters"),
-  observedAt: z.iso.datetime({ offset: true }).optional().describe("When you saw it (ISO date-time)"),
-  dryRun: z.boolean().optional().describe("Validate only; nothing is written"),
+  value: z.unknown().optional().describe("Correct value; null removes it"),
+  operatingStatus: ZOperatingStatusValue.optional().describe("Or, for a closure, this instead"),
+  evidence: ZOwnerLongText.describe("Text or URL showing it; cut at 1,000 chars"),
+  observedAt: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/, "an ISO date-time with its offset")
+    .refine((text) => !Number.isNaN(Date.parse(text)), "an ISO date-time that exists")
+    .optional()
+    .describe("When seen"),
+  dryRun: z.boolean().optional().describe("Validate only"),
 });
 
 /** The correction as its status shows it; a dry run answers the cleaned proposal with no id (nothing was written). */

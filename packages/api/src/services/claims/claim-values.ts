@@ -60,7 +60,14 @@ export const ZOpeningHoursValue = z
 
 export const ZCoordinatesValue = z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).strict();
 
-const calendarDate = z.iso.date("a date YYYY-MM-DD");
+/** A short pattern and a real-date check: z.iso.date's pattern would cost every MCP tools/list ~150 tokens. */
+const calendarDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "a date YYYY-MM-DD")
+  .refine((text) => {
+    const day = new Date(`${text}T00:00:00Z`);
+    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(text);
+  }, "a date YYYY-MM-DD that exists");
 
 /**
  * open, temporarily_closed (reopensOn optional) or permanently_closed (closedOn required): a
