@@ -3,7 +3,7 @@
  *   BENCH_DATABASE_URL  PostgreSQL server database to use (default .../directory_bench; created if missing)
  *   BENCH_BUSINESSES    world size to seed into an empty bench database (default 1,000,000)
  *   BENCH_SECONDS       seconds per load run (default 15); BENCH_CONNECTIONS (default 10)
- *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, feed, webhooks, import, tokens); default all
+ *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, feed, webhooks, import, tokens, wherewhen); default all
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +21,7 @@ import { startAndWait, stop } from "./processes";
 import { benchImport } from "./import";
 import { benchMcpTokens } from "./mcp-tokens";
 import { benchWebhooks } from "./webhooks";
+import { benchWhereWhen } from "./where-when";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // `node --import tsx` keeps the server in one process, so its pid is the one whose memory we read.
@@ -260,7 +261,7 @@ async function benchFirstStart(): Promise<void> {
   }
 }
 
-/** BENCH_ONLY=keyword,graph runs only those parts (start, search, keyword, graph, feed, webhooks, import, tokens); the report says so. */
+/** BENCH_ONLY=keyword,graph runs only those parts (start, search, keyword, graph, feed, webhooks, import, tokens, wherewhen); the report says so. */
 const only = process.env.BENCH_ONLY?.split(",").map((part) => part.trim());
 const runs = (part: string) => !only || only.includes(part);
 if (only) note(`> Partial run: BENCH_ONLY=${only.join(",")}`);
@@ -275,6 +276,7 @@ if (runs("feed")) await benchFeed();
 if (runs("webhooks")) await benchWebhooks(databaseUrl, note);
 if (runs("import")) await benchImport(databaseUrl, note);
 if (runs("tokens")) await benchTokens();
+if (runs("wherewhen")) await benchWhereWhen(databaseUrl, note, { connections, seconds });
 mkdirSync(join(root, "bench/results"), { recursive: true });
 writeFileSync(join(root, "bench/results/latest.md"), `${report.join("\n")}\n`);
 console.log("\nwritten to bench/results/latest.md");

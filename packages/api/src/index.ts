@@ -16,6 +16,12 @@ export { generateApiKey, parseApiKey, hashApiKey } from "./services/access/api-k
 export { categorySearchQuery, searchCategory } from "./services/search/category-search";
 export { findCategory, findCity, indexReferenceData } from "./services/search/reference-data";
 export { toListing } from "./services/search/listing";
+/** Where and when (issue 23): for the bench's where-when server until the searches take near / openNow. */
+export { servableCondition } from "./services/entities/servable";
+export { businessesWithinRadius, nearestBusinesses } from "./services/where-when/near";
+export { countOpenMatches, withOpenFilter } from "./services/where-when/open-filter";
+export { openingState } from "./services/where-when/opening-hours-time";
+export { compactOpeningHours } from "./services/where-when/week-hours";
 /** The per-address bucket (IPv6: its /64) every per-client cap counts by. */
 export { clientBucketOf } from "./services/access/client-ip";
 export { DEFAULT_RATE_LIMITS, deleteExpiredRateLimitWindows, type RateLimitSettings } from "./services/access/rate-limits";
