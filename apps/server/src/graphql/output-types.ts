@@ -32,7 +32,10 @@ const outputTypes = createOutputTypes({
     OpeningHours: { description: "Days with their opening and closing times", at: ["EntityContact.openingHours"] },
     EntityAiSignals: { description: "Descriptions and the directory-owned completeness metric (score contract 2.1)", at: ["Entity.aiSignals"] },
     EntityLinks: { description: "Where else this entity is served", at: ["Entity.links"] },
-    OperatingStatus: { description: "Open, temporarily closed (reopensOn) or permanently closed (closedOn)", at: ["Entity.operatingStatus"] },
+    OperatingStatus: {
+      description: "Open, temporarily closed (reopensOn) or permanently closed (closedOn)",
+      at: ["Entity.operatingStatus", "AgentProfileEntity.operatingStatus"],
+    },
     OperatingStatusValue: { description: "Whether the business operates", at: ["OperatingStatus.status"] },
     EntityFreshness: { description: "The newest fact a person vouched for, and how many current facts are stale", at: ["Entity.freshness"] },
     Claim: { description: "A provenance-tracked fact (spec 2.4); superseded claims appear only in history mode", at: ["Entity.claims"] },

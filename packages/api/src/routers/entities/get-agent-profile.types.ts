@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OPERATING_STATUSES } from "@directory/db/enums";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZOwnerLongText, ZOwnerText } from "../owner-text.types";
 import { DECOMMISSIONED_RESPONSE } from "./entities.types";
@@ -17,6 +18,9 @@ export const ZAgentProfile = z.object({
     description: ZOwnerLongText,
     verified: z.boolean(),
     trustScore: z.number().min(0).max(100).describe("Mean confidence of the current claims, 0-100"),
+    operatingStatus: z
+      .object({ status: z.enum(OPERATING_STATUSES), closedOn: z.string().optional(), reopensOn: z.string().optional() })
+      .describe("open unless a claim says otherwise; a permanently closed business is in no list, and agentInstructions says so first"),
   }),
   contact: z.object({ phone: ZOwnerText, website: ZOwnerText, address: ZOwnerText }),
   actions: z.array(

@@ -110,7 +110,10 @@ describe("operating status", () => {
     const profile = await anonymousCaller(database.db).entities.getEntityProfile({ slug: closed.slug });
     expect(profile.operatingStatus).toEqual({ status: "permanently_closed", closedOn: "2026-09-30" });
     const byId = await anonymousCaller(database.db).entities.getEntityById({ id: closed.id });
-    expect(byId).toBeDefined();
+    expect(byId.operatingStatus.status).toBe("permanently_closed");
+    const agent = await anonymousCaller(database.db).entities.getAgentProfile({ slug: closed.slug });
+    expect(agent.entity.operatingStatus).toEqual({ status: "permanently_closed", closedOn: "2026-09-30" });
+    expect(agent.agentInstructions).toMatch(/^This business closed permanently on 2026-09-30/);
 
     const paused = await activeBusiness();
     const temporary = await anonymousCaller(database.db).corrections.submit({

@@ -33,6 +33,7 @@ const MCP_TOOLS: ReadonlyArray<{ procedure: string; mcpTool: string }> = [
   { procedure: "leads.status", mcpTool: "get_lead_status" },
   { procedure: "owner.visibility", mcpTool: "get_my_visibility_score" },
   { procedure: "owner.citations", mcpTool: "get_my_citations" },
+  { procedure: "corrections.submit", mcpTool: "suggest_correction" },
 ];
 
 function accessOf(path: string, procedures: RouterProcedures): AccessClass {
