@@ -57,7 +57,7 @@ function claimsTable(claims: Profile["claims"]): string {
   const rows = claims
     .map(
       (c) =>
-        `<tr><td data-label="Fact">${escapeHtml(c.property)}</td><td data-label="Value">${escapeHtml(claimValue(c.value))}</td><td data-label="Source">${escapeHtml(c.source)}</td><td data-label="Verification">${escapeHtml(c.verification)}</td><td data-label="Confidence">${Math.round(c.confidence * 100)}%</td><td data-label="Observed">${escapeHtml(c.observedAt.slice(0, 10))}</td></tr>`,
+        `<tr><td data-label="Fact">${escapeHtml(c.property)}</td><td data-label="Value">${escapeHtml(claimValue(c.value))}</td><td data-label="Source">${escapeHtml(c.source)}</td><td data-label="Verification">${escapeHtml(c.verification)}</td><td data-label="Confidence">${Math.round(c.confidence * 100)}%</td><td data-label="Observed">${escapeHtml(c.observedAt.slice(0, 10))}${c.stale ? ' <strong class="stale">(stale)</strong>' : ""}</td></tr>`,
     )
     .join("");
   return `<table class="claims"><caption class="muted">Each fact, its value and who stated it</caption><thead><tr><th scope="col">Fact</th><th scope="col">Value</th><th scope="col">Source</th><th scope="col">Verification</th><th scope="col">Confidence</th><th scope="col">Observed</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -88,6 +88,16 @@ function attributionLines(attributions: Profile["attributions"]): string {
   return attributions.map((a) => `<p class="attribution">${escapeHtml(a.text)} (<a href="${escapeHtml(a.url)}">${escapeHtml(a.licence)}</a>)</p>`).join("");
 }
 
+/** A closed business's page says so at the top, before anything a visitor might act on. */
+function closureNotice(status: Profile["operatingStatus"]): string {
+  if (status.status === "permanently_closed")
+    return `<p class="closure" role="status"><strong>Permanently closed</strong> since ${escapeHtml(status.closedOn ?? "")}</p>`;
+  if (status.status === "temporarily_closed") {
+    return `<p class="closure" role="status"><strong>Temporarily closed</strong>${status.reopensOn ? `, reopening ${escapeHtml(status.reopensOn)}` : ""}</p>`;
+  }
+  return "";
+}
+
 export function renderProfile(profile: Profile, offers: Offers | null, questions: Questions | null): string {
   const { identity, contact, aiSignals } = profile;
   const cityParam = `${identity.city}, ${identity.country}`;
@@ -96,7 +106,7 @@ export function renderProfile(profile: Profile, offers: Offers | null, questions
   const main = `<article>
 <h1>${escapeHtml(identity.name)}</h1>
 <p>${escapeHtml(identity.category)} in ${escapeHtml(identity.city)}, ${escapeHtml(identity.state)} · ${identity.verified ? "Owner-verified" : "Unclaimed, registry-sourced"} · ${tierBadge(identity.planTier)}</p>
-${aiSignals.tagline ? `<p><em>${escapeHtml(aiSignals.tagline)}</em></p>` : ""}<p>${escapeHtml(aiSignals.description ?? "")}</p>
+${closureNotice(profile.operatingStatus)}${aiSignals.tagline ? `<p><em>${escapeHtml(aiSignals.tagline)}</em></p>` : ""}<p>${escapeHtml(aiSignals.description ?? "")}</p>
 <h2 id="contact">Contact</h2>${contactActions(contact)}
 <h2 id="location">Location</h2><p>${escapeHtml(contact.address)}${contact.postalCode ? ` ${escapeHtml(contact.postalCode)}` : ""}</p>
 <h2 id="hours">Opening hours</h2><ul>${hours || "<li>Not known</li>"}</ul>

@@ -1,0 +1,88 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "@directory/api";
+import { businesses, categories, cities } from "@directory/db";
+import { startTestServer, type JsonBody, type TestServer } from "./testing";
+
+/**
+ * Issue 25 item 1 on every door: a correction an admin accepts closes a business for good; it leaves
+ * search and the partner feed (a remove with reason closed) and shows as closed on REST, agent.json,
+ * GraphQL, MCP and its page, which all still answer 200.
+ */
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ seed: { businesses: 200 } });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function call(method: string, path: string, body?: unknown, key?: string) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let parsed: JsonBody = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // an HTML page
+  }
+  return { status: response.status, body: parsed };
+}
+
+describe("a permanently closed business", () => {
+  it("leaves search and the feed, and shows as closed on every door", async () => {
+    const [target] = await server.database.db
+      .select({ id: businesses.id, slug: businesses.slug, category: categories.name, city: cities.name })
+      .from(businesses)
+      .innerJoin(categories, eq(categories.slug, businesses.categorySlug))
+      .innerJoin(cities, eq(cities.id, businesses.cityId))
+      .where(and(eq(businesses.status, "active"), eq(businesses.ownership, "owner_verified"), isNull(businesses.subscriptionExpiresAt)))
+      .orderBy(asc(businesses.slug))
+      .limit(1);
+    const partnerKey = (await createApiKey(server.database.db, { kind: "partner" })).key;
+    const start = (await call("GET", "/api/v2/partner-feed/changes?after=0&limit=1000", undefined, partnerKey)).body.nextAfter as number;
+
+    const submitted = await call("POST", "/api/v2/corrections", {
+      slug: target!.slug,
+      operatingStatus: { status: "permanently_closed", closedOn: "2026-10-31" },
+      evidence: "Closing-down notice on the door",
+    });
+    expect(submitted.status).toBe(201);
+    const accepted = await call("POST", `/api/v2/admin/corrections/${submitted.body.correctionId}/accept`, {}, server.adminKey);
+    expect(accepted.status).toBe(200);
+    const closed = { status: "permanently_closed", closedOn: "2026-10-31" };
+
+    const profile = await call("GET", `/api/v2/entity-profile?slug=${target!.slug}`);
+    expect(profile).toMatchObject({ status: 200, body: { operatingStatus: closed } });
+    expect(profile.body.claims.find((claim: JsonBody) => claim.property === "operatingStatus")).toMatchObject({
+      value: closed,
+      verification: "admin_verified",
+      source: `correction:${submitted.body.correctionId}`,
+      stale: false,
+    });
+    const agent = await call("GET", `/business/${target!.slug}/agent.json`);
+    expect(agent).toMatchObject({ status: 200, body: { entity: { operatingStatus: closed } } });
+    const page = await call("GET", `/business/${target!.slug}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain("Permanently closed");
+    const graphql = await call("POST", "/api/graphql", { query: `{ entity(slug: "${target!.slug}") { operatingStatus { status closedOn } } }` });
+    expect(graphql.body.data.entity.operatingStatus).toEqual(closed);
+    const mcp = await fetch(`${server.url}/api/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_business_profile", arguments: { slug: target!.slug } } }),
+    });
+    expect(((await mcp.json()) as JsonBody).result.structuredContent.operatingStatus).toEqual(closed);
+
+    const search = await call("GET", `/api/v2/businesses?category=${encodeURIComponent(target!.category)}&city=${encodeURIComponent(target!.city)}&limit=50`);
+    expect(search.status).toBe(200);
+    expect(JSON.stringify(search.body)).not.toContain(target!.slug);
+    const changes = await call("GET", `/api/v2/partner-feed/changes?after=${start}&limit=1000`, undefined, partnerKey);
+    expect(changes.body.changes).toContainEqual(expect.objectContaining({ action: "remove", id: target!.id, reason: "closed" }));
+  });
+});
