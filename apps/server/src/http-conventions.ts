@@ -146,6 +146,8 @@ export function compressionMiddleware(): RequestHandler {
     filter: (req, res) => {
       const path = req.path ?? "";
       if (path.startsWith("/api/mcp/sse") || isEventStream(res)) return false;
+      // The partner export's NDJSON: text, but not in the compressible list compression consults.
+      if (String(res.getHeader("Content-Type") ?? "").startsWith("application/x-ndjson")) return true;
       return compression.filter(req, res);
     },
   });

@@ -109,6 +109,16 @@ async function record(server: TestServer): Promise<Recorded[]> {
     request: { method: "GET", path: "/api/v2/partner-feed", query: { limit: "2" }, headers: keyed("partner") },
   });
   await run({
+    operationId: "exportPartnerFeed",
+    summary: "The bulk export: every feed-visible location as NDJSON, then the change-feed position it is consistent with",
+    request: { method: "GET", path: "/api/v2/partner-feed/export", headers: keyed("partner") },
+  });
+  await run({
+    operationId: "getPartnerFeedChanges",
+    summary: "The first two changes of the partner feed",
+    request: { method: "GET", path: "/api/v2/partner-feed/changes", query: { after: "0", limit: "2" }, headers: keyed("partner") },
+  });
+  await run({
     operationId: "getKnowledgeGraph",
     summary: `Categories named together with ${category}`,
     request: { method: "GET", path: "/api/v2/knowledge-graph", query: { type: "complementary", category } },
@@ -259,6 +269,11 @@ async function record(server: TestServer): Promise<Recorded[]> {
     operationId: "verifyOwner",
     summary: `An admin verifies the owner of ${unclaimed}`,
     request: { method: "POST", path: "/api/v2/admin/businesses/verify-owner", headers: keyed("admin"), body: { slug: unclaimed } },
+  });
+  await run({
+    operationId: "unverifyOwner",
+    summary: `An admin withdraws the owner verification of ${unclaimed} again (it leaves the partner feed: a remove no_longer_verified)`,
+    request: { method: "POST", path: "/api/v2/admin/businesses/unverify-owner", headers: keyed("admin"), body: { slug: unclaimed } },
   });
   await run({
     operationId: "addBusiness",

@@ -27,6 +27,7 @@ export { clientBucketOf } from "./services/access/client-ip";
 export { DEFAULT_RATE_LIMITS, deleteExpiredRateLimitWindows, type RateLimitSettings } from "./services/access/rate-limits";
 export { pruneFeedChanges, sweepExpiredSubscriptions } from "./services/feed/changes";
 export { backfillFeedDocuments, recordFeedChanges, type RemoveReason } from "./services/feed/feed-documents";
+export { EXPORT_CHUNK_ROWS } from "./services/feed/export";
 export { createSecretBox, parseSecretKey, type SecretBox } from "./services/webhooks/secrets";
 export { signatureHeaders } from "./services/webhooks/signing";
 export { checkWebhookUrl, guardedLookup, outboundPolicyFromEnv, type OutboundPolicy } from "./services/webhooks/outbound-address";

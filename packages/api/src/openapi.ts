@@ -155,7 +155,9 @@ function addExample(operation: Operation, example: RecordedExample): void {
   }
   const body = operation.requestBody?.content?.["application/json"];
   if (body && example.request.body !== undefined) body.examples = { demo: { summary: example.summary, description, value: example.request.body } };
-  const success = operation.responses?.[String(example.status)]?.content?.["application/json"];
+  // JSON, or the one media type of a streamed body (the partner export's NDJSON).
+  const content = operation.responses?.[String(example.status)]?.content;
+  const success = content?.["application/json"] ?? Object.values(content ?? {})[0];
   if (success) success.examples = { demo: { summary: example.summary, description, value: example.response } };
 }
 

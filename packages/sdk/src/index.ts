@@ -120,5 +120,6 @@ function retryLink(retry: RetryOptions): TRPCLink<AppRouter> {
 
 export { DirectoryError, directoryErrorOf, toDirectoryError, type DirectoryErrorBody, type DirectoryErrorCode } from "./errors.js";
 export type { RateLimitState } from "./rate-limit.js";
+export { exportPartnerFeed, type PartnerExport, type PartnerExportOptions, type PartnerFeedLocation } from "./partner-export.js";
 export { TRPCClientError };
 export type { AppRouter };

@@ -4,8 +4,8 @@ import { DomainError } from "../../errors";
 import { servedDocument } from "./feed-documents";
 import { pullStream } from "./pull-stream";
 
-/** Rows per read: ~2 MB of text, the most held at once (one read ahead of the one being written). */
-export const EXPORT_CHUNK_ROWS = 1_000;
+/** Rows per read: ~400 KB of text; at most two reads are held at once (one ahead of the one being written). */
+export const EXPORT_CHUNK_ROWS = 250;
 /** What a refused second export is told to wait; a disconnected client's export ends within seconds. */
 export const EXPORT_RETRY_AFTER_SECONDS = 10;
 
