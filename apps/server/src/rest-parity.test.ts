@@ -193,7 +193,7 @@ describe("REST parity: agents are told the REST route of every operation", () =>
         if (op.mcpTool) tools.set(op.mcpTool, op.rest);
       }
     }
-    expect(tools.size).toBe(13);
+    expect(tools.size).toBe(14);
 
     const discovery = await getJson(server.url, "/api/agent-discovery");
     const listed = new Map((discovery.body.operations as JsonBody[]).filter((op) => op.mcpTool).map((op) => [op.mcpTool as string, op.rest as string]));
