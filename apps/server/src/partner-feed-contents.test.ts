@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gte, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { recordFeedChanges } from "@directory/api";
 import { businesses, categories } from "@directory/db";
 import { getJson, type JsonBody } from "./testing";
 import { db, expectedIds, feed, feedCondition, server, usePartnerFeedServer } from "./partner-feed-fixtures";
@@ -101,6 +102,8 @@ describe("GET /api/v2/partner-feed: paging the whole world", () => {
       .update(businesses)
       .set({ updatedAt: sql`${base}::timestamptz + interval '1 microsecond'` })
       .where(inArray(businesses.id, targets.slice(5)));
+    // Written past the write path: the stored documents (dateModified) follow as the write path would have them.
+    await db().transaction((tx) => recordFeedChanges(tx, targets, new Date()));
     const since = `${later[0]!.t}.123Z`;
     const expected = await expectedIds(gte(businesses.updatedAt, new Date(since)));
     expect(new Set(expected)).toEqual(new Set(targets));

@@ -1,6 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businesses, feedDocuments, rowsOf } from "@directory/db";
+import { businesses, feedDocuments, outboxEvents, rowsOf } from "@directory/db";
 import { DomainError } from "../../errors";
 import { TEST_BASE_URL } from "../../test-callers";
 import { createTestDatabase, type TestDatabase } from "../../testing";
@@ -68,6 +68,9 @@ describe("stored documents", () => {
 describe("the change feed", () => {
   it("records an upsert per write and a remove with the reason when a business leaves the feed", async () => {
     const { last: start } = await feedPosition(database.db);
+    const [{ lastEvent }] = rowsOf<{ lastEvent: number }>(
+      await database.db.execute(sql`select coalesce(max(id), 0)::int as "lastEvent" from outbox_events`),
+    ) as [{ lastEvent: number }];
     const business = await visibleBusiness(1);
     await writeClaims(database.db, [
       { business, claims: [{ property: "phone", value: "+1 555 0100", source: "owner:test", confidence: 0.9, verification: "self_reported" }] },
@@ -87,6 +90,12 @@ describe("the change feed", () => {
       ["remove", "no_longer_verified"],
       ["upsert", undefined],
     ]);
+    // Webhooks and the change feed agree: one entry per entity.updated of a business that is or was in the feed.
+    const events = await database.db
+      .select({ id: outboxEvents.id })
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.businessId, business.id), gt(outboxEvents.id, lastEvent)));
+    expect(events).toHaveLength(mine.length);
     expect(mine[0]!.location?.telephone).toBe("+1 555 0100");
     expect(mine[0]!.location?.identifier).toBe(business.id);
     const seqs = page.changes.map((change) => change.seq);
