@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Command } from "commander";
 import { SingleBar, Presets } from "cli-progress";
-import { isDatabaseEmpty, seedDemoWorld } from "@directory/api";
+import { backfillFeedDocuments, isDatabaseEmpty, seedDemoWorld } from "@directory/api";
 import { createDatabase, choreDatabaseOptionsFromEnv, migrate } from "@directory/db";
 
 /** Database chores run directly on the database (DATABASE_URL, else the embedded one in DATA_DIR). */
@@ -14,7 +14,9 @@ export function registerDbCommands(program: Command): void {
       const database = await createDatabase(choreDatabaseOptionsFromEnv());
       try {
         await migrate(database);
-        console.log(`migrated (${database.driver})`);
+        // Migration 0018's backfill: the partner feed's stored documents are built by the TypeScript builder.
+        const documents = await backfillFeedDocuments(database.db);
+        console.log(`migrated (${database.driver})${documents > 0 ? `; ${documents} partner-feed documents stored` : ""}`);
       } finally {
         await database.close();
       }
