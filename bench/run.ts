@@ -3,7 +3,7 @@
  *   BENCH_DATABASE_URL  PostgreSQL server database to use (default .../directory_bench; created if missing)
  *   BENCH_BUSINESSES    world size to seed into an empty bench database (default 1,000,000)
  *   BENCH_SECONDS       seconds per load run (default 15); BENCH_CONNECTIONS (default 10)
- *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, feed, webhooks, import, tokens, wherewhen); default all
+ *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, feed, webhooks, import, tokens, wherewhen, partnerfeed); default all
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -22,6 +22,7 @@ import { benchImport } from "./import";
 import { benchMcpTokens } from "./mcp-tokens";
 import { benchWebhooks } from "./webhooks";
 import { benchWhereWhen } from "./where-when";
+import { benchPartnerFeed, preparePartnerFeed } from "./partner-feed";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // `node --import tsx` keeps the server in one process, so its pid is the one whose memory we read.
@@ -195,6 +196,17 @@ async function benchFeed(): Promise<void> {
   }
 }
 
+async function benchPartnerFeedPart(): Promise<void> {
+  await preparePartnerFeed(databaseUrl, note);
+  const port = 3990;
+  const app = await startAndWait(node, builtServer, serverEnv(port), `http://127.0.0.1:${port}/healthz`, 60_000);
+  try {
+    await benchPartnerFeed(databaseUrl, `http://127.0.0.1:${port}`, app.child.pid ?? 0, note);
+  } finally {
+    await stop(app.child);
+  }
+}
+
 async function benchTokens(): Promise<void> {
   const port = 3980;
   const app = await startAndWait(node, builtServer, serverEnv(port), `http://127.0.0.1:${port}/healthz`, 60_000);
@@ -261,7 +273,7 @@ async function benchFirstStart(): Promise<void> {
   }
 }
 
-/** BENCH_ONLY=keyword,graph runs only those parts (start, search, keyword, graph, feed, webhooks, import, tokens, wherewhen); the report says so. */
+/** BENCH_ONLY=keyword,graph runs only those parts (start, search, keyword, graph, feed, webhooks, import, tokens, wherewhen, partnerfeed); the report says so. */
 const only = process.env.BENCH_ONLY?.split(",").map((part) => part.trim());
 const runs = (part: string) => !only || only.includes(part);
 if (only) note(`> Partial run: BENCH_ONLY=${only.join(",")}`);
@@ -277,6 +289,7 @@ if (runs("webhooks")) await benchWebhooks(databaseUrl, note);
 if (runs("import")) await benchImport(databaseUrl, note);
 if (runs("tokens")) await benchTokens();
 if (runs("wherewhen")) await benchWhereWhen(databaseUrl, note, { connections, seconds });
+if (runs("partnerfeed")) await benchPartnerFeedPart();
 mkdirSync(join(root, "bench/results"), { recursive: true });
 writeFileSync(join(root, "bench/results/latest.md"), `${report.join("\n")}\n`);
 console.log("\nwritten to bench/results/latest.md");

@@ -1,0 +1,154 @@
+import { request as httpRequest } from "node:http";
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
+import { backfillFeedDocuments, createApiKey, recordFeedChanges } from "@directory/api";
+import { createDatabase, forChores, rowsOf } from "@directory/db";
+import { memoryOf, walkFeed } from "./feed";
+
+/*
+ * Issue 24's figures (BENCH_ONLY=partnerfeed): the export against COPY of the same rows, the export
+ * under a reader throttled to 5 MB/s, the paged feed walk served from stored texts, and catching up
+ * on 100,000 changes. The server is started by run.ts; this takes its URL and pid.
+ */
+
+type Note = (line: string) => void;
+
+/** Stores the documents the feed serves (migration 0018's backfill), before the server starts: at 1M it outlasts a start's health check. */
+export async function preparePartnerFeed(databaseUrl: string, note: Note): Promise<void> {
+  const database = await createDatabase(forChores({ url: databaseUrl }));
+  try {
+    const started = performance.now();
+    const written = await backfillFeedDocuments(database.db, 5_000);
+    if (written > 0)
+      note(`- Partner feed documents stored (backfill): ${written.toLocaleString("en")} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await database.close();
+  }
+}
+
+/** COPY (the export's rows) TO STDOUT: the machine's limit for the export. */
+async function copyExportRate(databaseUrl: string): Promise<number> {
+  const client = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const started = performance.now();
+    const stream = await client`copy (select document from feed_documents order by business_id) to stdout`.readable();
+    let rows = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
+    }
+    return Math.round(rows / ((performance.now() - started) / 1000));
+  } finally {
+    await client.end();
+  }
+}
+
+/** GET the export, read at full speed or throttled (bytes per second), sampling the server's RSS; stops after maxSeconds. */
+function readExport(url: string, key: string, pid: number, options: { bytesPerSecond?: number; maxSeconds?: number } = {}) {
+  return new Promise<{ rows: number; bytes: number; seconds: number; rssMb: number[]; complete: boolean }>((resolve, reject) => {
+    const started = performance.now();
+    const rssMb: number[] = [];
+    let bytes = 0;
+    let rows = 0;
+    let tail = "";
+    const sampler = setInterval(() => rssMb.push(memoryOf(pid).rssMb), 250);
+    const req = httpRequest(`${url}/api/v2/partner-feed/export`, { headers: { authorization: `Bearer ${key}` } }, (response) => {
+      if (response.statusCode !== 200) return reject(new Error(`export answered ${response.statusCode}`));
+      const finish = (complete: boolean) => {
+        clearInterval(sampler);
+        resolve({ rows, bytes, seconds: (performance.now() - started) / 1000, rssMb, complete });
+      };
+      response.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
+        tail = chunk.subarray(Math.max(0, chunk.length - 200)).toString("latin1");
+        const elapsed = (performance.now() - started) / 1000;
+        if (options.maxSeconds && elapsed > options.maxSeconds) {
+          response.destroy();
+          finish(false);
+          return;
+        }
+        if (options.bytesPerSecond) {
+          const ahead = bytes / options.bytesPerSecond - elapsed;
+          if (ahead > 0) {
+            response.pause();
+            setTimeout(() => response.resume(), ahead * 1000);
+          }
+        }
+      });
+      response.on("end", () => finish(/"after":\d+/.test(tail)));
+      response.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** Catches up on every change after a position at limit 1000, parsing each page as a client would. */
+async function catchUp(url: string, key: string, after: number): Promise<{ changes: number; seconds: number }> {
+  const started = performance.now();
+  let changes = 0;
+  for (;;) {
+    const response = await fetch(`${url}/api/v2/partner-feed/changes?after=${after}&limit=1000`, { headers: { authorization: `Bearer ${key}` } });
+    if (response.status !== 200) throw new Error(`changes answered ${response.status}: ${await response.text()}`);
+    const page = (await response.json()) as { changes: unknown[]; nextAfter: number; hasMore: boolean };
+    changes += page.changes.length;
+    after = page.nextAfter;
+    if (!page.hasMore) break;
+  }
+  return { changes, seconds: (performance.now() - started) / 1000 };
+}
+
+/** 100,000 upserts recorded through recordFeedChanges (as the write path records them), 1,000 businesses per transaction. */
+async function writeChanges(databaseUrl: string, count: number): Promise<{ start: number; perSecond: number }> {
+  const database = await createDatabase(forChores({ url: databaseUrl }));
+  try {
+    const [position] = rowsOf<{ last: string }>(await database.db.execute(sql`select last from feed_position where id = 1`));
+    const ids = rowsOf<{ id: string }>(await database.db.execute(sql`select business_id as id from feed_documents order by business_id limit ${count}`)).map(
+      (row) => row.id,
+    );
+    const started = performance.now();
+    for (let done = 0; done < count; done += 1_000) {
+      const batch = Array.from({ length: 1_000 }, (_, i) => ids[(done + i) % ids.length]!);
+      await database.db.transaction((tx) => recordFeedChanges(tx, batch, new Date()));
+    }
+    return { start: Number(position?.last ?? 0), perSecond: Math.round(count / ((performance.now() - started) / 1000)) };
+  } finally {
+    await database.close();
+  }
+}
+
+export async function benchPartnerFeed(databaseUrl: string, url: string, pid: number, note: Note): Promise<void> {
+  const database = await createDatabase({ url: databaseUrl });
+  const { key } = await createApiKey(database.db, { kind: "partner", label: "bench partner feed" }).finally(() => database.close());
+  note("");
+  note("## Partner feed: export, paged walk, change catch-up (issue 24)");
+  note("");
+
+  const copyRate = await copyExportRate(databaseUrl);
+  const full = await readExport(url, key, pid);
+  const exportRate = Math.round(full.rows / full.seconds);
+  note(
+    `- Export (GET /api/v2/partner-feed/export, no gzip): ${full.rows.toLocaleString("en")} lines, ${(full.bytes / 1e6).toFixed(0)} MB in ${full.seconds.toFixed(1)} s: **${exportRate.toLocaleString("en")} rows/s**; ` +
+      `limit \`COPY (select document from feed_documents order by business_id) TO STDOUT\`: ${copyRate.toLocaleString("en")} rows/s. **Ratio ${((exportRate / copyRate) * 100).toFixed(1)}%** (target >= 50%); ` +
+      `server RSS max ${Math.max(...full.rssMb)} MB (target < 200 MB)${full.complete ? "" : " (INCOMPLETE: no last line)"}`,
+  );
+  const throttled = await readExport(url, key, pid, { bytesPerSecond: 5_000_000, maxSeconds: 20 });
+  note(
+    `- Export read at 5 MB/s for ${throttled.seconds.toFixed(0)} s (${(throttled.bytes / 1e6).toFixed(0)} MB): server RSS ${Math.min(...throttled.rssMb)}..${Math.max(...throttled.rssMb)} MB (must not grow; target < 200 MB)`,
+  );
+  // The throttled reader disconnected: its key is free again within seconds.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+  const walk = await walkFeed(url, key, pid, 500);
+  note(
+    `- Paged feed walk (limit 500, cursor, client parse included): ${walk.rows.toLocaleString("en")} rows in ${walk.seconds.toFixed(1)} s: **${walk.rowsPerSecond.toLocaleString("en")} rows/s** (target >= 30,000); ` +
+      `page p50 ${walk.pageP50Ms} ms, p99 ${walk.pageP99Ms} ms; server RSS ${walk.rssSamplesMb.join(" / ")} MB (target < 256 MB)`,
+  );
+
+  const written = await writeChanges(databaseUrl, 100_000);
+  const caught = await catchUp(url, key, written.start);
+  note(
+    `- Change catch-up: ${caught.changes.toLocaleString("en")} changes at limit 1000 in ${caught.seconds.toFixed(1)} s: **${Math.round(caught.changes / caught.seconds).toLocaleString("en")} changes/s** (target >= 50,000); ` +
+      `recording them (recordFeedChanges, 1,000 businesses per transaction): ${written.perSecond.toLocaleString("en")} changes/s`,
+  );
+}
