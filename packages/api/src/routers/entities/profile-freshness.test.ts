@@ -114,6 +114,10 @@ describe("operating status", () => {
     const agent = await anonymousCaller(database.db).entities.getAgentProfile({ slug: closed.slug });
     expect(agent.entity.operatingStatus).toEqual({ status: "permanently_closed", closedOn: "2026-09-30" });
     expect(agent.agentInstructions).toMatch(/^This business closed permanently on 2026-09-30/);
+    // An admin may not reactivate the row against the claim, and may still decommission it (410 from then on).
+    expect(await refusal(admin.lifecycle.reactivate({ slug: closed.slug }))).toMatchObject({ status: 409 });
+    await admin.lifecycle.decommission({ slug: closed.slug });
+    expect(await refusal(anonymousCaller(database.db).entities.getEntityProfile({ slug: closed.slug }))).toMatchObject({ status: 410 });
 
     const paused = await activeBusiness();
     const temporary = await anonymousCaller(database.db).corrections.submit({

@@ -104,8 +104,13 @@ export async function decommissionBusiness(db: Db, params: LifecycleParams) {
   const { slug, at = new Date() } = params;
   const business = await requireBusinessBySlug(db, slug);
   return db.transaction(async (tx) => {
-    await lockBusiness(tx, business.id);
-    await setInService(tx, [business.id], "decommissioned", at);
+    const current = await lockBusiness(tx, business.id);
+    // A closed business is inactive already (out of every list, profile 200); decommissioning it
+    // is the admin's stronger word: its reads answer 410 from now on.
+    if (current.inactiveReason === "closed") {
+      await tx.update(businesses).set({ inactiveReason: "decommissioned", updatedAt: at }).where(eq(businesses.id, business.id));
+      await recordEntityUpdated(tx, { businessId: business.id, slug: business.slug, change: "status", at });
+    } else await setInService(tx, [business.id], "decommissioned", at);
     return reload(tx, business.id);
   });
 }
@@ -120,6 +125,13 @@ export async function reactivateBusiness(db: Db, params: ReactivateBusinessParam
   const business = await requireBusinessBySlug(db, slug);
   return db.transaction(async (tx) => {
     const current = await lockBusiness(tx, business.id);
+    if (current.inactiveReason === "closed") {
+      // Its operatingStatus claim says closed; reactivating the row alone would contradict it.
+      throw new DomainError(
+        "CONFLICT",
+        `The business "${current.slug}" is permanently closed: accept a correction (or write an operatingStatus claim) saying it reopened`,
+      );
+    }
     const expired = current.subscriptionExpiresAt !== null && current.subscriptionExpiresAt <= at;
     if (expired && !renewUntil) {
       throw new DomainError(
