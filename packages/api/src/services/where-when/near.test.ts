@@ -1,7 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cities, rowsOf } from "@directory/db";
+import { businesses, cities, rowsOf } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "../../testing";
+import { writeClaims, type NewClaim } from "../claims/claim-writes";
+import { RANKING_ORDER } from "../search/ranking";
 import { businessesWithinRadius, nearestBusinesses, roundDistanceKm } from "./near";
 import { haversineKm, servableWithDistances } from "./near-fixtures";
 import { NEAR_RADIUS_MAX_KM, type NearPoint } from "./where-when-params";
@@ -12,6 +14,14 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await database?.destroy();
+});
+
+const owner = (property: NewClaim["property"], value: unknown): NewClaim => ({
+  property,
+  value,
+  source: "owner:test",
+  confidence: 0.9,
+  verification: "self_reported",
 });
 
 async function cityCentre(slug: string): Promise<NearPoint> {
@@ -53,6 +63,53 @@ describe("within a radius (demo world)", () => {
     const inCategory = await businessesWithinRadius(database.db, { point, radiusKm: 6, limit: 50, category });
     expect(inCategory.totalMatches).toBe(expected.length);
     expect(inCategory.businesses.every((b) => b.categorySlug === category)).toBe(true);
+  });
+
+  it("counts up to a cap, and says when it stopped there", async () => {
+    const point = await cityCentre("mumbai-in");
+    const all = await businessesWithinRadius(database.db, { point, radiusKm: 6, limit: 1 });
+    expect(all.totalMatchesCapped).toBe(false);
+    expect(all.totalMatches).toBeGreaterThan(3);
+    expect(await businessesWithinRadius(database.db, { point, radiusKm: 6, limit: 1, countCap: 3 })).toMatchObject({
+      totalMatches: 3,
+      totalMatchesCapped: true,
+    });
+  });
+
+  it("orders businesses at the same distance by the ranking order", async () => {
+    const point = await cityCentre("mumbai-in");
+    const page = (await businessesWithinRadius(database.db, { point, radiusKm: 6, limit: 4 })).businesses;
+    // The four move onto one spot (through the claim write path): their distances tie exactly.
+    const spot = { lat: page[0]!.lat, lng: page[0]!.lng };
+    const moved = await database.db
+      .select({ id: businesses.id, slug: businesses.slug })
+      .from(businesses)
+      .where(
+        inArray(
+          businesses.id,
+          page.map((b) => b.id),
+        ),
+      );
+    await database.db.transaction((tx) =>
+      writeClaims(
+        tx,
+        moved.map((business) => ({ business, claims: [owner("coordinates", spot)] })),
+      ),
+    );
+    const keys = await database.db
+      .select({ id: businesses.id, planTier: businesses.planTier, visibilityScore: businesses.visibilityScore, name: businesses.name })
+      .from(businesses)
+      .where(
+        inArray(
+          businesses.id,
+          page.map((b) => b.id),
+        ),
+      )
+      .orderBy(...RANKING_ORDER);
+    const found = (await businessesWithinRadius(database.db, { point: spot, radiusKm: 1, limit: 4 })).businesses;
+    expect(found.map((b) => b.distanceKm)).toEqual([0, 0, 0, 0]);
+    expect(found.map((b) => b.id)).toEqual(keys.map((key) => key.id));
+    expect(found[0]).not.toHaveProperty("visibilityScore");
   });
 
   it("an inactive business is never near anything", async () => {

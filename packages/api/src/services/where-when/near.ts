@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
-import { businesses, type Db } from "@directory/db";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { businesses, PLAN_TIERS, type Db, type PlanTier } from "@directory/db";
 import { servableCondition } from "../entities/servable";
 import { openCondition } from "./open-filter";
-import { NEAR_LIMIT_MAX, type NearPoint } from "./where-when-params";
+import { NEAR_COUNT_CAP, NEAR_LIMIT_MAX, type NearPoint } from "./where-when-params";
 
 /*
  * Near a point, with PostgreSQL's cube + earthdistance (PGlite and stock PostgreSQL ship both; no
@@ -44,8 +44,25 @@ export function nearestFirstOrder(point: NearPoint): SQL {
   return sql`${BUSINESS_EARTH} <-> ${earthPoint(point)}`;
 }
 
-/** The spec's ranking order (services/search/ranking.ts RANKING_ORDER): what breaks distance ties. */
-const RANKING_TIEBREAK: SQL[] = [asc(businesses.planTier), desc(businesses.visibilityScore), asc(businesses.name), asc(businesses.id)];
+/**
+ * Rows read past a page in distance order, so that businesses at exactly the same distance (one
+ * building's shops share coordinates) are ordered by the spec's ranking even across the page's
+ * edge. The index walk stays in pure distance order (a second ORDER BY key would make PostgreSQL
+ * read and sort every business in the circle: 13,742 rows for 10 km around Shanghai at 1M).
+ */
+const TIE_SLACK = 20;
+const TIER_RANK = new Map<string, number>(PLAN_TIERS.map((tier, rank) => [tier, rank]));
+
+/** Distance, then the spec's ranking order (services/search/ranking.ts RANKING_ORDER: tier, internal score, name, id). */
+function byDistanceThenRanking(a: RankedNearby, b: RankedNearby): number {
+  return (
+    a.distanceKm - b.distanceKm ||
+    TIER_RANK.get(a.planTier)! - TIER_RANK.get(b.planTier)! ||
+    b.visibilityScore - a.visibilityScore ||
+    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}
 
 /** A business near the point: enough to fetch its listing, and its distance. */
 export interface NearbyBusiness {
@@ -67,7 +84,12 @@ export interface NearFilters {
   openAt?: Date;
 }
 
+/** The ranking keys ride along for the tie order only; visibilityScore is internal and never leaves this file. */
+type RankedNearby = NearbyBusiness & { planTier: PlanTier; visibilityScore: number };
+
 const NEARBY_COLUMNS = {
+  planTier: businesses.planTier,
+  visibilityScore: businesses.visibilityScore,
   id: businesses.id,
   slug: businesses.slug,
   name: businesses.name,
@@ -86,49 +108,63 @@ function nearMatches(filters: NearFilters, extra: SQL): SQL {
   )!;
 }
 
+/** `limit` rows from `offset` of the matches in distance order, ties in ranking order. */
+async function nearestPage(db: Db, point: NearPoint, matches: SQL, limit: number, offset: number): Promise<NearbyBusiness[]> {
+  const pageEnd = offset + Math.min(Math.max(1, limit), NEAR_LIMIT_MAX);
+  const rows = await db
+    .select({ ...NEARBY_COLUMNS, distanceKm: distanceKmSql(point) })
+    .from(businesses)
+    .where(matches)
+    .orderBy(nearestFirstOrder(point))
+    .limit(pageEnd + TIE_SLACK);
+  return rows
+    .map((row) => ({ ...row, lat: Number(row.lat), lng: Number(row.lng), distanceKm: Number(row.distanceKm) }))
+    .sort(byDistanceThenRanking)
+    .slice(offset, pageEnd)
+    .map(({ planTier: _tier, visibilityScore: _score, ...business }) => business);
+}
+
 /**
- * Servable businesses within `radiusKm` of the point, nearest first (ties: the ranking order),
- * at most `limit` (1..NEAR_LIMIT_MAX) after `offset`, and how many match in all.
+ * How many match, counting no further than NEAR_COUNT_CAP: a wide circle in a dense city holds
+ * thousands (13,742 within 10 km of Shanghai's centre at 1M, each a heap visit and a distance:
+ * hundreds of ms), and "500 or more" is all a caller does with such a number.
+ */
+async function cappedCount(db: Db, matches: SQL, cap: number): Promise<{ totalMatches: number; totalMatchesCapped: boolean }> {
+  const inner = db
+    .select({ one: sql`1` })
+    .from(businesses)
+    .where(matches)
+    .limit(cap + 1)
+    .as("capped");
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(inner);
+  const n = Number(row?.n ?? 0);
+  return { totalMatches: Math.min(n, cap), totalMatchesCapped: n > cap };
+}
+
+/**
+ * Servable businesses within `radiusKm` of the point, nearest first (exact ties: the ranking
+ * order), at most `limit` (1..NEAR_LIMIT_MAX) after `offset` (0..NEAR_COUNT_CAP), and how many
+ * match: exact up to `countCap` (default and at most NEAR_COUNT_CAP), else the cap with
+ * totalMatchesCapped true.
  */
 export async function businessesWithinRadius(
   db: Db,
-  params: NearFilters & { point: NearPoint; radiusKm: number; limit: number; offset?: number },
-): Promise<{ businesses: NearbyBusiness[]; totalMatches: number }> {
+  params: NearFilters & { point: NearPoint; radiusKm: number; limit: number; offset?: number; countCap?: number },
+): Promise<{ businesses: NearbyBusiness[]; totalMatches: number; totalMatchesCapped: boolean }> {
   const matches = nearMatches(params, withinRadiusCondition(params.point, params.radiusKm));
-  const distance = distanceKmSql(params.point);
-  const [rows, [count]] = await Promise.all([
-    db
-      .select({ ...NEARBY_COLUMNS, distanceKm: distance })
-      .from(businesses)
-      .where(matches)
-      .orderBy(distance, ...RANKING_TIEBREAK)
-      .limit(Math.min(Math.max(1, params.limit), NEAR_LIMIT_MAX))
-      .offset(params.offset ?? 0),
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(businesses)
-      .where(matches),
-  ]);
-  return { businesses: rows.map(asNearby), totalMatches: Number(count?.n ?? 0) };
+  const offset = Math.min(Math.max(0, params.offset ?? 0), NEAR_COUNT_CAP);
+  const cap = Math.min(Math.max(1, params.countCap ?? NEAR_COUNT_CAP), NEAR_COUNT_CAP);
+  const [page, count] = await Promise.all([nearestPage(db, params.point, matches, params.limit, offset), cappedCount(db, matches, cap)]);
+  return { businesses: page, ...count };
 }
 
 /**
  * The `limit` servable businesses nearest the point (optionally of one category, open at an
- * instant), nearest first, none farther than `maxRadiusKm`: the bound keeps a rare category's
- * index walk from covering the whole world.
+ * instant), nearest first (exact ties: the ranking order), none farther than `maxRadiusKm`: the
+ * bound keeps a rare category's index walk from covering the whole world.
  */
-export async function nearestBusinesses(db: Db, params: NearFilters & { point: NearPoint; limit: number; maxRadiusKm: number }): Promise<NearbyBusiness[]> {
-  const rows = await db
-    .select({ ...NEARBY_COLUMNS, distanceKm: distanceKmSql(params.point) })
-    .from(businesses)
-    .where(nearMatches(params, withinRadiusCondition(params.point, params.maxRadiusKm)))
-    .orderBy(nearestFirstOrder(params.point), ...RANKING_TIEBREAK)
-    .limit(Math.min(Math.max(1, params.limit), NEAR_LIMIT_MAX));
-  return rows.map(asNearby);
-}
-
-function asNearby(row: Omit<NearbyBusiness, "distanceKm"> & { distanceKm: number }): NearbyBusiness {
-  return { ...row, lat: Number(row.lat), lng: Number(row.lng), distanceKm: Number(row.distanceKm) };
+export function nearestBusinesses(db: Db, params: NearFilters & { point: NearPoint; limit: number; maxRadiusKm: number }): Promise<NearbyBusiness[]> {
+  return nearestPage(db, params.point, nearMatches(params, withinRadiusCondition(params.point, params.maxRadiusKm)), params.limit, 0);
 }
 
 /** A distance as listings show it: kilometres to the metre (3 decimals). */

@@ -13,6 +13,8 @@ export const NEAR_RADIUS_DEFAULT_KM = 5;
 export const NEAR_RADIUS_MAX_KM = 50;
 /** Most businesses one near query returns (a page of a radius search, or nearest-N). */
 export const NEAR_LIMIT_MAX = 50;
+/** A radius search counts its matches up to this many (then says totalMatchesCapped); also the deepest offset. */
+export const NEAR_COUNT_CAP = 500;
 
 /** A point in decimal degrees. */
 export interface NearPoint {
