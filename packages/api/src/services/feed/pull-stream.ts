@@ -14,7 +14,12 @@ export class StreamCancelled extends Error {
  * or next emit throw StreamCancelled and waits for the producer to unwind. `onClose` runs exactly
  * once, however the stream ends, even if it never started.
  */
-export function pullStream<T>(produce: (emit: (value: T) => Promise<void>) => Promise<void>, onClose: () => void = () => {}): AsyncIterableIterator<T> {
+export function pullStream<T>(
+  produce: (emit: (value: T) => Promise<void>) => Promise<void>,
+  onClose: () => void = () => {},
+  /** A stream nobody starts reading within this is closed (a door that dropped it must not hold its slot). */
+  unstartedTimeoutMs = 10_000,
+): AsyncIterableIterator<T> {
   let started: Promise<void> | null = null;
   let finished = false;
   let failure: unknown = null;
@@ -88,5 +93,9 @@ export function pullStream<T>(produce: (emit: (value: T) => Promise<void>) => Pr
       return iterator;
     },
   };
+  const abandoned = setTimeout(() => {
+    if (!started) void iterator.return?.();
+  }, unstartedTimeoutMs);
+  abandoned.unref?.();
   return iterator;
 }
