@@ -73,7 +73,8 @@ describe("MCP tool inputs are the procedures' input schemas", () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(PROCEDURE_INPUTS).sort());
     for (const tool of tools) {
       const schema = PROCEDURE_INPUTS[tool.name];
-      const expected = schema ? procedureJsonSchema(schema) : { type: "object", properties: {} };
+      // The one difference: a tool refuses arguments it does not know (additionalProperties false).
+      const expected = schema ? { ...procedureJsonSchema(schema), additionalProperties: false } : { type: "object", properties: {} };
       const { $schema: _dialect, ...listed } = tool.inputSchema as JsonBody;
       expect(listed, tool.name).toEqual(expected);
     }
@@ -83,8 +84,18 @@ describe("MCP tool inputs are the procedures' input schemas", () => {
   });
 
   it("refuses what the procedure refuses before anything is called", async () => {
-    const result = (await client.callTool({ name: "get_available_cities", arguments: { category: "dentist", limit: 201 } })) as CallToolResult;
+    const result = (await client.callTool({ name: "get_available_cities", arguments: { category: "dentist", limit: 51 } })) as CallToolResult;
     expect(result.isError).toBe(true);
     expect((result.content[0] as { text: string }).text).toMatch(/limit/);
+  });
+
+  it("refuses an unknown argument on every tool that takes arguments, naming the accepted ones, instead of dropping it", async () => {
+    for (const tool of tools.filter((candidate) => Object.keys((candidate.inputSchema as JsonBody).properties ?? {}).length > 0)) {
+      const result = (await client.callTool({ name: tool.name, arguments: { offset: 10 } })) as CallToolResult;
+      expect(result.isError, tool.name).toBe(true);
+      const text = (result.content[0] as { text: string }).text;
+      expect(text, tool.name).toMatch(/Unknown argument offset: this tool accepts /);
+      for (const name of Object.keys((tool.inputSchema as JsonBody).properties)) expect(text, tool.name).toContain(name);
+    }
   });
 });

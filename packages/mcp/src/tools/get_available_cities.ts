@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ZAvailableCitiesInput, ZAvailableCitiesOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, READ_ONLY } from "./shared";
+import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerGetAvailableCities(server: McpServer, client: DirectoryClient) {
@@ -9,8 +9,9 @@ export function registerGetAvailableCities(server: McpServer, client: DirectoryC
     "get_available_cities",
     {
       title: "Cities with listings in a category",
-      description: "Cities with listings in a category, most first. Use it when no city was named or a city had no results.",
-      inputSchema: ZAvailableCitiesInput,
+      description:
+        "Cities with listings in a category, most first. Use it when no city was named or a city had no results. Pages of up to 50: pass nextCursor as cursor.",
+      inputSchema: strictInput(ZAvailableCitiesInput),
       outputSchema: toolOutput(ZAvailableCitiesOutput),
       annotations: READ_ONLY,
     },

@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ZEntityProfile, ZGetEntityProfileInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, READ_ONLY } from "./shared";
+import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerGetBusinessProfile(server: McpServer, client: DirectoryClient) {
@@ -11,7 +11,7 @@ export function registerGetBusinessProfile(server: McpServer, client: DirectoryC
       title: "Full business profile",
       description: "One business by slug: identity, contact, AI signals, services, JSON-LD and claims with source and confidence.",
       // history (superseded claims, key only) stays a REST and tRPC option; the slug rule is the procedure's.
-      inputSchema: ZGetEntityProfileInput.pick({ slug: true }),
+      inputSchema: strictInput(ZGetEntityProfileInput.pick({ slug: true })),
       outputSchema: toolOutput(ZEntityProfile),
       annotations: READ_ONLY,
     },

@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ZBuyerQuestionsOutput, ZBySlugInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, READ_ONLY } from "./shared";
+import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerGetBuyerQuestions(server: McpServer, client: DirectoryClient) {
@@ -10,7 +10,7 @@ export function registerGetBuyerQuestions(server: McpServer, client: DirectoryCl
     {
       title: "Buyer questions for a business",
       description: "Questions buyers ask about a business, with the owner's answers; source: owner or category template.",
-      inputSchema: ZBySlugInput,
+      inputSchema: strictInput(ZBySlugInput),
       outputSchema: toolOutput(ZBuyerQuestionsOutput),
       annotations: READ_ONLY,
     },

@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ZCategoryLeadersInput, ZCategoryLeadersOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, READ_ONLY } from "./shared";
+import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerGetCategoryLeaders(server: McpServer, client: DirectoryClient) {
@@ -9,8 +9,9 @@ export function registerGetCategoryLeaders(server: McpServer, client: DirectoryC
     "get_category_leaders",
     {
       title: "Top businesses of a category",
-      description: "Top-ranked businesses of a category across all cities; rankingModel states the order (paid tiers first).",
-      inputSchema: ZCategoryLeadersInput,
+      description:
+        "Top-ranked businesses of a category across all cities; rankingModel states the order (paid tiers first). Pages of up to 10: pass nextCursor as cursor.",
+      inputSchema: strictInput(ZCategoryLeadersInput),
       outputSchema: toolOutput(ZCategoryLeadersOutput),
       annotations: READ_ONLY,
     },

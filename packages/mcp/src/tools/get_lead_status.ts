@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ZLeadStatusInput, ZLeadStatusOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, READ_ONLY } from "./shared";
+import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerGetLeadStatus(server: McpServer, client: DirectoryClient) {
@@ -10,7 +10,7 @@ export function registerGetLeadStatus(server: McpServer, client: DirectoryClient
     {
       title: "Status of a submitted lead",
       description: "Status, dates and business of a lead, by the leadId submit_lead returned. No personal data.",
-      inputSchema: ZLeadStatusInput,
+      inputSchema: strictInput(ZLeadStatusInput),
       outputSchema: toolOutput(ZLeadStatusOutput),
       annotations: READ_ONLY,
     },

@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ZCitationsInput, ZCitationsOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, READ_ONLY } from "./shared";
+import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerGetMyCitations(server: McpServer, client: DirectoryClient) {
@@ -11,7 +11,7 @@ export function registerGetMyCitations(server: McpServer, client: DirectoryClien
       title: "My AI citation checks (business owners)",
       description:
         "Owners: the business's recent AI-answer checks, newest first: engine, query, date, mentioned, position. Needs a business-scoped API key (Authorization: Bearer).",
-      inputSchema: ZCitationsInput,
+      inputSchema: strictInput(ZCitationsInput),
       outputSchema: toolOutput(ZCitationsOutput),
       annotations: READ_ONLY,
     },

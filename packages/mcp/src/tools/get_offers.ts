@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ZBySlugInput, ZOffersOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, READ_ONLY } from "./shared";
+import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerGetOffers(server: McpServer, client: DirectoryClient) {
@@ -10,7 +10,7 @@ export function registerGetOffers(server: McpServer, client: DirectoryClient) {
     {
       title: "A business's published offers",
       description: "A business's priced products and services (decimal price, ISO 4217 currency, optional expiry).",
-      inputSchema: ZBySlugInput,
+      inputSchema: strictInput(ZBySlugInput),
       outputSchema: toolOutput(ZOffersOutput),
       annotations: READ_ONLY,
     },

@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ZSearchCategoryInput, ZSearchCategoryOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, READ_ONLY } from "./shared";
+import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerSearchBusinesses(server: McpServer, client: DirectoryClient) {
@@ -10,8 +10,8 @@ export function registerSearchBusinesses(server: McpServer, client: DirectoryCli
     {
       title: "Search businesses by category",
       description:
-        "Businesses of a category, optionally in one city, paid tiers first or best-rated with sort=rating; rankingModel states the order. Slugs feed get_business_profile, get_offers, compare_businesses.",
-      inputSchema: ZSearchCategoryInput,
+        "Businesses of a category, optionally in one city, paid tiers first or best-rated with sort=rating; rankingModel states the order. Slugs feed get_business_profile, get_offers, compare_businesses. Pages of up to 10: pass nextCursor as cursor.",
+      inputSchema: strictInput(ZSearchCategoryInput),
       outputSchema: toolOutput(ZSearchCategoryOutput),
       annotations: READ_ONLY,
     },

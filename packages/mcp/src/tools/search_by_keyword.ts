@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ZSearchKeywordInput, ZSearchKeywordOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, READ_ONLY } from "./shared";
+import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerSearchByKeyword(server: McpServer, client: DirectoryClient) {
@@ -10,8 +10,8 @@ export function registerSearchByKeyword(server: McpServer, client: DirectoryClie
     {
       title: "Free-text business search",
       description:
-        "Free-text search over names, descriptions, services, keywords and buyer questions, optionally in one city; typos tolerated; matchedBy says how each matched.",
-      inputSchema: ZSearchKeywordInput,
+        "Free-text search over names, descriptions, services, keywords and buyer questions, optionally in one city; typos tolerated; matchedBy says how each matched. Pages of up to 10: pass nextCursor as cursor.",
+      inputSchema: strictInput(ZSearchKeywordInput),
       outputSchema: toolOutput(ZSearchKeywordOutput),
       annotations: READ_ONLY,
     },

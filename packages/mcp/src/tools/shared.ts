@@ -1,4 +1,5 @@
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { directoryErrorOf } from "@directory/sdk";
 import { toolText } from "./tool-text";
 
@@ -7,6 +8,20 @@ export const MAX_STRING_LENGTH = 2_000;
 
 /** destructiveHint and idempotentHint mean something only when readOnlyHint is false (MCP spec): not listed. */
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+
+/**
+ * A tool's input that refuses an unknown argument, naming the accepted ones, where a plain object
+ * would drop it silently (an agent passing `offset` would get the first page again and not know).
+ * Built from the procedure's own fields, so their rules and descriptions stay the procedure's.
+ */
+export function strictInput<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) {
+  // Checks on the object as a whole would be lost by rebuilding it from its fields: refuse them here.
+  if (schema.def.checks?.length) throw new Error("strictInput: the schema has object-level checks; move them to fields");
+  const accepted = Object.keys(schema.shape).join(", ");
+  return z.strictObject(schema.shape, {
+    error: (issue) => (issue.code === "unrecognized_keys" ? `Unknown argument ${issue.keys.join(", ")}: this tool accepts ${accepted}` : undefined),
+  });
+}
 
 /** Cuts every string longer than MAX_STRING_LENGTH, saying how much was left out. */
 export function truncateStrings<T>(value: T): T {

@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ZSubmitLeadInput, ZSubmitLeadOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure } from "./shared";
+import { callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerSubmitLead(server: McpServer, client: DirectoryClient) {
@@ -11,7 +11,7 @@ export function registerSubmitLead(server: McpServer, client: DirectoryClient) {
       title: "Send the user's enquiry to a business",
       description:
         "Sends the user's contact details and message to one business. NEVER call it speculatively: only after the user explicitly agreed, in this conversation, to be contacted by this business. Show them a consent statement naming the business and what is shared, wait for a clear yes, pass that statement as consent.statementShownToUser. Give contactEmail or contactPhone; reuse idempotencyKey on retry; keep leadId for get_lead_status.",
-      inputSchema: ZSubmitLeadInput,
+      inputSchema: strictInput(ZSubmitLeadInput),
       outputSchema: toolOutput(ZSubmitLeadOutput),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },

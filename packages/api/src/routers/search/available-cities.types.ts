@@ -1,16 +1,18 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { ZCategoryParam, ZResolvedCategory } from "./search.types";
+import { ZCategoryParam, ZCursorParam, ZPaging, ZResolvedCategory } from "./search.types";
 
 export const ZAvailableCitiesInput = z.object({
   category: ZCategoryParam,
-  limit: z.number().int().min(1).max(200).default(50).describe("How many cities to return: 1 to 200, default 50"),
+  limit: z.number().int().min(1).max(50).default(20).describe("Cities per page: 1 to 50, default 20"),
+  cursor: ZCursorParam,
 });
 
 export const ZAvailableCitiesOutput = z.object({
   category: ZResolvedCategory,
   cities: z.array(z.object({ name: z.string(), slug: z.string(), country: z.string(), region: z.string(), listings: z.number().int() })),
   total: z.number().int(),
+  ...ZPaging,
 });
 
 export type TAvailableCitiesInput = z.input<typeof ZAvailableCitiesInput>;
@@ -23,9 +25,10 @@ export const availableCitiesMeta: OpenApiMeta = {
     operationId: "availableCities",
     tags: ["search"],
     summary: "The cities that have listings in a category, most listings first",
-    description: "The REST door of the MCP tool get_available_cities.",
+    description:
+      "The REST door of the MCP tool get_available_cities. Pages with a cursor: pass nextCursor back as cursor until it is null; totalMatches counts every city.",
     errorResponses: {
-      400: "Invalid parameter: category missing or longer than 100 characters, or limit outside 1 to 200",
+      400: "Invalid parameter: category missing or longer than 100 characters, limit outside 1 to 50, or a cursor that is not an unchanged nextCursor of the same category",
       404: "Unknown category: the body names it and the closest valid values (GET /api/v2/categories lists them all)",
     },
   },

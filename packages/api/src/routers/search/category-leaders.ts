@@ -7,4 +7,4 @@ export const categoryLeaders = v2Procedure
   .meta(categoryLeadersMeta)
   .input(ZCategoryLeadersInput)
   .output(ZCategoryLeadersOutput)
-  .query(({ ctx, input }) => rankedListings(ctx.db, { category: input.category, limit: input.limit, baseUrl: ctx.publicBaseUrl }));
+  .query(({ ctx, input }) => rankedListings(ctx.db, { category: input.category, limit: input.limit, cursor: input.cursor, baseUrl: ctx.publicBaseUrl }));

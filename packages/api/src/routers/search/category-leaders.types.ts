@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { ZCategoryParam, ZRankedListings, ZToolLimit } from "./search.types";
+import { ZCategoryParam, ZCursorParam, ZRankedListings, ZToolLimit } from "./search.types";
 
-export const ZCategoryLeadersInput = z.object({ category: ZCategoryParam, limit: ZToolLimit });
+export const ZCategoryLeadersInput = z.object({ category: ZCategoryParam, limit: ZToolLimit, cursor: ZCursorParam });
 export const ZCategoryLeadersOutput = ZRankedListings;
 
 export type TCategoryLeadersInput = z.input<typeof ZCategoryLeadersInput>;

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZListing } from "./listing.types";
-import { ZCategoryParam, ZCityParam, ZListicleSort, ZResolvedCategory, ZResolvedCity, ZToolLimit } from "./search.types";
+import { ZCategoryParam, ZCityParam, ZCursorParam, ZListicleSort, ZPaging, ZResolvedCategory, ZResolvedCity, ZToolLimit } from "./search.types";
 
-export const ZGetListicleInput = z.object({ category: ZCategoryParam, city: ZCityParam, limit: ZToolLimit, sort: ZListicleSort });
+export const ZGetListicleInput = z.object({ category: ZCategoryParam, city: ZCityParam, limit: ZToolLimit, sort: ZListicleSort, cursor: ZCursorParam });
 
 export const ZGetListicleOutput = z.object({
   title: z.string(),
@@ -11,6 +11,7 @@ export const ZGetListicleOutput = z.object({
   city: ZResolvedCity,
   businesses: z.array(ZListing),
   total: z.number().int(),
+  ...ZPaging,
   orderedBy: z.enum(["directoryCompletenessScore, then name", "rating, then review count, then name"]),
   paidPlacement: z.literal(false),
   disclosure: z.string(),
@@ -27,9 +28,9 @@ export const getListicleMeta: OpenApiMeta = {
     tags: ["search"],
     summary: "Best N of a category in a city, never a paid placement",
     description:
-      "The REST door of the MCP tool get_listicle: ordered by directory completeness score then name, or with sort=rating best-rated first; orderedBy names the order used.",
+      "The REST door of the MCP tool get_listicle: ordered by directory completeness score then name, or with sort=rating best-rated first; orderedBy names the order used. Pages with a cursor: pass nextCursor back as cursor until it is null.",
     errorResponses: {
-      400: "Invalid parameter: category or city missing or longer than 100 characters, limit outside 1 to 10, or sort other than completeness or rating",
+      400: "Invalid parameter: category or city missing or longer than 100 characters, limit outside 1 to 10, sort other than completeness or rating, or a cursor that is not an unchanged nextCursor of the same listicle",
       404: "Unknown category: the body names it and the closest valid values (GET /api/v2/categories lists them all), or an unknown city",
     },
   },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZListing } from "./listing.types";
-import { ZCityParam, ZKeywordSort, ZResolvedCategory, ZResolvedCity, ZToolLimit } from "./search.types";
+import { ZCityParam, ZCursorParam, ZKeywordSort, ZPaging, ZResolvedCategory, ZResolvedCity, ZToolLimit } from "./search.types";
 
 export const ZSearchKeywordInput = z.object({
   query: z
@@ -13,6 +13,7 @@ export const ZSearchKeywordInput = z.object({
   city: ZCityParam.optional().describe("Restrict to one city; omit to search everywhere"),
   limit: ZToolLimit,
   sort: ZKeywordSort,
+  cursor: ZCursorParam,
 });
 
 export const ZSearchKeywordOutput = z.object({
@@ -26,6 +27,7 @@ export const ZSearchKeywordOutput = z.object({
   corrections: z.array(z.object({ from: z.string(), to: z.string() })),
   businesses: z.array(ZListing.extend({ matchedBy: z.enum(["full_text", "fuzzy_name", "category"]) })),
   total: z.number().int(),
+  ...ZPaging,
   rankingModel: z.string().describe("The order these results are in, in plain words"),
 });
 
@@ -40,9 +42,9 @@ export const searchKeywordMeta: OpenApiMeta = {
     tags: ["search"],
     summary: "Free-text search over names, descriptions, services, USPs, taglines, keywords and buyer questions",
     description:
-      "The REST door of the MCP tool search_by_keyword. Typos are tolerated; a city or category inside the words is recognised (e.g. dentist in bombay); when all words together match nothing, the best partial match answers and wordsDropped names the words left out. city narrows to one city. Ordered by relevance, or with sort=rating best-rated first.",
+      "The REST door of the MCP tool search_by_keyword. Typos are tolerated; a city or category inside the words is recognised (e.g. dentist in bombay); when all words together match nothing, the best partial match answers and wordsDropped names the words left out. city narrows to one city. Ordered by relevance, or with sort=rating best-rated first. Pages with a cursor: pass nextCursor back as cursor until it is null; totalMatches counts at most the 500 best candidates.",
     errorResponses: {
-      400: "Invalid parameter: query shorter than 2 or longer than 200 characters, limit outside 1 to 10, or sort other than relevance or rating",
+      400: "Invalid parameter: query shorter than 2 or longer than 200 characters, limit outside 1 to 10, sort other than relevance or rating, or a cursor that is not an unchanged nextCursor of the same search",
       404: "Unknown city: the body names it and the closest valid values (suggestions)",
     },
   },

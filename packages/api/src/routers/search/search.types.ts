@@ -17,6 +17,13 @@ export const ZCategorySort = z.enum(CATEGORY_SORTS).default("ranking").describe(
 export const ZListicleSort = z.enum(LISTICLE_SORTS).default("completeness").describe("completeness (the default) or rating (best-rated first)");
 export const ZKeywordSort = z.enum(KEYWORD_SORTS).default("relevance").describe("relevance (the default) or rating (best-rated first)");
 
+/** Paging, the same on every listing: pass nextCursor back as cursor until it is null. */
+export const ZCursorParam = z.string().trim().min(1).max(1_000).optional().describe("nextCursor of the previous page, unchanged");
+export const ZPaging = {
+  totalMatches: z.number().int().describe("All matches over every page"),
+  nextCursor: z.string().nullable().describe("cursor for the next page; null on the last"),
+};
+
 export const ZResolvedCategory = z.object({ slug: z.string(), name: z.string() });
 export const ZResolvedCity = z.object({ slug: z.string(), name: z.string(), region: z.string(), country: z.string() });
 
@@ -25,6 +32,7 @@ export const ZRankedListings = z.object({
   city: ZResolvedCity.nullable().describe("Null when the search spans every city"),
   businesses: z.array(ZListing),
   total: z.number().int().describe("Number of results returned"),
+  ...ZPaging,
   rankingModel: z.string().describe("The order these results are in (the spec's ranking, or sort=rating), in plain words"),
 });
 

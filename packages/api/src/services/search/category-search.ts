@@ -1,9 +1,10 @@
 import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
-import { businesses, cities, preparedQuery, type Category, type Db } from "@directory/db";
+import { businesses, cities, preparedQuery, type Category, type City, type Db } from "@directory/db";
+import { decodeOffsetCursor, listingFingerprint, nextOffsetCursor } from "../shared/opaque-cursor";
 import { servableCondition } from "../entities/servable";
 import { directoryCompletenessScore, SELECT_LISTINGS, toListing, type ListingSource } from "./listing";
 import { LISTICLE_DISCLOSURE, LISTICLE_RATING_DISCLOSURE, RANKING_DISCLOSURE, RATING_DISCLOSURE, type CategorySort, type ListicleSort } from "./disclosures";
-import { RANKING_ORDER } from "./ranking";
+import { RANKING_ORDER, rankedPage } from "./ranking";
 import { RATING_ORDER } from "./rating-order";
 import { requireResolved, resolveCategory, resolveCity, resolvedCategory, resolvedCity } from "./resolve";
 
@@ -65,41 +66,68 @@ export interface RankedListingsParams {
   city?: string;
   limit: number;
   sort?: CategorySort;
+  cursor?: string;
   baseUrl: string;
 }
 
-/** searchCategory as the agent-facing procedures answer it: 404 naming an unknown category or city. */
+/**
+ * A category search as the agent-facing procedures answer it, one page at a time (keyset paging,
+ * the matches counted beside the first page): 404 naming an unknown category or city.
+ */
 export async function rankedListings(db: Db, params: RankedListingsParams) {
-  const result = await searchCategory(db, params);
-  const category = await requireResolved(db, result.category, "category", params.category);
-  if (result.unknown === "city") await requireResolved(db, null, "city", params.city);
+  const [foundCategory, foundCity] = await Promise.all([resolveCategory(db, params.category), params.city ? resolveCity(db, params.city) : null]);
+  const category = await requireResolved(db, foundCategory, "category", params.category);
+  const city = params.city ? await requireResolved(db, foundCity, "city", params.city) : null;
+  const page = await rankedPage(db, { categorySlug: category.slug, cityId: city?.id ?? null, limit: params.limit, cursor: params.cursor, sort: params.sort });
   return {
     category: resolvedCategory(category),
-    city: result.city ? resolvedCity(result.city) : null,
-    businesses: result.businesses.map((business) => toListing(business, params.baseUrl)),
-    total: result.businesses.length,
+    city: city ? resolvedCity(city) : null,
+    businesses: page.records.map((business) => toListing(business, params.baseUrl)),
+    total: page.records.length,
+    totalMatches: page.total,
+    nextCursor: page.nextCursor,
     rankingModel: categoryDisclosure(params.sort),
   };
 }
 
-/** Cities with at least one servable business in a category, most listings first. */
-export async function availableCities(db: Db, params: { category: string; limit: number }) {
+/** Cities with at least one servable business in a category, most listings first, a page at a time. */
+export async function availableCities(db: Db, params: { category: string; limit: number; cursor?: string }) {
   const category = await requireResolved(db, await resolveCategory(db, params.category), "category", params.category);
-  const cities = await citiesWithListings(db, { category, limit: params.limit });
-  return { category: resolvedCategory(category), cities, total: cities.length };
+  const fingerprint = listingFingerprint(["cities", category.slug]);
+  const offset = params.cursor ? decodeOffsetCursor(params.cursor, fingerprint).offset : 0;
+  const rows = await citiesWithListings(db, { category, limit: params.limit, offset });
+  const cities = rows.map(({ totalMatches: _, ...city }) => city);
+  // Past the last city no row carries the count: the offset is then all there is.
+  const totalMatches = rows[0]?.totalMatches ?? offset;
+  return {
+    category: resolvedCategory(category),
+    cities,
+    total: cities.length,
+    totalMatches,
+    nextCursor: nextOffsetCursor({ offset, returned: cities.length, total: totalMatches }, fingerprint),
+  };
 }
 
-async function citiesWithListings(db: Db, params: { category: Category; limit: number }) {
-  const { category, limit } = params;
+/** One page of the cities, each row also carrying the number of all cities (counted over the groups, before the limit). */
+async function citiesWithListings(db: Db, params: { category: Category; limit: number; offset: number }) {
+  const { category, limit, offset } = params;
   const listings = count(businesses.id);
   return db
-    .select({ name: cities.name, slug: cities.slug, country: cities.countryCode, region: cities.adminRegion, listings })
+    .select({
+      name: cities.name,
+      slug: cities.slug,
+      country: cities.countryCode,
+      region: cities.adminRegion,
+      listings,
+      totalMatches: sql<number>`(count(*) over ())::int`,
+    })
     .from(businesses)
     .innerJoin(cities, eq(cities.id, businesses.cityId))
     .where(and(eq(businesses.categorySlug, category.slug), servableCondition()))
     .groupBy(cities.id)
-    .orderBy(desc(listings), asc(cities.name))
-    .limit(limit);
+    .orderBy(desc(listings), asc(cities.name), asc(cities.id))
+    .limit(limit)
+    .offset(offset);
 }
 
 /** A category+city pair rarely holds more; the cap keeps the in-memory sort bounded. */
@@ -121,33 +149,44 @@ const LISTICLE_ORDERS = {
 
 /**
  * Listings for a category and city ordered by the public completeness score, then name; or with
- * sort=rating, by rating (the category search's rating order, read from its index). The score is
- * computed from the profile, so for it the candidates are read and sorted here rather than in SQL.
+ * sort=rating, by rating (the category search's rating order and keyset paging). The score is
+ * computed from the profile, so for it the candidates (at most LISTICLE_CANDIDATES) are read and
+ * sorted here rather than in SQL, and a page is an offset into them.
  */
-export async function listicle(db: Db, params: { category: string; city: string; limit: number; sort?: ListicleSort; baseUrl: string }) {
+export async function listicle(db: Db, params: { category: string; city: string; limit: number; sort?: ListicleSort; cursor?: string; baseUrl: string }) {
   const sort = params.sort ?? "completeness";
-  const byRating = sort === "rating";
-  const result = await searchCategory(db, {
-    category: params.category,
-    city: params.city,
-    limit: byRating ? params.limit : LISTICLE_CANDIDATES,
-    sort: byRating ? "rating" : "ranking",
-  });
-  const category = await requireResolved(db, result.category, "category", params.category);
-  const city = await requireResolved(db, result.city, "city", params.city);
-  const ordered = byRating ? result.businesses : byCompleteness(result.businesses);
-  const businesses = ordered.slice(0, params.limit).map((business) => toListing(business, params.baseUrl));
+  const [foundCategory, foundCity] = await Promise.all([resolveCategory(db, params.category), resolveCity(db, params.city)]);
+  const category = await requireResolved(db, foundCategory, "category", params.category);
+  const city = await requireResolved(db, foundCity, "city", params.city);
+  const page = sort === "rating" ? await ratedPage(db, category, city, params) : await completenessPage(db, category, city, params);
   const order = LISTICLE_ORDERS[sort];
   return {
     title: order.title(params.limit, category.name.toLowerCase(), city.name),
     category: resolvedCategory(category),
     city: resolvedCity(city),
-    businesses,
-    total: businesses.length,
+    businesses: page.records.map((business) => toListing(business, params.baseUrl)),
+    total: page.records.length,
+    totalMatches: page.total,
+    nextCursor: page.nextCursor,
     orderedBy: order.orderedBy,
     paidPlacement: false as const,
     disclosure: order.disclosure,
   };
+}
+
+type ListiclePage = { records: ListingSource[]; total: number; nextCursor: string | null };
+
+function ratedPage(db: Db, category: Category, city: City, params: { limit: number; cursor?: string }): Promise<ListiclePage> {
+  return rankedPage(db, { categorySlug: category.slug, cityId: city.id, limit: params.limit, cursor: params.cursor, sort: "rating" });
+}
+
+async function completenessPage(db: Db, category: Category, city: City, params: { limit: number; cursor?: string }): Promise<ListiclePage> {
+  const fingerprint = listingFingerprint(["listicle", category.slug, city.id]);
+  const from = params.cursor ? decodeOffsetCursor(params.cursor, fingerprint).offset : 0;
+  const candidates = await CATEGORY_QUERIES.ranking.inCity(db, { category: category.slug, cityId: city.id, limit: LISTICLE_CANDIDATES });
+  const records = byCompleteness(candidates).slice(from, from + params.limit);
+  const total = candidates.length;
+  return { records, total, nextCursor: nextOffsetCursor({ offset: from, returned: records.length, total }, fingerprint) };
 }
 
 function byCompleteness(candidates: ListingSource[]): ListingSource[] {

@@ -1,9 +1,10 @@
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { businessSearch, businesses, buyerQuestions, cityLexeme, preparedQuery, rowsOf, type Category, type City, type Db } from "@directory/db";
 import { servableCondition } from "../entities/servable";
+import { decodeOffsetCursor, listingFingerprint, nextOffsetCursor } from "../shared/opaque-cursor";
 import { selectBusinessRecords } from "../entities/business-lookup";
 import { KEYWORD_CANDIDATES, KEYWORD_RANKING, KEYWORD_RATING, type KeywordSort } from "./disclosures";
-import { SELECT_LISTINGS, toListing, type ListingSource } from "./listing";
+import { selectListings, toListing, type ListingSource } from "./listing";
 import { RATING_ORDER, ratingOrderOf } from "./rating-order";
 import { CATEGORY_QUERIES } from "./category-search";
 import { readQuery, type QueryReading } from "./query-reading";
@@ -13,9 +14,15 @@ import { requireResolved, resolveCity, resolvedCategory, resolvedCity } from "./
 /** Buyer questions can only add so many candidates; the text index does the rest. */
 const QUESTION_CANDIDATES = 200;
 
+/** The looser matches (names, the category alone) are read this far at most: their totalMatches counts up to it. */
+const FALLBACK_CANDIDATES = 50;
+
 export type KeywordHit = ListingSource & {
   matchedBy: "full_text" | "fuzzy_name" | "category";
 };
+
+/** A ranked text match also carries the number of all candidates it was ranked among. */
+type TextHit = ListingSource & { totalMatches: number };
 
 /**
  * How a keyword search found its results, once per response: every word as given or as read
@@ -40,7 +47,10 @@ const servableSearchRow = servableCondition(businessSearch);
 export interface KeywordResult {
   city: City | null;
   unknownCity: boolean;
+  /** The first `limit` hits, in order. */
   hits: KeywordHit[];
+  /** All hits of the way that matched (text: up to the candidate caps; names or category: up to FALLBACK_CANDIDATES). */
+  totalMatches: number;
   matchedBy: KeywordMatch;
   wordsUsed: string[];
   wordsDropped: string[];
@@ -65,7 +75,8 @@ export async function searchByKeyword(db: Db, params: { query: string; city?: st
   const result = (hits: ListingSource[], listingMatch: KeywordHit["matchedBy"], rest: Partial<KeywordResult> & { matchedBy: KeywordMatch }): KeywordResult => ({
     city: givenCity,
     unknownCity: false,
-    hits: hits.map((record) => ({ ...record, matchedBy: listingMatch })),
+    hits: hits.slice(0, params.limit).map((record) => ({ ...withoutCount(record), matchedBy: listingMatch })),
+    totalMatches: (hits[0] as Partial<TextHit> | undefined)?.totalMatches ?? hits.length,
     wordsUsed: asGiven,
     wordsDropped: [],
     corrections: [],
@@ -88,7 +99,7 @@ export async function searchByKeyword(db: Db, params: { query: string; city?: st
     if (readText.length > 0) return result(readText, "full_text", { ...read, matchedBy: readMatch });
   }
 
-  const fuzzy = await fuzzyName(db, params.query, city, params.limit, sort);
+  const fuzzy = await fuzzyName(db, params.query, city, Math.max(params.limit, FALLBACK_CANDIDATES), sort);
   const byName = result(fuzzy, "fuzzy_name", { ...read, wordsUsed: asGiven, matchedBy: "fuzzy_name" });
   if (fuzzy.some((hit) => trigramSimilarity(hit.name, params.query) >= NAME_SIMILARITY)) return byName;
 
@@ -101,14 +112,20 @@ export async function searchByKeyword(db: Db, params: { query: string; city?: st
   if (reading.category) {
     const queries = CATEGORY_QUERIES[sort === "rating" ? "rating" : "ranking"];
     const slug = reading.category.slug;
-    const inCategory = city
-      ? await queries.inCity(db, { category: slug, cityId: city.id, limit: params.limit })
-      : await queries.national(db, { category: slug, limit: params.limit });
+    const limit = Math.max(params.limit, FALLBACK_CANDIDATES);
+    const inCategory = city ? await queries.inCity(db, { category: slug, cityId: city.id, limit }) : await queries.national(db, { category: slug, limit });
     const others = reading.words.filter((word) => !reading.categoryWords.includes(word));
     if (inCategory.length > 0)
       return result(inCategory, "category", { ...read, wordsUsed: reading.categoryWords, wordsDropped: others, matchedBy: "category" });
   }
   return fuzzy.length > 0 ? byName : result([], "full_text", { ...read, matchedBy: "nothing" });
+}
+
+/** A text hit as a listing source: the count belongs to the whole result. */
+function withoutCount(record: ListingSource | TextHit): ListingSource {
+  if (!("totalMatches" in record)) return record;
+  const { totalMatches: _, ...source } = record;
+  return source;
 }
 
 /** Business names similar to the query (businesses_name_trgm_idx), in the city when there is one. */
@@ -203,9 +220,10 @@ function rankedByTextQuery(withCity: boolean, sort: KeywordSort): SQL {
     : sql`rank desc, plan_tier, name, business_id`;
   const finalOrder = byRating ? sql.join(RATING_ORDER, sql`, `) : sql`ranked.rank desc, ${businesses.planTier}, ${businesses.name}, ${businesses.id}`;
   // Two index lookups joined by union: an OR of the two in one WHERE makes PostgreSQL scan the table.
-  return sql`${SELECT_LISTINGS}
+  // count(*) over () counts the candidates before the limit: they are all read and sorted anyway.
+  return sql`${selectListings(sql`ranked.total_matches as "totalMatches"`)}
     join (
-      select business_id, rank from (
+      select business_id, rank, (count(*) over ())::int as total_matches from (
         (${candidate} where ${businessSearch.document} @@ ${matching} and ${servableSearchRow} limit ${sql.raw(String(KEYWORD_CANDIDATES))})
         union
         (${candidate} where ${and(sql`${businessSearch.businessId} in (${questionMatches})`, inCity, servableSearchRow)})
@@ -220,24 +238,31 @@ function rankedByTextQuery(withCity: boolean, sort: KeywordSort): SQL {
 /** One prepared statement per order and scope; the default's SQL is what it was before sort existed. */
 const RANKED_BY_TEXT = {
   relevance: {
-    everywhere: preparedQuery<ListingSource>(rankedByTextQuery(false, "relevance")),
-    inCity: preparedQuery<ListingSource>(rankedByTextQuery(true, "relevance")),
+    everywhere: preparedQuery<TextHit>(rankedByTextQuery(false, "relevance")),
+    inCity: preparedQuery<TextHit>(rankedByTextQuery(true, "relevance")),
   },
   rating: {
-    everywhere: preparedQuery<ListingSource>(rankedByTextQuery(false, "rating")),
-    inCity: preparedQuery<ListingSource>(rankedByTextQuery(true, "rating")),
+    everywhere: preparedQuery<TextHit>(rankedByTextQuery(false, "rating")),
+    inCity: preparedQuery<TextHit>(rankedByTextQuery(true, "rating")),
   },
 } satisfies Record<KeywordSort, unknown>;
 
-function rankByText(db: Db, query: string, city: City | null, limit: number, sort: KeywordSort): Promise<ListingSource[]> {
+function rankByText(db: Db, query: string, city: City | null, limit: number, sort: KeywordSort): Promise<TextHit[]> {
   const queries = RANKED_BY_TEXT[sort];
   return city ? queries.inCity(db, { query, cityLexeme: cityLexeme(city.id), cityId: city.id, limit }) : queries.everywhere(db, { query, limit });
 }
 
-/** searchByKeyword as the procedures answer it: listings, how they matched and which words did; 404 for an unknown city. */
-export async function keywordSearch(db: Db, params: { query: string; city?: string; limit: number; sort?: KeywordSort; baseUrl: string }) {
-  const result = await searchByKeyword(db, params);
+/**
+ * searchByKeyword as the procedures answer it, a page at a time: listings, how they matched and
+ * which words did; 404 for an unknown city. A page is an offset into the ranked matches (relevance
+ * has no keyset), so page n reads the first n pages' rows: bounded by the candidate caps.
+ */
+export async function keywordSearch(db: Db, params: { query: string; city?: string; limit: number; sort?: KeywordSort; cursor?: string; baseUrl: string }) {
+  const fingerprint = listingFingerprint(["keyword", normalizeTerm(params.query), params.city ? normalizeTerm(params.city) : null, params.sort ?? "relevance"]);
+  const offset = params.cursor ? decodeOffsetCursor(params.cursor, fingerprint).offset : 0;
+  const result = await searchByKeyword(db, { ...params, limit: offset + params.limit });
   if (result.unknownCity) await requireResolved(db, null, "city", params.city);
+  const hits = result.hits.slice(offset);
   return {
     query: params.query,
     city: result.city ? resolvedCity(result.city) : null,
@@ -247,8 +272,10 @@ export async function keywordSearch(db: Db, params: { query: string; city?: stri
     wordsUsed: result.wordsUsed,
     wordsDropped: result.wordsDropped,
     corrections: result.corrections,
-    businesses: result.hits.map((hit) => ({ ...toListing(hit, params.baseUrl), matchedBy: hit.matchedBy })),
-    total: result.hits.length,
+    businesses: hits.map((hit) => ({ ...toListing(hit, params.baseUrl), matchedBy: hit.matchedBy })),
+    total: hits.length,
+    totalMatches: result.totalMatches,
+    nextCursor: nextOffsetCursor({ offset, returned: hits.length, total: result.totalMatches }, fingerprint),
     rankingModel: params.sort === "rating" ? KEYWORD_RATING : KEYWORD_RANKING,
   };
 }

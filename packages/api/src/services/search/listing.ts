@@ -113,11 +113,14 @@ const LISTING_COLUMNS: { [K in keyof ListingSource]: AnyColumn } = {
 /**
  * `select <the listing's columns> from businesses join categories join cities`, for hot queries
  * read as the driver's raw rows (preparedQuery): the rows are ListingSource as they arrive.
+ * `extra` adds columns of a joined query (e.g. a match count) after the listing's own.
  */
-export const SELECT_LISTINGS: SQL = sql`select ${sql.join(
-  Object.entries(LISTING_COLUMNS).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`),
-  sql`, `,
-)}
+export function selectListings(extra?: SQL): SQL {
+  const columns = Object.entries(LISTING_COLUMNS).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`);
+  return sql`select ${sql.join(extra ? [...columns, extra] : columns, sql`, `)}
   from ${businesses}
   join ${categories} on ${eq(categories.slug, businesses.categorySlug)}
   join ${cities} on ${eq(cities.id, businesses.cityId)}`;
+}
+
+export const SELECT_LISTINGS: SQL = selectListings();

@@ -5,7 +5,7 @@ import { SCORE_CONTRACT_VERSION, type CategorySort } from "./disclosures";
 import { toListing } from "./listing";
 import { referenceData } from "./reference-data";
 import { describeMiss } from "./suggestions";
-import { rankedCityPage } from "./ranking";
+import { rankedPage } from "./ranking";
 import { requireResolved, resolveCategory, resolveCity, resolvedCategory, resolvedCity } from "./resolve";
 
 /**
@@ -41,7 +41,7 @@ export async function lookupBusinesses(db: Db, params: LookupBusinessesParams) {
   const [foundCategory, foundCity] = await Promise.all([resolveCategory(db, params.category), resolveCity(db, params.city)]);
   const category = await requireResolved(db, foundCategory, "category", params.category);
   const city = await requireResolved(db, foundCity, "city", params.city);
-  const page = await rankedCityPage(db, { categorySlug: category.slug, cityId: city.id, limit: params.limit, cursor: params.cursor, sort: params.sort });
+  const page = await rankedPage(db, { categorySlug: category.slug, cityId: city.id, limit: params.limit, cursor: params.cursor, sort: params.sort });
   const listings = page.records.map((business) => toListing(business, params.baseUrl));
   return {
     category: resolvedCategory(category),

@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { businesses, type Db, type PlanTier } from "@directory/db";
 import { servableCondition } from "../entities/servable";
 import { selectBusinessRecords, type BusinessRecord } from "../entities/business-lookup";
-import { decodeOpaqueCursor, encodeOpaqueCursor, invalidCursorError } from "../shared/opaque-cursor";
+import { decodeOpaqueCursor, encodeOpaqueCursor, invalidCursorError, listingFingerprint } from "../shared/opaque-cursor";
 import { isUuid } from "../shared/ids";
 import type { CategorySort } from "./disclosures";
 import { afterRating, RATING_KEY_COLUMNS, RATING_ORDER, type RatingKeys } from "./rating-order";
@@ -32,10 +31,10 @@ interface RankingKeys {
   id: string;
 }
 
-function fingerprint(categorySlug: string, cityId: number, sort: CategorySort): string {
+/** cityId null: across every city. */
+function fingerprint(categorySlug: string, cityId: number | null, sort: CategorySort): string {
   // The default order's fingerprint is what it was before sort existed: its cursors stay valid.
-  const filters = sort === "ranking" ? [categorySlug, cityId] : [categorySlug, cityId, sort];
-  return createHash("sha256").update(JSON.stringify(filters)).digest("base64url").slice(0, 16);
+  return listingFingerprint(sort === "ranking" ? [categorySlug, cityId] : [categorySlug, cityId, sort]);
 }
 
 function decodeRankedCursor(raw: string, expectedFilters: string): RankedCursor {
@@ -89,19 +88,21 @@ function after(keys: RankingKeys): SQL {
 }
 
 /**
- * One page of a category in a city, in ranking order (or `sort`'s), continuing after `cursor` when given: the
+ * One page of a category in a city (or across every city, cityId null: businesses_category_rank_idx
+ * and _category_rating_idx serve it), in ranking order (or `sort`'s), continuing after `cursor` when given: the
  * page, the cursor of the next one (null at the end) and the number of all matches (counted beside
  * the first page; later pages carry that count in the cursor, so one traversal reports one total).
  */
-export async function rankedCityPage(
+export async function rankedPage(
   db: Db,
-  params: { categorySlug: string; cityId: number; limit: number; cursor?: string; sort?: CategorySort },
+  params: { categorySlug: string; cityId: number | null; limit: number; cursor?: string; sort?: CategorySort },
 ): Promise<{ records: BusinessRecord[]; nextCursor: string | null; total: number }> {
   const sort = params.sort ?? "ranking";
   const order = CITY_PAGE_ORDERS[sort];
   const filters = fingerprint(params.categorySlug, params.cityId, sort);
   const cursor = params.cursor ? decodeRankedCursor(params.cursor, filters) : null;
-  const matches = and(eq(businesses.categorySlug, params.categorySlug), eq(businesses.cityId, params.cityId), servableCondition())!;
+  const inCity = params.cityId === null ? undefined : eq(businesses.cityId, params.cityId);
+  const matches = and(eq(businesses.categorySlug, params.categorySlug), inCity, servableCondition())!;
   const resumeAfter = cursor ? await order.after(db, cursor.id) : null;
   const [rows, total] = await Promise.all([
     selectBusinessRecords(db)

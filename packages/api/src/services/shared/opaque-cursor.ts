@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { DomainError } from "../../errors";
 
 /**
@@ -22,4 +23,37 @@ export function decodeOpaqueCursor(raw: string, length: number): unknown[] {
   }
   if (!Array.isArray(parts) || parts.length !== length) throw invalidCursorError();
   return parts as unknown[];
+}
+
+/**
+ * A page position for listings ordered in memory or by relevance, where no keyset exists: how many
+ * results came before, the match count when the listing began (one traversal reports one total),
+ * and a fingerprint of the query, so a cursor cannot continue another listing.
+ */
+export interface OffsetCursor {
+  offset: number;
+  total: number;
+}
+
+/** A short digest of what identifies a listing (its tool, filters and order). */
+export function listingFingerprint(parts: readonly unknown[]): string {
+  return createHash("sha256").update(JSON.stringify(parts)).digest("base64url").slice(0, 16);
+}
+
+export function encodeOffsetCursor(cursor: OffsetCursor, fingerprint: string): string {
+  return encodeOpaqueCursor([cursor.offset, cursor.total, fingerprint]);
+}
+
+/** The cursor's position, or a 400 when it is not one this listing made. */
+export function decodeOffsetCursor(raw: string, fingerprint: string): OffsetCursor {
+  const [offset, total, filters] = decodeOpaqueCursor(raw, 3);
+  const count = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
+  if (!count(offset) || !count(total) || filters !== fingerprint) throw invalidCursorError();
+  return { offset, total };
+}
+
+/** The next page's cursor when results remain after this page, else null (no trailing empty page). */
+export function nextOffsetCursor(page: { offset: number; returned: number; total: number }, fingerprint: string): string | null {
+  const next = page.offset + page.returned;
+  return page.returned > 0 && next < page.total ? encodeOffsetCursor({ offset: next, total: page.total }, fingerprint) : null;
 }
