@@ -77,7 +77,11 @@ describe("a permanently closed business", () => {
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_business_profile", arguments: { slug: target!.slug } } }),
     });
-    expect(((await mcp.json()) as JsonBody).result.structuredContent.operatingStatus).toEqual(closed);
+    const tool = ((await mcp.json()) as JsonBody).result;
+    expect(tool.structuredContent.operatingStatus).toEqual(closed);
+    // The model's text says it too, with the count of stale facts.
+    expect(tool.content[0].text).toMatch(/operatingStatus: .*permanently_closed/);
+    expect(tool.content[0].text).toMatch(/staleCount/);
 
     const search = await call("GET", `/api/v2/businesses?category=${encodeURIComponent(target!.category)}&city=${encodeURIComponent(target!.city)}&limit=50`);
     expect(search.status).toBe(200);
