@@ -117,6 +117,30 @@ describe("corrections.submit: bad input (tRPC)", () => {
   });
 });
 
+describe("corrections.submit: per-key limit (tRPC)", () => {
+  it("a key's hourly correction limit is its own, whatever address it calls from", async () => {
+    const business = await activeBusiness();
+    const key = (await createApiKey(database.db, { kind: "developer" })).key;
+    const limited = (ip: string) =>
+      createCaller(
+        createContext({
+          db: database.db,
+          publicBaseUrl: "http://directory.test",
+          authorizationHeader: `Bearer ${key}`,
+          clientIp: ip,
+          rateLimits: { correctionsPerKeyPerHour: 2 },
+        }),
+      );
+    const body = { slug: business.slug, property: "phone", value: "+41 44 123 00 00", evidence: "x", dryRun: true };
+    await limited("192.0.2.60").corrections.submit(body);
+    await limited("192.0.2.61").corrections.submit(body);
+    expect(await refusal(limited("192.0.2.62").corrections.submit(body))).toMatchObject({
+      status: 429,
+      body: { policy: "correction-key-hourly", error: expect.stringMatching(/API key's hourly correction limit/) },
+    });
+  });
+});
+
 describe("the correction loop (tRPC)", () => {
   it("two callers raise one proposal's weight; anyone reads its status without the submitter; an admin accepts it into a superseding claim", async () => {
     const business = await activeBusiness();
