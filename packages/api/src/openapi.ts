@@ -263,9 +263,9 @@ export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateL
     title: "Business Directory API",
     description:
       "A worldwide business directory for AI agents. Every fact carries its source and confidence. " +
+      `${CONFIDENCE_MEANING} ` +
       "Errors are JSON bodies { error, code }. Keys are sent as Authorization: Bearer <key>. " +
       rateLimitSentence(limits) +
-      `${CONFIDENCE_MEANING} ` +
       ` ${DATA_ATTRIBUTION}`,
     version: API_VERSION,
     baseUrl,
