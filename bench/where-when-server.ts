@@ -6,21 +6,14 @@
  *   /radius?lat=&lng=&km=                  businessesWithinRadius, 10 nearest of the circle + total
  *   /nearest?lat=&lng=                     nearestBusinesses, 20 nearest within 50 km
  *   /category?category=&cityId=&open=0|1   a category+city page of 10 in ranking order with its count;
- *                                          open=1 adds the open-now filter, both counts, and each
- *                                          listing's openNow / nextChange / compact hours
+ *                                          open=1: the open-now page and both counts in one pass
+ *                                          (openPageAndCounts), the listings by id, and each one's
+ *                                          openNow / nextChange / compact hours
  */
 import { createServer } from "node:http";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { businesses, cities, createDatabase } from "@directory/db";
-import {
-  businessesWithinRadius,
-  compactOpeningHours,
-  countOpenMatches,
-  nearestBusinesses,
-  openingState,
-  servableCondition,
-  withOpenFilter,
-} from "@directory/api";
+import { businessesWithinRadius, compactOpeningHours, nearestBusinesses, openingState, openPageAndCounts, servableCondition } from "@directory/api";
 
 const database = await createDatabase({ url: process.env.DATABASE_URL ?? "", maxConnections: 10 });
 const zones = new Map((await database.db.select({ id: cities.id, timeZone: cities.timeZone }).from(cities)).map((city) => [city.id, city.timeZone]));
@@ -55,20 +48,17 @@ async function categoryPage(params: URLSearchParams): Promise<unknown> {
   }
   const now = new Date();
   const city = { timeZone: zones.get(cityId) ?? null };
-  const [rows, counts] = await Promise.all([
-    database.db
-      .select(LISTING)
-      .from(businesses)
-      .where(withOpenFilter(matches, now, city))
-      .orderBy(...RANKING)
-      .limit(11),
-    countOpenMatches(database.db, matches, now, city),
-  ]);
-  const listings = rows.slice(0, 10).map((row) => {
+  // One pass: the open matches' first ids in ranking order and both counts; then the listings by id.
+  const page = await openPageAndCounts(database.db, { matches, at: now, city, orderBy: RANKING, limit: 11 });
+  const rows = page.ids.length ? await database.db.select(LISTING).from(businesses).where(inArray(businesses.id, page.ids)) : [];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const listings = page.ids.slice(0, 10).flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
     const state = openingState(row.openingHours, city.timeZone ?? "UTC", now);
-    return { ...row, openingHours: compactOpeningHours(row.openingHours), openNow: state.openNow, nextChange: state.nextChange };
+    return [{ ...row, openingHours: compactOpeningHours(row.openingHours), openNow: state.openNow, nextChange: state.nextChange }];
   });
-  return { businesses: listings, totalMatches: counts.open, excludedUnknownHours: counts.excludedUnknownHours };
+  return { businesses: listings, totalMatches: page.open, excludedUnknownHours: page.excludedUnknownHours };
 }
 
 async function answer(url: URL): Promise<unknown> {

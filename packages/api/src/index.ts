@@ -19,7 +19,7 @@ export { toListing } from "./services/search/listing";
 /** Where and when (issue 23): for the bench's where-when server until the searches take near / openNow. */
 export { servableCondition } from "./services/entities/servable";
 export { businessesWithinRadius, nearestBusinesses } from "./services/where-when/near";
-export { countOpenMatches, withOpenFilter } from "./services/where-when/open-filter";
+export { countOpenMatches, openPageAndCounts, withOpenFilter } from "./services/where-when/open-filter";
 export { openingState } from "./services/where-when/opening-hours-time";
 export { compactOpeningHours } from "./services/where-when/week-hours";
 /** The per-address bucket (IPv6: its /64) every per-client cap counts by. */

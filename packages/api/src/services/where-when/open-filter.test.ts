@@ -8,7 +8,8 @@ import { servableCondition } from "../entities/servable";
 import { parseOpeningHours } from "../registry/osm/opening-hours";
 import { isKnownTimeZone } from "./local-time";
 import { openingState } from "./opening-hours-time";
-import { countOpenMatches, openAnyCityCondition, withOpenFilter } from "./open-filter";
+import { RANKING_ORDER } from "../search/ranking";
+import { countOpenMatches, openAnyCityCondition, openPageAndCounts, withOpenFilter } from "./open-filter";
 import { weeklyIntervals, weekRangesLiteral } from "./week-hours";
 
 let database: TestDatabase;
@@ -159,5 +160,21 @@ describe("the open filter", () => {
     });
     expect(counts.excludedUnknownHours).toBeGreaterThanOrEqual(1);
     expect(await ids(withOpenFilter(inCity, instant, city))).not.toContain(unknown!.id);
+  });
+
+  it("a page and both counts in one pass: the open matches' first ids in the search's order", async () => {
+    const [city] = await database.db.select().from(cities).where(eq(cities.slug, "mumbai-in"));
+    const inCity = and(eq(businesses.cityId, city!.id), servableCondition())!;
+    for (const instant of INSTANTS) {
+      const expected = await database.db
+        .select({ id: businesses.id })
+        .from(businesses)
+        .where(withOpenFilter(inCity, instant, city))
+        .orderBy(...RANKING_ORDER)
+        .limit(4);
+      const page = await openPageAndCounts(database.db, { matches: inCity, at: instant, city, orderBy: RANKING_ORDER, limit: 4 });
+      expect(page.ids).toEqual(expected.map((row) => row.id));
+      expect({ open: page.open, excludedUnknownHours: page.excludedUnknownHours }).toEqual(await countOpenMatches(database.db, inCity, instant, city));
+    }
   });
 });

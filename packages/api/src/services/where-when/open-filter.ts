@@ -73,3 +73,35 @@ export async function countOpenMatches(db: Db, matches: SQL, at: Date, city?: { 
 export function withOpenFilter(matches: SQL, at: Date, city?: { timeZone: string | null } | null): SQL {
   return and(matches, openCondition(at, city))!;
 }
+
+/** One page of an open-filtered search, as ids in the search's order, with both counts. */
+export interface OpenPage extends OpenMatchCounts {
+  /** At most `limit` ids of open matches, in `orderBy` order: the caller reads their listings by id. */
+  ids: string[];
+}
+
+/**
+ * The page and both counts of an open-filtered search in one pass over its matches: the count
+ * has to visit every match anyway, and a page read separately in index order would, at night
+ * (most of a city closed), walk every match a second time looking for open ones. Memory stays
+ * bounded: each match contributes its sort keys to one in-database aggregate, and only `limit`
+ * ids come back. `orderBy` is the search's own order (RANKING_ORDER, RATING_ORDER), `matches`
+ * its condition with any cursor's "after" already in it.
+ */
+export async function openPageAndCounts(
+  db: Db,
+  params: { matches: SQL; at: Date; city?: { timeZone: string | null } | null; orderBy: SQL[]; limit: number },
+): Promise<OpenPage> {
+  const open = openCondition(params.at, params.city);
+  const [row] = await db
+    .select({
+      open: sql<number>`(count(*) filter (where ${open}))::int`,
+      excludedUnknownHours: sql<number>`(count(*) filter (where ${unknownHoursCondition()}))::int`,
+      ids: sql<
+        string[] | null
+      >`(array_agg(${businesses.id} order by ${sql.join(params.orderBy, sql`, `)}) filter (where ${open}))[1:${Math.max(1, params.limit)}]`,
+    })
+    .from(businesses)
+    .where(params.matches);
+  return { ids: row?.ids ?? [], open: Number(row?.open ?? 0), excludedUnknownHours: Number(row?.excludedUnknownHours ?? 0) };
+}
