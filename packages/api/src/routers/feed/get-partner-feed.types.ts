@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from "../../services/feed/partner-feed";
-import { cleanedJson, ZOwnerText } from "../owner-text.types";
 
 export const ZGetPartnerFeedInput = z.object({
   limit: z
@@ -17,21 +16,23 @@ export const ZGetPartnerFeedInput = z.object({
   cursor: z.string().trim().min(1).max(500).optional().describe("nextCursor from the previous page: keyset paging, fast at any depth"),
 });
 
-/** A schema.org LocalBusiness (subtype) with PostalAddress, GeoCoordinates and opening hours; every string in it is cleaned owner text. */
-export const ZFeedLocation = cleanedJson(
-  z
-    .object({
-      "@context": z.literal("https://schema.org"),
-      "@type": z.string(),
-      identifier: z.string().describe("Immutable business id"),
-      name: ZOwnerText,
-      telephone: ZOwnerText.optional(),
-      url: ZOwnerText.optional(),
-      address: z.object({ "@type": z.literal("PostalAddress") }).passthrough(),
-      dateModified: z.string(),
-    })
-    .passthrough(),
-);
+/**
+ * A schema.org LocalBusiness (subtype) with PostalAddress, GeoCoordinates and opening hours. Served
+ * from the stored text (services/feed/feed-documents.ts), which was cleaned as owner text and
+ * checked against this contract when it was written; reads do not clean it again.
+ */
+export const ZFeedLocation = z
+  .object({
+    "@context": z.literal("https://schema.org"),
+    "@type": z.string(),
+    identifier: z.string().describe("Immutable business id"),
+    name: z.string(),
+    telephone: z.string().optional(),
+    url: z.string().optional(),
+    address: z.object({ "@type": z.literal("PostalAddress") }).passthrough(),
+    dateModified: z.string(),
+  })
+  .passthrough();
 
 export const ZGetPartnerFeedOutput = z.object({
   total: z.number().int().describe("Matching locations when the traversal began"),

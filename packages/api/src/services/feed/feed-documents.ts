@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { businesses, categories, cities, rowsOf, type Db } from "@directory/db";
 import { toJsonLd, type JsonLdSource } from "../entities/structured-data";
+import { cleanOwnerJson } from "../shared/owner-text";
 import { uuidList } from "../shared/sql-lists";
 
 /**
@@ -42,14 +43,24 @@ export const jsonLdColumns = sql.join(
 const BASE_PLACEHOLDER = "\u0001";
 const STORED_BASE = `"\\u0001`;
 
-/** The stored text of a business's location: exactly the builder's JSON, base URL left open. */
+/**
+ * The stored text of a business's location: exactly the builder's JSON, base URL left open. The
+ * output contract applies here, once, when it is written: every string cleaned as owner text (a
+ * no-op for values the claim write path already cleaned), so reads serve it as it is.
+ */
 export function storedDocument(row: JsonLdSource): string {
-  return JSON.stringify(toJsonLd(row, BASE_PLACEHOLDER));
+  // The row is cleaned, not the document: cleaning would strip the placeholder too.
+  return JSON.stringify(toJsonLd(cleanOwnerJson(row) as JsonLdSource, BASE_PLACEHOLDER));
+}
+
+/** What the placeholder becomes under a base URL (for a replacement made in SQL). */
+export function baseReplacement(baseUrl: string): { placeholder: string; replacement: string } {
+  return { placeholder: STORED_BASE, replacement: `"${JSON.stringify(baseUrl).slice(1, -1)}` };
 }
 
 /** A stored document ready to serve under a base URL: one string replacement, no parse. */
 export function servedDocument(stored: string, baseUrl: string): string {
-  return stored.replaceAll(STORED_BASE, `"${JSON.stringify(baseUrl).slice(1, -1)}`);
+  return stored.replaceAll(STORED_BASE, baseReplacement(baseUrl).replacement);
 }
 
 /** Why a business left the feed, in the change feed's words. */
