@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { appRouter } from "@directory/api";
-import { createMcpServer, listedOutputSchema } from "@directory/mcp";
+import { createMcpServer, listedOutputSchema, listingsOnce, profileView } from "@directory/mcp";
 import type { DirectoryClient } from "@directory/sdk";
 
 /** The procedure each tool calls, by tRPC path. */
@@ -21,9 +21,33 @@ const TOOL_PROCEDURES: Record<string, string> = {
   get_offers: "entities.getOffers",
   get_my_visibility_score: "owner.visibility",
   get_my_citations: "owner.citations",
+  suggest_correction: "corrections.submit",
 };
 
 type Procedures = Record<string, { _def: { output?: z.ZodType } }>;
+
+/** Tools whose MCP result is a narrower view of the procedure's (tool-views.ts), by how it is derived. */
+const VIEWS: Record<string, (output: never) => { schema: z.ZodType }> = {
+  search_businesses: listingsOnce,
+  get_category_leaders: listingsOnce,
+  search_by_keyword: listingsOnce,
+  get_listicle: listingsOnce,
+  get_business_profile: profileView,
+};
+const LISTING_TOOLS = Object.keys(VIEWS).filter((name) => VIEWS[name] === listingsOnce);
+
+type Schema = { type?: unknown; properties?: Record<string, Schema>; items?: Schema; enum?: unknown[]; const?: unknown };
+
+/** Every field a listed schema names, with its type, as path=type lines. */
+function fields(schema: Schema, path = ""): string[] {
+  const object = schema.items ?? schema;
+  return Object.entries(object.properties ?? {}).flatMap(([name, field]) => [
+    `${path}${name}=${JSON.stringify(field.type ?? field.enum ?? field.const ?? null)}`,
+    ...fields(field, `${path}${name}.`),
+  ]);
+}
+
+const procedureOutput = (tool: string) => (appRouter._def.procedures as unknown as Procedures)[TOOL_PROCEDURES[tool]!]!._def.output!;
 
 let client: Client;
 let tools: Awaited<ReturnType<Client["listTools"]>>["tools"];
@@ -42,12 +66,33 @@ afterAll(async () => {
 });
 
 describe("MCP tool outputs are the procedures' output schemas", () => {
-  it("every tool lists exactly its procedure's output schema", () => {
+  it("every tool lists its procedure's output schema, or the MCP view derived from it", () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(TOOL_PROCEDURES).sort());
     for (const tool of tools) {
-      const output = (appRouter._def.procedures as unknown as Procedures)[TOOL_PROCEDURES[tool.name]!]!._def.output!;
+      const output = procedureOutput(tool.name);
+      const view = VIEWS[tool.name];
       const { $schema: _dialect, ...listed } = tool.outputSchema!;
-      expect(listed, tool.name).toEqual(listedOutputSchema(output));
+      expect(listed, tool.name).toEqual(listedOutputSchema(view ? view(output as never).schema : output));
+    }
+  });
+
+  it("a view keeps the procedure's fields and types, leaving some out, and adds only everyListing", () => {
+    for (const name of Object.keys(VIEWS)) {
+      const procedure = fields(listedOutputSchema(procedureOutput(name)));
+      const listed = fields(tools.find((tool) => tool.name === name)!.outputSchema as Schema).filter((field) => !field.startsWith("everyListing"));
+      for (const field of listed) expect(procedure, name).toContain(field);
+      expect(listed.length, name).toBeLessThan(procedure.length);
+    }
+    for (const name of LISTING_TOOLS) {
+      const schema = tools.find((tool) => tool.name === name)!.outputSchema as Schema;
+      const listing = Object.keys(schema.properties!.businesses!.items!.properties!);
+      // The boilerplate once per response; long owner text, ids and links left to get_business_profile.
+      for (const field of ["rankingModel", "recommended", "directoryCompletenessScoreLabel", "description", "services", "usp", "profileUrl"]) {
+        expect(listing, name).not.toContain(field);
+      }
+      expect(listing, name).toEqual(expect.arrayContaining(["id", "slug", "name", "rating", "reviewCount", "planTier", "verified"]));
+      expect(Object.keys(schema.properties!.everyListing!.properties!), name).toEqual(["directoryCompletenessScoreLabel", "rankingModel", "recommended"]);
+      expect(Object.keys(schema.properties!), name).toEqual(expect.arrayContaining(["nextCursor", "totalMatches"]));
     }
   });
 

@@ -14,8 +14,10 @@ import {
   ZLeadStatusInput,
   ZSearchCategoryInput,
   ZSearchKeywordInput,
+  ZSubmitCorrectionInput,
   ZSubmitLeadInput,
 } from "@directory/api/schemas";
+import { compactInput } from "@directory/mcp";
 import { startTestServer, type JsonBody, type TestServer } from "../testing";
 
 /** Each tool's input is its procedure's input schema; null: the procedure takes no input. */
@@ -33,12 +35,23 @@ const PROCEDURE_INPUTS: Record<string, z.ZodObject | null> = {
   get_offers: ZBySlugInput,
   get_my_visibility_score: null,
   get_my_citations: ZCitationsInput,
+  suggest_correction: ZSubmitCorrectionInput,
 };
 
 /** What a procedure's input schema says to a client: JSON Schema of what it accepts. */
 function procedureJsonSchema(schema: z.ZodObject): JsonBody {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: "input", target: "draft-7" }) as JsonBody;
   return rest;
+}
+
+/** Every keyword of a listed schema, with its path: what the compact view may differ in is checked by name. */
+function keywords(schema: unknown, path = ""): string[] {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return [];
+  return Object.entries(schema as JsonBody).flatMap(([key, value]) =>
+    key === "properties"
+      ? Object.entries(value as JsonBody).flatMap(([name, field]) => keywords(field, `${path}${name}.`))
+      : [`${path}${key}`, ...(key === "enum" || key === "required" ? [] : keywords(value, `${path}${key}.`))],
+  );
 }
 
 let server: TestServer;
@@ -57,26 +70,46 @@ afterAll(async () => {
 });
 
 describe("MCP tool inputs are the procedures' input schemas", () => {
-  it("submit_lead carries the procedure's limits, pattern and required fields", () => {
+  it("submit_lead lists the procedure's fields, types, required fields and format; the procedure still enforces the string bounds it leaves out", async () => {
     const tool = tools.find((candidate) => candidate.name === "submit_lead")!;
     const listed = tool.inputSchema as JsonBody;
     const procedure = procedureJsonSchema(ZSubmitLeadInput);
-    expect(listed.properties.message.maxLength).toBe(2000);
-    expect(listed.properties.message.maxLength).toBe(procedure.properties.message.maxLength);
-    expect(listed.properties.contactName.maxLength).toBe(procedure.properties.contactName.maxLength);
-    expect(listed.properties.contactPhone.pattern).toBe(procedure.properties.contactPhone.pattern);
+    expect(Object.keys(listed.properties)).toEqual(Object.keys(procedure.properties));
     expect(listed.required).toEqual(procedure.required);
     expect(listed.properties.consent.required).toEqual(procedure.properties.consent.required);
+    expect(listed.properties.consent.properties.userAgreedToBeContacted.const).toBe(true);
+    expect(listed.properties.consent.properties.consentedAt.format).toBe("date-time");
+    expect(JSON.stringify(listed)).not.toMatch(/"maxLength"|"minLength"|"pattern"/);
+    // Left out of the listing, not out of the rule: the procedure refuses, naming the field.
+    const valid = {
+      slug: "any-business",
+      contactName: "Asha",
+      contactPhone: "+91 22 1234 5678",
+      message: "Hello",
+      idempotencyKey: "0d2c4a9e-key",
+      consent: { userAgreedToBeContacted: true, statementShownToUser: "I agree to be contacted by this business." },
+    };
+    for (const [field, bad] of [
+      ["message", { message: "x".repeat(2001) }],
+      ["contactPhone", { contactPhone: "call me" }],
+      ["idempotencyKey", { idempotencyKey: "short" }],
+    ] as const) {
+      const result = (await client.callTool({ name: "submit_lead", arguments: { ...valid, ...bad } })) as CallToolResult;
+      expect(result.isError, field).toBe(true);
+      expect((result.content[0] as { text: string }).text, field).toContain(field);
+    }
   });
 
-  it("every tool lists exactly its procedure's input schema, descriptions included", () => {
+  it("every tool lists the compact view of its procedure's input schema: only string bounds and additionalProperties false left out", () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(PROCEDURE_INPUTS).sort());
     for (const tool of tools) {
       const schema = PROCEDURE_INPUTS[tool.name];
-      // The one difference: a tool refuses arguments it does not know (additionalProperties false).
-      const expected = schema ? { ...procedureJsonSchema(schema), additionalProperties: false } : { type: "object", properties: {} };
-      const { $schema: _dialect, ...listed } = tool.inputSchema as JsonBody;
-      expect(listed, tool.name).toEqual(expected);
+      const procedure = schema ? procedureJsonSchema(schema) : { type: "object", properties: {} };
+      const listed = tool.inputSchema as JsonBody;
+      expect(listed, tool.name).toEqual(compactInput(procedure));
+      // The view drops keywords, never a field or a rule other than these (descriptions, enums, defaults, ranges stay).
+      const dropped = keywords(procedure).filter((keyword) => !keywords(listed).includes(keyword));
+      for (const keyword of dropped) expect(keyword, tool.name).toMatch(/(^|\.)(minLength|maxLength|pattern|additionalProperties)$/);
     }
     const search = tools.find((tool) => tool.name === "search_businesses")!.inputSchema as JsonBody;
     expect(search.properties.city.description).toMatch(/omit for national/);

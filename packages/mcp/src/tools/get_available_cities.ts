@@ -9,8 +9,7 @@ export function registerGetAvailableCities(server: McpServer, client: DirectoryC
     "get_available_cities",
     {
       title: "Cities with listings in a category",
-      description:
-        "Cities with listings in a category, most first. Use it when no city was named or a city had no results. Pages of up to 50: pass nextCursor as cursor.",
+      description: "Cities with listings in a category, most first. Pages of up to 50: pass nextCursor as cursor.",
       inputSchema: strictInput(ZAvailableCitiesInput),
       outputSchema: toolOutput(ZAvailableCitiesOutput),
       annotations: READ_ONLY,

@@ -9,7 +9,7 @@ export function registerGetBuyerQuestions(server: McpServer, client: DirectoryCl
     "get_buyer_questions",
     {
       title: "Buyer questions for a business",
-      description: "Questions buyers ask about a business, with the owner's answers; source: owner or category template.",
+      description: "Questions buyers ask about a business, with the owner's or the category template's answers.",
       inputSchema: strictInput(ZBySlugInput),
       outputSchema: toolOutput(ZBuyerQuestionsOutput),
       annotations: READ_ONLY,

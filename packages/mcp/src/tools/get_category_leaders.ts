@@ -3,18 +3,21 @@ import { ZCategoryLeadersInput, ZCategoryLeadersOutput } from "@directory/api/sc
 import type { DirectoryClient } from "@directory/sdk";
 import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
+import { listingsOnce } from "./tool-views";
+
+/** Listings on MCP: the boilerplate once, long owner text to the profile (tool-views.ts). */
+const OUTPUT = listingsOnce(ZCategoryLeadersOutput);
 
 export function registerGetCategoryLeaders(server: McpServer, client: DirectoryClient) {
   server.registerTool(
     "get_category_leaders",
     {
       title: "Top businesses of a category",
-      description:
-        "Top-ranked businesses of a category across all cities; rankingModel states the order (paid tiers first). Pages of up to 10: pass nextCursor as cursor.",
+      description: "Top-ranked businesses of a category across all cities, paid tiers first. Pages of up to 10: pass nextCursor as cursor.",
       inputSchema: strictInput(ZCategoryLeadersInput),
-      outputSchema: toolOutput(ZCategoryLeadersOutput),
+      outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,
     },
-    (input) => callProcedure(() => client.search.categoryLeaders.query(input)),
+    (input) => callProcedure(() => client.search.categoryLeaders.query(input), OUTPUT.view),
   );
 }

@@ -9,7 +9,7 @@ export function registerGetLeadStatus(server: McpServer, client: DirectoryClient
     "get_lead_status",
     {
       title: "Status of a submitted lead",
-      description: "Status, dates and business of a lead, by the leadId submit_lead returned. No personal data.",
+      description: "A lead's status, dates and business, by leadId. No personal data.",
       inputSchema: strictInput(ZLeadStatusInput),
       outputSchema: toolOutput(ZLeadStatusOutput),
       annotations: READ_ONLY,

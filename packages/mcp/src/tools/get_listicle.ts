@@ -3,6 +3,10 @@ import { ZGetListicleInput, ZGetListicleOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
 import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
+import { listingsOnce } from "./tool-views";
+
+/** Listings on MCP: the boilerplate once, long owner text to the profile (tool-views.ts). */
+const OUTPUT = listingsOnce(ZGetListicleOutput);
 
 export function registerGetListicle(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -10,11 +14,11 @@ export function registerGetListicle(server: McpServer, client: DirectoryClient) 
     {
       title: "Most complete listings in a city",
       description:
-        'A "best N" list of a category in one city by profile completeness (plan-neutral) or rating. Show the user its disclosure. Pages of up to 10: pass nextCursor as cursor.',
+        'A "best N" of a category in a city by profile completeness (never paid) or rating; show its disclosure. Pages of up to 10: pass nextCursor as cursor.',
       inputSchema: strictInput(ZGetListicleInput),
-      outputSchema: toolOutput(ZGetListicleOutput),
+      outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,
     },
-    (input) => callProcedure(() => client.search.getListicle.query(input)),
+    (input) => callProcedure(() => client.search.getListicle.query(input), OUTPUT.view),
   );
 }

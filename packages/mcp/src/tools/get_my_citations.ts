@@ -9,8 +9,7 @@ export function registerGetMyCitations(server: McpServer, client: DirectoryClien
     "get_my_citations",
     {
       title: "My AI citation checks (business owners)",
-      description:
-        "Owners: the business's recent AI-answer checks, newest first: engine, query, date, mentioned, position. Needs a business-scoped API key (Authorization: Bearer).",
+      description: "Owners, with a business-scoped API key: recent AI-answer checks, newest first.",
       inputSchema: strictInput(ZCitationsInput),
       outputSchema: toolOutput(ZCitationsOutput),
       annotations: READ_ONLY,

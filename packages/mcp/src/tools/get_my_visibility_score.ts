@@ -9,7 +9,7 @@ export function registerGetMyVisibilityScore(server: McpServer, client: Director
     "get_my_visibility_score",
     {
       title: "My visibility score (business owners)",
-      description: "Owners: the business's visibility score, GEO score and AI citation rate. Needs a business-scoped API key (Authorization: Bearer).",
+      description: "Owners, with a business-scoped API key: visibility score, GEO score, AI citation rate.",
       outputSchema: toolOutput(ZVisibilityOutput),
       annotations: READ_ONLY,
     },

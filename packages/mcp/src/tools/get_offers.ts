@@ -9,7 +9,7 @@ export function registerGetOffers(server: McpServer, client: DirectoryClient) {
     "get_offers",
     {
       title: "A business's published offers",
-      description: "A business's priced products and services (decimal price, ISO 4217 currency, optional expiry).",
+      description: "A business's priced products and services: decimal price, ISO 4217 currency, expiry.",
       inputSchema: strictInput(ZBySlugInput),
       outputSchema: toolOutput(ZOffersOutput),
       annotations: READ_ONLY,

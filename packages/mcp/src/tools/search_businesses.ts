@@ -3,6 +3,10 @@ import { ZSearchCategoryInput, ZSearchCategoryOutput } from "@directory/api/sche
 import type { DirectoryClient } from "@directory/sdk";
 import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
+import { listingsOnce } from "./tool-views";
+
+/** Listings on MCP: the boilerplate once, long owner text to the profile (tool-views.ts). */
+const OUTPUT = listingsOnce(ZSearchCategoryOutput);
 
 export function registerSearchBusinesses(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -10,11 +14,11 @@ export function registerSearchBusinesses(server: McpServer, client: DirectoryCli
     {
       title: "Search businesses by category",
       description:
-        "Businesses of a category, optionally in one city, paid tiers first or best-rated with sort=rating; rankingModel states the order. Slugs feed get_business_profile, get_offers, compare_businesses. Pages of up to 10: pass nextCursor as cursor.",
+        "A category's businesses, in one city or all, paid tiers first or sort=rating; rankingModel says the order. Pages of up to 10: pass nextCursor as cursor.",
       inputSchema: strictInput(ZSearchCategoryInput),
-      outputSchema: toolOutput(ZSearchCategoryOutput),
+      outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,
     },
-    (input) => callProcedure(() => client.search.searchCategory.query(input)),
+    (input) => callProcedure(() => client.search.searchCategory.query(input), OUTPUT.view),
   );
 }

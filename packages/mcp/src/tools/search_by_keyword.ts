@@ -3,6 +3,10 @@ import { ZSearchKeywordInput, ZSearchKeywordOutput } from "@directory/api/schema
 import type { DirectoryClient } from "@directory/sdk";
 import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
+import { listingsOnce } from "./tool-views";
+
+/** Listings on MCP: the boilerplate once, long owner text to the profile (tool-views.ts). */
+const OUTPUT = listingsOnce(ZSearchKeywordOutput);
 
 export function registerSearchByKeyword(server: McpServer, client: DirectoryClient) {
   server.registerTool(
@@ -10,11 +14,11 @@ export function registerSearchByKeyword(server: McpServer, client: DirectoryClie
     {
       title: "Free-text business search",
       description:
-        "Free-text search over names, descriptions, services, keywords and buyer questions, optionally in one city; typos tolerated; matchedBy says how each matched. Pages of up to 10: pass nextCursor as cursor.",
+        "Free-text search over names, descriptions, services, keywords and buyer questions; typos tolerated; a city in the words is used. Pages of up to 10: pass nextCursor as cursor.",
       inputSchema: strictInput(ZSearchKeywordInput),
-      outputSchema: toolOutput(ZSearchKeywordOutput),
+      outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,
     },
-    (input) => callProcedure(() => client.search.searchKeyword.query(input)),
+    (input) => callProcedure(() => client.search.searchKeyword.query(input), OUTPUT.view),
   );
 }

@@ -2,6 +2,7 @@ import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/
 import { z } from "zod";
 import { directoryErrorOf } from "@directory/sdk";
 import { toolText } from "./tool-text";
+import type { ToolView } from "./tool-views";
 
 /** Longest string a tool result carries; longer ones are cut with a note so results stay small. */
 export const MAX_STRING_LENGTH = 2_000;
@@ -48,10 +49,12 @@ export function toolError(error: unknown): CallToolResult {
 /**
  * Runs one procedure call and returns its result once: the data as structuredContent, and for
  * the model a compact text rendering of it (tool-text.ts says why), not the same JSON again.
+ * A tool with a narrower MCP view (tool-views.ts) passes it: the result then carries the fields its output schema names.
  */
-export async function callProcedure(call: () => Promise<object>): Promise<CallToolResult> {
+export async function callProcedure(call: () => Promise<object>, view?: ToolView["view"]): Promise<CallToolResult> {
   try {
-    const result = truncateStrings(await call()) as Record<string, unknown>;
+    const answer = (await call()) as Record<string, unknown>;
+    const result = truncateStrings(view ? view(answer) : answer);
     return { content: [{ type: "text", text: toolText(result) }], structuredContent: result };
   } catch (error) {
     return toolError(error);

@@ -10,7 +10,7 @@ export function registerSubmitLead(server: McpServer, client: DirectoryClient) {
     {
       title: "Send the user's enquiry to a business",
       description:
-        "Sends the user's contact details and message to one business. NEVER call it speculatively: only after the user explicitly agreed, in this conversation, to be contacted by this business. Show them a consent statement naming the business and what is shared, wait for a clear yes, pass that statement as consent.statementShownToUser. Give contactEmail or contactPhone; reuse idempotencyKey on retry; keep leadId for get_lead_status.",
+        "Sends the user's contact details and message to one business. NEVER speculatively: only after the user explicitly agreed, in this conversation, to be contacted by it. Show a consent statement naming the business and what is shared, wait for a clear yes, pass it as consent.statementShownToUser. Reuse idempotencyKey on retry; leadId feeds get_lead_status.",
       inputSchema: strictInput(ZSubmitLeadInput),
       outputSchema: toolOutput(ZSubmitLeadOutput),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },

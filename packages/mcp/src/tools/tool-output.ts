@@ -8,7 +8,8 @@ import { z } from "zod";
  * descriptions (the REST and SDK documentation carries them), `required` and
  * `additionalProperties: false` (a result may carry more than is listed), bounds (lengths, ranges,
  * formats: the result already keeps them), and `anyOf [X, null]` is written as X with null among
- * its types.
+ * its types. A tool whose MCP result is a narrower view (tool-views.ts) lists the view's schema,
+ * derived from the procedure's with .pick/.omit.
  */
 
 type JsonSchema = Record<string, unknown>;
@@ -59,9 +60,29 @@ function compact(node: unknown): unknown {
   return nullableInline(kept);
 }
 
+/**
+ * Types said once: an enum or a const already names every value (null among them when nullable),
+ * and a nested object's `properties` say it is an object. Leaves keep their type; the root keeps
+ * `type: "object"`, which MCP requires of an output schema.
+ */
+function terse(node: unknown, root: boolean): unknown {
+  if (Array.isArray(node)) return node.map((item) => terse(item, false));
+  if (!isSchema(node)) return node;
+  const kept: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    kept[key] =
+      SCHEMA_MAPS.has(key) && isSchema(value)
+        ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, terse(schema, false)]))
+        : terse(value, false);
+  }
+  if (Array.isArray(kept.enum) || kept.const !== undefined) delete kept.type;
+  else if (!root && kept.type === "object" && isSchema(kept.properties)) delete kept.type;
+  return kept;
+}
+
 /** The procedure's output schema as tools/list shows it. */
 export function listedOutputSchema(schema: z.ZodType): JsonSchema {
-  return compact(z.toJSONSchema(schema, { io: "output" })) as JsonSchema;
+  return terse(compact(z.toJSONSchema(schema, { io: "output" })), true) as JsonSchema;
 }
 
 /** The procedure's output schema for registerTool: it validates as the procedure's, and lists compact. */

@@ -10,19 +10,19 @@
  * and a compact rendering of the same data is what keeps results affordable.
  *
  * The rendering: `key: value` lines, nested objects indented, lists of scalars comma-joined,
- * lists of objects as a table (header once, one row each). A listing row keeps its slug and
- * the fields an agent picks by; long owner text (description, services, usp), ids and URLs
- * stay in structuredContent and the profile. The boilerplate every listing repeats
- * (directoryCompletenessScoreLabel, rankingModel, recommended) is said once per response.
+ * lists of objects as a table (header once, one row each). It renders what the tool's MCP view
+ * (tool-views.ts) left in: a listing row has its slug and the fields an agent picks by, the
+ * boilerplate every listing shares is the envelope's everyListing, said once; the id stays in
+ * structuredContent, long owner text and URLs are get_business_profile's, and the text says so.
  */
+
+import { LEFT_TO_PROFILE } from "./tool-views";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-/** Fields every listing carries with the same value: said once, above the table. */
-const REPEATED_PER_LISTING = ["rankingModel", "recommended", "directoryCompletenessScoreLabel"];
-/** Listing fields left to structuredContent and get_business_profile: long owner text, ids and links. */
-const LEFT_TO_STRUCTURED = new Set(["id", "description", "services", "usp", "profileUrl", "state", "ownership"]);
+/** Listing fields not in a listing table: the id (structuredContent has it) and what the MCP view leaves to get_business_profile. */
+const LEFT_TO_STRUCTURED = new Set<string>(["id", ...LEFT_TO_PROFILE]);
 /** Fields no reader needs in text: JSON-LD repeats the profile's own fields. */
 const NOT_RENDERED = new Set(["structuredData"]);
 
@@ -64,20 +64,9 @@ function columnsOf(rows: JsonObject[], listing: boolean, said: Map<string, Json>
   return columns.filter((key) => rows.length < 2 || new Set(rows.map((row) => JSON.stringify(row[key] ?? null))).size > 1 || key === "slug");
 }
 
-/** Notes the per-listing boilerplate that every row says alike, to be said once for the response. */
-function hoistRepeated(rows: JsonObject[], said: Map<string, Json>): void {
-  for (const key of REPEATED_PER_LISTING) {
-    const first = rows[0]?.[key];
-    if (first !== undefined && !said.has(key) && rows.every((row) => JSON.stringify(row[key]) === JSON.stringify(first))) said.set(key, first);
-  }
-}
-
 function table(key: string, rows: JsonObject[], indent: string, said: Map<string, Json>): string[] {
   const listing = rows.every(isListing);
-  if (listing) {
-    hoistRepeated(rows, said);
-    said.set(LISTING_TABLE, true);
-  }
+  if (listing) said.set(LISTING_TABLE, true);
   const columns = columnsOf(rows, listing, said);
   const lines = [`${indent}${key} (${rows.length}): ${columns.join(" | ")}`];
   for (const row of rows) lines.push(`${indent}- ${columns.map((column) => inline(row[column] ?? null)).join(" | ")}`);
@@ -113,12 +102,11 @@ function render(object: JsonObject, indent: string, said: Map<string, Json>): st
   return lines;
 }
 
-/** The model's text of a tool result: compact, every listing named by its slug, boilerplate once. */
+/** The model's text of a tool result: compact, every listing named by its slug. */
 export function toolText(result: Record<string, unknown>): string {
   const said = new Map<string, Json>();
   const body = render(result as JsonObject, "", said);
   const listings = said.delete(LISTING_TABLE);
-  if (said.size) body.push(`Every listing: ${[...said].map(([key, value]) => `${key}=${scalar(value)}`).join("; ")}`);
-  if (listings) body.push(`Not shown per listing: ${[...LEFT_TO_STRUCTURED].join(", ")} (structuredContent; get_business_profile).`);
+  if (listings) body.push(`Not shown per listing: id (structuredContent); ${LEFT_TO_PROFILE.join(", ")} (get_business_profile).`);
   return body.join("\n");
 }

@@ -2,12 +2,7 @@ import { z } from "zod";
 import { ZOwnerText } from "../owner-text.types";
 
 /** Shared pieces of the procedures that name one business by its slug. */
-export const ZSlug = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .describe('A business slug as returned by the search tools, e.g. "gupta-dental-care-mumbai"; a former slug also resolves');
+export const ZSlug = z.string().trim().min(1).max(200).describe("A search result's slug; a former slug also resolves");
 export const ZBusinessRef = z.object({ slug: z.string(), name: ZOwnerText });
 
 export const ZBySlugInput = z.object({ slug: ZSlug });

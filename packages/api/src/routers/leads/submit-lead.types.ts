@@ -19,7 +19,7 @@ function isRecentConsent(iso: string): boolean {
 }
 
 export const ZSubmitLeadInput = z.object({
-  slug: z.string().trim().min(1).max(200).describe('Slug of the business the user agreed to be contacted by, e.g. "gupta-dental-care-mumbai"'),
+  slug: z.string().trim().min(1).max(200).describe("The business the user agreed to be contacted by"),
   contactName: z
     .string()
     .trim()
@@ -27,14 +27,7 @@ export const ZSubmitLeadInput = z.object({
     .max(200)
     .refine(hasVisibleText, "contactName must hold visible characters")
     .describe("The user's name, as they gave it"),
-  contactEmail: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(320)
-    .pipe(z.email("contactEmail must be an email address"))
-    .optional()
-    .describe("The user's email for the reply, stored lower-cased (email or phone required)"),
+  contactEmail: z.string().trim().toLowerCase().max(320).pipe(z.email("contactEmail must be an email address")).optional().describe("Email or phone required"),
   contactPhone: z
     .string()
     .trim()
@@ -42,21 +35,17 @@ export const ZSubmitLeadInput = z.object({
     .max(40)
     .regex(/^\+?[\d\s().-]+$/, "contactPhone may hold only digits, spaces, ( ) . - and a leading +")
     .optional()
-    .describe("The user's phone for the reply, best in international form (+44 20 7946 0958); stored as E.164. Email or phone required"),
+    .describe("Best international, e.g. +44 20 7946 0958"),
   message: z.string().trim().min(1).max(2000).refine(hasVisibleText, "message must hold visible characters").describe("What the user wants, in their words"),
   idempotencyKey: z
     .string()
     .trim()
     .min(8)
     .max(100)
-    .describe(
-      "A unique key for this lead, e.g. a random UUID generated once; retrying with it never creates a second lead. Keys are yours alone: another caller's equal key is a different lead",
-    ),
+    .describe("A random UUID made once per lead: a retry with it never makes a second lead (keys are per caller)"),
   consent: z
     .object({
-      userAgreedToBeContacted: z
-        .literal(true)
-        .describe("Must be the literal true: the user explicitly agreed, in this conversation, to be contacted by this business"),
+      userAgreedToBeContacted: z.literal(true).describe("The user agreed, in this conversation, to be contacted by this business"),
       statementShownToUser: z
         .string()
         .trim()
@@ -65,14 +54,14 @@ export const ZSubmitLeadInput = z.object({
           (text) => visibleLength(text) >= MIN_VISIBLE_CONSENT_CHARACTERS,
           `must hold at least ${MIN_VISIBLE_CONSENT_CHARACTERS} visible characters: the exact statement the user saw`,
         )
-        .describe(`The exact consent statement the user saw and agreed to (at least ${MIN_VISIBLE_CONSENT_CHARACTERS} visible characters)`),
+        .describe("The exact statement the user agreed to"),
       consentedAt: z.iso
         .datetime({ offset: true })
         .refine(isRecentConsent, "must lie within the last 24 hours and not in the future")
         .optional()
-        .describe("When the user agreed, ISO-8601 with offset, within the last 24 hours; default: now"),
+        .describe("Within the last 24 hours; default now"),
     })
-    .describe("Explicit consent attestation. Never submit a lead speculatively or without it"),
+    .describe("The user's explicit consent; never speculative"),
 });
 
 export const ZSubmitLeadOutput = ZLeadView.extend({ businessSlug: z.string().nullable() });

@@ -3,7 +3,7 @@ import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZBusinessRef } from "../entities/entities.types";
 import { ZOwnerText } from "../owner-text.types";
 
-export const ZCitationsInput = z.object({ limit: z.number().int().min(1).max(100).default(20).describe("How many checks to return: 1 to 100, default 20") });
+export const ZCitationsInput = z.object({ limit: z.number().int().min(1).max(100).default(20).describe("Checks to return") });
 
 export const ZCitationsOutput = z.object({
   business: ZBusinessRef,

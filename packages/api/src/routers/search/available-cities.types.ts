@@ -4,7 +4,7 @@ import { ZCategoryParam, ZCursorParam, ZPaging, ZResolvedCategory } from "./sear
 
 export const ZAvailableCitiesInput = z.object({
   category: ZCategoryParam,
-  limit: z.number().int().min(1).max(50).default(20).describe("Cities per page: 1 to 50, default 20"),
+  limit: z.number().int().min(1).max(50).default(20).describe("Cities per page"),
   cursor: ZCursorParam,
 });
 

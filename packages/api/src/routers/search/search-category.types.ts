@@ -4,7 +4,7 @@ import { ZCategoryParam, ZCategorySort, ZCityParam, ZCursorParam, ZRankedListing
 
 export const ZSearchCategoryInput = z.object({
   category: ZCategoryParam,
-  city: ZCityParam.optional().describe('City to search in, e.g. "Mumbai"; omit for national or product listings across every city'),
+  city: ZCityParam.optional().describe('e.g. "Mumbai"; omit for national listings'),
   limit: ZToolLimit,
   sort: ZCategorySort,
   cursor: ZCursorParam,

@@ -4,13 +4,8 @@ import { ZListing } from "./listing.types";
 import { ZCityParam, ZCursorParam, ZKeywordSort, ZPaging, ZResolvedCategory, ZResolvedCity, ZToolLimit } from "./search.types";
 
 export const ZSearchKeywordInput = z.object({
-  query: z
-    .string()
-    .trim()
-    .min(2)
-    .max(200)
-    .describe('What to look for, 2 to 200 characters, e.g. "root canal emergency" or a business name; typos are tolerated'),
-  city: ZCityParam.optional().describe("Restrict to one city; omit to search everywhere"),
+  query: z.string().trim().min(2).max(200).describe('e.g. "root canal emergency", "dentist in bombay" or a name; typos tolerated'),
+  city: ZCityParam.optional().describe("Only this city"),
   limit: ZToolLimit,
   sort: ZKeywordSort,
   cursor: ZCursorParam,

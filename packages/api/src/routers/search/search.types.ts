@@ -3,22 +3,17 @@ import { CATEGORY_SORTS, KEYWORD_SORTS, LISTICLE_SORTS } from "../../services/se
 import { ZListing } from "./listing.types";
 
 /** Shared pieces of the agent-facing discovery procedures (the MCP tools call these). */
-export const ZCategoryParam = z.string().trim().min(1).max(100).describe('A business category, e.g. "dentist"; plurals and synonyms work ("dental clinics")');
-export const ZCityParam = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .describe('A city name or alias, optionally with ", CC" country code, e.g. "Mumbai" or "Bangalore, IN"');
-export const ZToolLimit = z.number().int().min(1).max(10).default(5).describe("How many businesses to return: 1 to 10, default 5");
+export const ZCategoryParam = z.string().trim().min(1).max(100).describe('e.g. "dentist"; plurals and synonyms work');
+export const ZCityParam = z.string().trim().min(1).max(100).describe('City or alias, e.g. "Mumbai" or "Bangalore, IN"');
+export const ZToolLimit = z.number().int().min(1).max(10).default(5).describe("Results per page");
 
 /** `sort`: each tool's default is its spec order; "rating" is best-rated first, no rating last, then most reviews. */
-export const ZCategorySort = z.enum(CATEGORY_SORTS).default("ranking").describe("ranking (plan tier first, the default) or rating (best-rated first)");
-export const ZListicleSort = z.enum(LISTICLE_SORTS).default("completeness").describe("completeness (the default) or rating (best-rated first)");
-export const ZKeywordSort = z.enum(KEYWORD_SORTS).default("relevance").describe("relevance (the default) or rating (best-rated first)");
+export const ZCategorySort = z.enum(CATEGORY_SORTS).default("ranking").describe("ranking: paid tiers first; rating: best-rated first");
+export const ZListicleSort = z.enum(LISTICLE_SORTS).default("completeness").describe("rating: best-rated first");
+export const ZKeywordSort = z.enum(KEYWORD_SORTS).default("relevance").describe("rating: best-rated first");
 
 /** Paging, the same on every listing: pass nextCursor back as cursor until it is null. */
-export const ZCursorParam = z.string().trim().min(1).max(1_000).optional().describe("nextCursor of the previous page, unchanged");
+export const ZCursorParam = z.string().trim().min(1).max(1_000).optional().describe("The previous page's nextCursor");
 export const ZPaging = {
   totalMatches: z.number().int().describe("All matches over every page"),
   nextCursor: z.string().nullable().describe("cursor for the next page; null on the last"),
