@@ -1,6 +1,12 @@
 -- Near a point (services/where-when/near.ts): cube + earthdistance ship with PGlite and stock PostgreSQL; no PostGIS.
-CREATE EXTENSION IF NOT EXISTS cube;--> statement-breakpoint
-CREATE EXTENSION IF NOT EXISTS earthdistance;--> statement-breakpoint
+-- cube + earthdistance on PostgreSQL only: PGlite 0.5.16 with them loaded answers pg_trgm queries
+-- (name search) with no rows or hangs, so the embedded database does without near-a-point search.
+DO $$ BEGIN
+  CREATE EXTENSION IF NOT EXISTS cube;
+  CREATE EXTENSION IF NOT EXISTS earthdistance;
+EXCEPTION WHEN feature_not_supported OR undefined_file THEN
+  RAISE NOTICE 'cube/earthdistance not available: near-a-point search is off on this database';
+END $$;--> statement-breakpoint
 -- A business's opening hours (jsonb [{days, opens, closes}], claim-values.ts) as local minutes of
 -- the week, Monday 00:00 = 0 to Sunday 24:00 = 10080; null when no hours are known. The twin of
 -- weeklyIntervals() in services/where-when/opening-hours-time.ts (a test checks they agree):
@@ -31,4 +37,8 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;--> statement-breakpoint
 ALTER TABLE "cities" ADD COLUMN "time_zone" text;--> statement-breakpoint
 ALTER TABLE "businesses" ADD COLUMN "open_week" "int4multirange" GENERATED ALWAYS AS (opening_hours_week(opening_hours)) STORED;--> statement-breakpoint
-CREATE INDEX "businesses_earth_idx" ON "businesses" USING gist (ll_to_earth("lat", "lng")) WHERE "businesses"."status" = 'active';
+DO $$ BEGIN
+  IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'earthdistance') THEN
+    CREATE INDEX "businesses_earth_idx" ON "businesses" USING gist (ll_to_earth("lat", "lng")) WHERE "businesses"."status" = 'active';
+  END IF;
+END $$;
