@@ -64,7 +64,7 @@ function mcpDoor(client: Client): Door {
     async categories() {
       const read = await client.readResource({ uri: "directory://categories" });
       const first = read.contents[0] as { text: string };
-      return (JSON.parse(first.text) as JsonBody).categories;
+      return (JSON.parse(first.text)).categories;
     },
   };
 }
