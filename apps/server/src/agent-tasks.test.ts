@@ -40,7 +40,7 @@ function restDoor(baseUrl: string): Door {
   return {
     async call(tool, args) {
       const operation = REST_OPERATIONS[tool]!;
-      const query = new URLSearchParams(Object.entries(args).map(([name, value]) => [name, String(value)]));
+      const query = new URLSearchParams(Object.fromEntries(Object.entries(args).map(([name, value]) => [name, String(value)])));
       const response =
         operation.method === "GET"
           ? await fetch(`${baseUrl}${operation.path}?${query}`)
@@ -64,7 +64,7 @@ function mcpDoor(client: Client): Door {
     async categories() {
       const read = await client.readResource({ uri: "directory://categories" });
       const first = read.contents[0] as { text: string };
-      return (JSON.parse(first.text)).categories;
+      return JSON.parse(first.text).categories;
     },
   };
 }

@@ -193,6 +193,44 @@ async function record(server: TestServer): Promise<Recorded[]> {
     summary: "The business marks the lead contacted",
     request: { method: "POST", path: "/api/v2/owner/leads/transition", headers: keyed("business"), body: { leadId: String(lead.leadId), status: "contacted" } },
   });
+  // Two corrections of the example business's phone: one accepted, one rejected.
+  const correction = (phone: string) => ({
+    method: "POST" as const,
+    path: "/api/v2/corrections",
+    body: { slug: own, property: "phone", value: phone, evidence: "The number on the shop's door, seen today" },
+  });
+  const proposed = await run({
+    operationId: "submitCorrection",
+    summary: `A correction of ${own}'s phone, with its evidence`,
+    request: correction("+91 22 4000 9876"),
+  });
+  const correctionId = (body: JsonBody) => ({ id: String(body.correctionId) });
+  await run({
+    operationId: "getCorrectionStatus",
+    summary: "The public status of that correction",
+    request: { method: "GET", path: "/api/v2/corrections/{id}", pathParams: correctionId(proposed) },
+  });
+  await run({
+    operationId: "getMyCorrections",
+    summary: "The corrections proposed on the key's own listing",
+    request: { method: "GET", path: "/api/v2/owner/corrections", headers: keyed("business") },
+  });
+  await run({
+    operationId: "listCorrections",
+    summary: "The corrections waiting for a decision",
+    request: { method: "GET", path: "/api/v2/admin/corrections", headers: keyed("admin") },
+  });
+  await run({
+    operationId: "rejectCorrection",
+    summary: "An admin rejects the second proposal",
+    // prepareExample proposes the phone this rejects (one submitCorrection example, two decisions).
+    request: { method: "POST", path: "/api/v2/admin/corrections/{id}/reject", headers: keyed("admin"), pathParams: { id: "" } },
+  });
+  await run({
+    operationId: "acceptCorrection",
+    summary: "An admin accepts the first: its phone becomes the current claim",
+    request: { method: "POST", path: "/api/v2/admin/corrections/{id}/accept", headers: keyed("admin"), pathParams: correctionId(proposed) },
+  });
   await run({
     operationId: "getMyVisibilityScore",
     summary: "The business's own scores",

@@ -1,6 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { createApiKey } from "@directory/api";
-import { businesses, webhookDeliveries, type Database } from "@directory/db";
+import { businesses, corrections, webhookDeliveries, type Database } from "@directory/db";
 
 /**
  * The example request and response of each REST operation, recorded from a demo-world server by
@@ -83,6 +84,25 @@ export async function createExampleKeys(database: Database): Promise<Record<KeyK
  * can arrange: a retry needs a failed delivery, and no worker runs in these servers.
  */
 export async function prepareExample(operationId: string, request: ExampleRequest, database: Database): Promise<void> {
+  if (operationId === "rejectCorrection") {
+    // A second pending proposal to reject, beside the one acceptCorrection accepts.
+    const [own] = await database.db
+      .select({ id: businesses.id })
+      .from(businesses)
+      .where(eq(businesses.slug, await exampleOwnBusiness(database)));
+    const id = randomUUID();
+    await database.db.insert(corrections).values({
+      id,
+      businessId: own!.id,
+      property: "phone",
+      value: "+91 22 4000 5555",
+      proposalKey: `example:${id}`,
+      evidence: "A number from an old flyer",
+      submitter: "example",
+    });
+    request.pathParams = { id };
+    return;
+  }
   if (operationId === "redeliverWebhook") {
     const deliveryId = request.pathParams?.deliveryId ?? "";
     await database.db
@@ -105,6 +125,7 @@ export async function sendExample(baseUrl: string, request: ExampleRequest, keys
     body: request.method === "GET" ? undefined : JSON.stringify(request.body ?? {}),
   });
   const text = await response.text();
+  if (response.headers.get("content-type")?.includes("ndjson")) return { status: response.status, body: firstLinesAndLast(text) };
   let body: unknown = text;
   try {
     body = JSON.parse(text);
@@ -112,6 +133,13 @@ export async function sendExample(baseUrl: string, request: ExampleRequest, keys
     // Not JSON: kept as text, and the comparison reports it.
   }
   return { status: response.status, body };
+}
+
+/** An NDJSON body as an example shows it: its first EXAMPLE_ARRAY_ITEMS lines and its last (an export's position). */
+function firstLinesAndLast(text: string): string {
+  const lines = text.split("\n").filter(Boolean);
+  const shown = lines.length > EXAMPLE_ARRAY_ITEMS + 1 ? [...lines.slice(0, EXAMPLE_ARRAY_ITEMS), lines.at(-1)!] : lines;
+  return `${shown.join("\n")}\n`;
 }
 
 /** Every array cut to EXAMPLE_ARRAY_ITEMS items, recursively. */

@@ -25,6 +25,7 @@ const TOOL_NAMES = [
   "search_businesses",
   "search_by_keyword",
   "submit_lead",
+  "suggest_correction",
 ];
 const REPO_ROOT = new URL("../../../../", import.meta.url).pathname;
 
@@ -88,7 +89,7 @@ describe("MCP over stateless Streamable HTTP", () => {
     const body = (await response.json()) as JsonBody;
     expect(body.result.protocolVersion).toBe("2024-11-05");
     expect(body.result.serverInfo).toEqual({ name: "business-directory", version: "1.7.0" });
-    expect(body.result.instructions).toContain("13 tools");
+    expect(body.result.instructions).toContain("14 tools");
   });
 
   it("refuses GET and DELETE with a JSON 405", async () => {
@@ -99,13 +100,13 @@ describe("MCP over stateless Streamable HTTP", () => {
     }
   });
 
-  it("negotiates the newest protocol and lists exactly the 13 tools, each annotated", async () => {
+  it("negotiates the newest protocol and lists exactly the 13 spec tools and suggest_correction, each annotated", async () => {
     expect(client.getServerVersion()).toMatchObject({ name: "business-directory", version: "1.7.0" });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {
       expect(tool.outputSchema, tool.name).toBeDefined();
-      expect(tool.annotations?.readOnlyHint, tool.name).toBe(tool.name !== "submit_lead");
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(!["submit_lead", "suggest_correction"].includes(tool.name));
     }
     expect(tools.find((tool) => tool.name === "submit_lead")?.description).toContain("explicitly agreed");
   });
@@ -153,7 +154,7 @@ describe("MCP over stateless Streamable HTTP", () => {
     const compared = await structured(client, "compare_businesses", { slugA: a.slug, slugB: b.slug });
     expect(compared.businesses.map((x: JsonBody) => x.slug)).toEqual([a.slug, b.slug]);
 
-    const cities = await structured(client, "get_available_cities", { category: "dentist", limit: 200 });
+    const cities = await structured(client, "get_available_cities", { category: "dentist", limit: 50 });
     expect(cities.cities.map((c: JsonBody) => c.name)).toContain("Mumbai");
 
     const keyword = await structured(client, "search_by_keyword", { query: a.name, limit: 3 });
@@ -252,7 +253,7 @@ describe("MCP over stateless Streamable HTTP", () => {
 });
 
 describe("MCP over the legacy HTTP+SSE transport", () => {
-  it("lists the 13 tools and calls one", async () => {
+  it("lists the 14 tools and calls one", async () => {
     const sse = await connect(new SSEClientTransport(new URL(`${server.url}/api/mcp/sse`)));
     const { tools } = await sse.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
@@ -271,7 +272,7 @@ describe("MCP over the legacy HTTP+SSE transport", () => {
 });
 
 describe("MCP over stdio", () => {
-  it("lists the 13 tools and calls one through the running server", async () => {
+  it("lists the 14 tools and calls one through the running server", async () => {
     const stdio = await connect(
       new StdioClientTransport({
         command: process.execPath,

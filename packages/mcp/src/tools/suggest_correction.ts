@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ZSubmitCorrectionInput, ZSubmitCorrectionOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure } from "./shared";
+import { callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 /** corrections.submit: a pending proposal an admin decides; it never changes a fact by itself. */
@@ -11,7 +11,7 @@ export function registerSuggestCorrection(server: McpServer, client: DirectoryCl
     {
       title: "Report a wrong or closed fact",
       description: "Proposes a correct value ({property, value}) or a closure ({operatingStatus}) with evidence. An admin reviews it; poll correctionId.",
-      inputSchema: ZSubmitCorrectionInput,
+      inputSchema: strictInput(ZSubmitCorrectionInput),
       outputSchema: toolOutput(ZSubmitCorrectionOutput),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
