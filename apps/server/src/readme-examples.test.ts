@@ -64,7 +64,9 @@ function curlExamples(env: Record<string, string>): CurlExample[] {
         } else if (word === "-d") {
           example.body = words[++i]!;
           if (example.method === "GET") example.method = "POST";
-        } else if (!word.startsWith("-")) example.url = word;
+        } else if (word === ">")
+          i++; // the output file of a redirect
+        else if (!word.startsWith("-")) example.url = word;
       }
       examples.push(example);
     }
@@ -79,7 +81,8 @@ beforeAll(async () => {
   const { key } = await createApiKey(server.database.db, { kind: "developer", label: "readme examples" });
   // The owner-edit example needs a key bound to a business: the README's GraphQL example's one.
   const owner = await createApiKey(server.database.db, { kind: "business", businessSlug: "gupta-dental-care-mumbai", label: "readme examples" });
-  examples = curlExamples({ KEY: key, BUSINESS_KEY: owner.key });
+  const partner = await createApiKey(server.database.db, { kind: "partner", label: "readme examples" });
+  examples = curlExamples({ KEY: key, BUSINESS_KEY: owner.key, PARTNER_KEY: partner.key });
 });
 afterAll(async () => {
   await server?.close();
@@ -107,7 +110,9 @@ describe("the README's examples run against the demo world", () => {
       expect(response.status, `${example.text}\n${text.slice(0, 300)}`).toBeGreaterThanOrEqual(200);
       expect(response.status, `${example.text}\n${text.slice(0, 300)}`).toBeLessThan(300);
       expect(response.headers.get("content-type"), example.text).toMatch(/json/);
-      expect(() => JSON.parse(text) as unknown, example.text).not.toThrow();
+      // NDJSON (the export): every line is JSON.
+      const documents = response.headers.get("content-type")?.includes("ndjson") ? text.split("\n").filter(Boolean) : [text];
+      for (const document of documents) expect(() => JSON.parse(document) as unknown, example.text).not.toThrow();
     }
   });
 
