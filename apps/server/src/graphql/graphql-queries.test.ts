@@ -61,6 +61,20 @@ describe("the entity query (spec 4.7)", () => {
     expect(data.entity.structuredData["@context"]).toBe("https://schema.org");
   });
 
+  /**
+   * GraphQL answers null for a field it selects that has no value, where REST leaves an optional
+   * field out (operatingStatus.closedOn of an open business): such nulls are dropped before comparing.
+   */
+  function withoutAbsent(graphql: JsonBody, rest: JsonBody): JsonBody {
+    if (Array.isArray(graphql) && Array.isArray(rest)) return graphql.map((item, index) => withoutAbsent(item, rest[index]));
+    if (!graphql || typeof graphql !== "object" || !rest || typeof rest !== "object") return graphql;
+    return Object.fromEntries(
+      Object.entries(graphql)
+        .filter(([key, value]) => value !== null || key in rest)
+        .map(([key, value]) => [key, withoutAbsent(value, rest[key])]),
+    );
+  }
+
   it("serves the whole public profile under the REST field names", async () => {
     const slug = await activeBusinessWithHistory();
     const entityType = graphqlSchema.getType("Entity") as GraphQLObjectType;
@@ -68,7 +82,7 @@ describe("the entity query (spec 4.7)", () => {
     expect(body.errors).toBeUndefined();
     const rest = await getJson(server.url, `/api/v2/entity-profile?slug=${slug}`, freshAddress());
     const { id, slug: currentSlug, name, category, city, ...profile } = body.data.entity;
-    expect(profile).toEqual(rest.body);
+    expect(withoutAbsent(profile, rest.body)).toEqual(rest.body);
     expect({ id, slug: currentSlug, name, category, city }).toEqual({
       id: rest.body.identity.id,
       slug: rest.body.identity.slug,
