@@ -39,23 +39,25 @@ function anonymousCaller() {
 describe("reference data held in memory (issue 11)", () => {
   it("a category + city search is one database round trip once reference data is warm (the anonymous count is written at most every 250 ms)", async () => {
     const caller = anonymousCaller();
-    await caller.search.searchCategory({ category: "dentists", city: "Mumbai", limit: 5 });
+    await caller.search.searchBusinesses({ category: "dentists", city: "Mumbai", limit: 5 });
     statements.length = 0;
-    const inputs = [
-      { category: "dentist", city: "mumbai", limit: 5 },
-      { category: "Dentists", city: "Mumbai, IN", limit: 10 },
-      { category: "dentists", limit: 10 },
+    // The assistant plugin (the hot path the bench measures) is one statement; the paged procedures
+    // (searchCategory, with cursor and totalMatches) read a page and count the matches beside it.
+    const calls = [
+      { call: () => caller.search.searchBusinesses({ category: "dentist", city: "mumbai", limit: 5 }), reads: 1 },
+      { call: () => caller.search.searchBusinesses({ category: "Dentists", city: "Mumbai, IN", limit: 10 }), reads: 1 },
+      { call: () => caller.search.searchCategory({ category: "dentists", limit: 10 }), reads: 2 },
     ];
     let counterWrites = 0;
-    for (const input of inputs) {
+    for (const { call, reads } of calls) {
       const before = statements.length;
-      const result = await caller.search.searchCategory(input);
+      const result = await call();
       expect(result.businesses.length).toBeGreaterThan(0);
       const sent = statements.slice(before);
       const writes = sent.filter((text) => /rate_limit_counters/.test(text)).length;
       counterWrites += writes;
-      expect(sent.filter((text) => /from "businesses"/.test(text))).toHaveLength(1);
-      expect(sent).toHaveLength(1 + writes);
+      expect(sent.filter((text) => /from "businesses"/.test(text))).toHaveLength(reads);
+      expect(sent).toHaveLength(reads + writes);
     }
     expect(counterWrites).toBeLessThanOrEqual(2);
   });
