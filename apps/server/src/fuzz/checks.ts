@@ -107,6 +107,17 @@ export function problemsOf(fuzzCase: FuzzCase, outcome: Outcome, documentedStatu
     if (!emptyAllowed) problems.push("empty body");
     return problems;
   }
+  // A streamed NDJSON success (the partner export): every line JSON; its refusals are JSON like any other.
+  if (status < 400 && /^application\/x-ndjson\b/i.test(outcome.contentType)) {
+    for (const line of text.split("\n").filter(Boolean)) {
+      try {
+        JSON.parse(line);
+      } catch {
+        return [...problems, "an NDJSON line is not JSON"];
+      }
+    }
+    return problems;
+  }
   if (!/^application\/json\b/i.test(outcome.contentType)) problems.push(`content-type "${outcome.contentType}"`);
   let body: JsonBody;
   try {
