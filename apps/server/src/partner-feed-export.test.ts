@@ -152,10 +152,11 @@ describe.skipIf(!onPostgres)("one export per key (PostgreSQL)", () => {
       // The server holds the read being written and the one read ahead (each built once as rows, texts and one string), never the export.
       const reads = Math.ceil(locations / EXPORT_CHUNK_ROWS);
       expect(reads).toBeGreaterThanOrEqual(5);
-      // The heap is shared with the test's own server and client, so a few reads' worth of noise is
-      // allowed (4 reads read as 26.1 MB against a 25.7 MB bound once in CI); an export held whole
-      // would grow by all the bytes sent.
-      expect(Math.max(...samples) - Math.min(...samples)).toBeLessThan(Math.min((6 * bytes) / reads, bytes / 2));
+      // Growth across the export: the most held in its second half over the least in its first. A
+      // held export grows by all the bytes sent; a streamed one by what is in flight (a read or two:
+      // 13 MB of a 32 MB export here, the heap oscillating 66-92 MB with no trend).
+      const half = Math.floor(samples.length / 2);
+      expect(Math.max(...samples.slice(half)) - Math.min(...samples.slice(0, half))).toBeLessThan(0.75 * bytes);
     } finally {
       await db().execute(sql`update feed_documents set document = rtrim(document, ' ')`);
     }
