@@ -45,7 +45,7 @@ export type DatabaseOptions =
 /**
  * pg_trgm: name search. Not cube + earthdistance (near-a-point search, migration 0019): PGlite
  * 0.5.16 with them loaded answers pg_trgm queries with no rows or hangs, so on the embedded
- * database near-a-point search is off (nearSearchAvailable) until PGlite fixes it.
+ * database near-a-point search measures distance in plain SQL there (services/where-when/near.ts).
  */
 export const PGLITE_EXTENSIONS = { pg_trgm };
 

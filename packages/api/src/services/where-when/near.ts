@@ -1,19 +1,36 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { businesses, PLAN_TIERS, type Db, type PlanTier } from "@directory/db";
+import { businesses, PLAN_TIERS, rowsOf, type Db, type PlanTier } from "@directory/db";
 import { servableCondition } from "../entities/servable";
-import { openCondition } from "./open-filter";
+import { openCondition, unknownHoursCondition } from "./open-filter";
 import { NEAR_COUNT_CAP, NEAR_LIMIT_MAX, type NearPoint } from "./where-when-params";
 
 /*
- * Near a point, with PostgreSQL's cube + earthdistance (PGlite and stock PostgreSQL ship both; no
- * PostGIS) and the GiST index businesses_earth_idx on ll_to_earth(lat, lng) of active businesses
- * (migration 0019). A radius is an index-served box test (earth_box @>) refined by the exact
- * great-circle distance; nearest-first walks the same index in distance order (<->, KNN), reading
- * about `limit` entries. Distances are great-circle kilometres on a sphere of 6,371 km, as the
- * gazetteer's distanceKm (earthdistance's own sphere is 6,378.168 km: its distance is rescaled).
+ * Near a point, with PostgreSQL's cube + earthdistance (stock PostgreSQL ships both; no PostGIS)
+ * and the GiST index businesses_earth_idx on ll_to_earth(lat, lng) of active businesses (migration
+ * 0019). A radius is an index-served box test (earth_box @>) refined by the exact great-circle
+ * distance; nearest-first walks the same index in distance order (<->, KNN), reading about `limit`
+ * entries. Distances are great-circle kilometres on a sphere of 6,371 km, as the gazetteer's
+ * distanceKm (earthdistance's own sphere is 6,378.168 km: its distance is rescaled).
+ *
+ * The embedded database (PGlite) runs without cube + earthdistance (PGLITE_EXTENSIONS in
+ * @directory/db says why): there the same great-circle distance is the haversine formula in plain
+ * SQL, the radius a latitude band refined by it, and nearest-first a sort. No index serves that,
+ * which an embedded, single-process database of demo or one-extract size does not need.
  */
 
 export const EARTH_RADIUS_KM = 6371;
+/** Kilometres in one degree of latitude on that sphere. */
+const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
+
+/** How a database measures distance from a point: the earthdistance index's terms, or plain SQL. */
+interface NearGeometry {
+  /** Great-circle kilometres from the point to the business (NULL without coordinates). */
+  distanceKm(point: NearPoint): SQL<number>;
+  /** Businesses within `radiusKm` of the point. */
+  within(point: NearPoint, radiusKm: number): SQL;
+  /** Nearest first. */
+  nearestFirst(point: NearPoint): SQL;
+}
 
 /** A point as earthdistance's earth type. */
 function earthPoint(point: NearPoint): SQL {
@@ -28,20 +45,50 @@ function earthUnits(km: number): SQL {
   return sql`(${km}::float8 / ${EARTH_RADIUS_KM}::float8 * earth())`;
 }
 
-/** Great-circle kilometres from the point to the business (NULL without coordinates). */
-export function distanceKmSql(point: NearPoint): SQL<number> {
-  return sql<number>`(earth_distance(${earthPoint(point)}, ${BUSINESS_EARTH}) / earth() * ${EARTH_RADIUS_KM}::float8)`;
+const EARTH_GEOMETRY: NearGeometry = {
+  distanceKm: (point) => sql<number>`(earth_distance(${earthPoint(point)}, ${BUSINESS_EARTH}) / earth() * ${EARTH_RADIUS_KM}::float8)`,
+  // The index's box test, then the exact distance.
+  within: (point, radiusKm) => sql`(earth_box(${earthPoint(point)}, ${earthUnits(radiusKm)}) @> ${BUSINESS_EARTH}
+    and earth_distance(${earthPoint(point)}, ${BUSINESS_EARTH}) <= ${earthUnits(radiusKm)})`,
+  // The chord distance the index orders by orders as the great-circle one does.
+  nearestFirst: (point) => sql`${BUSINESS_EARTH} <-> ${earthPoint(point)}`,
+};
+
+/** The haversine formula in SQL, on the same sphere. */
+function haversineKmSql(point: NearPoint): SQL<number> {
+  const lat = sql`radians(${businesses.lat})`;
+  const lat0 = sql`radians(${point.lat}::float8)`;
+  const h = sql`power(sin((${lat} - ${lat0}) / 2), 2) + cos(${lat0}) * cos(${lat}) * power(sin(radians(${businesses.lng} - ${point.lng}::float8) / 2), 2)`;
+  return sql<number>`(2 * ${EARTH_RADIUS_KM}::float8 * asin(least(1::float8, sqrt(${h}))))`;
 }
 
-/** Businesses within `radiusKm` of the point: the index's box test, then the exact distance. */
-export function withinRadiusCondition(point: NearPoint, radiusKm: number): SQL {
-  return sql`(earth_box(${earthPoint(point)}, ${earthUnits(radiusKm)}) @> ${BUSINESS_EARTH}
-    and earth_distance(${earthPoint(point)}, ${BUSINESS_EARTH}) <= ${earthUnits(radiusKm)})`;
+const PLAIN_GEOMETRY: NearGeometry = {
+  distanceKm: haversineKmSql,
+  within: (point, radiusKm) => {
+    const band = radiusKm / KM_PER_DEGREE;
+    return sql`(${businesses.lat} between ${point.lat - band}::float8 and ${point.lat + band}::float8 and ${haversineKmSql(point)} <= ${radiusKm}::float8)`;
+  },
+  nearestFirst: (point) => sql`${haversineKmSql(point)}`,
+};
+
+/** Whether each database has earthdistance, asked once (migration 0019 installs it where it can). */
+const geometries = new WeakMap<Db, Promise<NearGeometry>>();
+
+export function nearGeometry(db: Db): Promise<NearGeometry> {
+  let geometry = geometries.get(db);
+  if (!geometry) {
+    geometry = db
+      .execute(sql`select exists (select 1 from pg_extension where extname = 'earthdistance') as "has"`)
+      .then((result) => (rowsOf<{ has: boolean }>(result)[0]?.has ? EARTH_GEOMETRY : PLAIN_GEOMETRY));
+    geometries.set(db, geometry);
+    geometry.catch(() => geometries.delete(db));
+  }
+  return geometry;
 }
 
-/** Nearest first, in the index's order (KNN): the chord distance orders as the great-circle one does. */
-export function nearestFirstOrder(point: NearPoint): SQL {
-  return sql`${BUSINESS_EARTH} <-> ${earthPoint(point)}`;
+/** Great-circle kilometres from the point to the business (NULL without coordinates), in this database's terms. */
+export async function distanceKmSql(db: Db, point: NearPoint): Promise<SQL<number>> {
+  return (await nearGeometry(db)).distanceKm(point);
 }
 
 /**
@@ -80,7 +127,9 @@ export interface NearbyBusiness {
 export interface NearFilters {
   /** A category slug (already resolved); omitted: every category. */
   category?: string;
-  /** Only businesses open at this instant, each in its city's zone (unknown hours left out). */
+  /** Only this city's businesses; omitted: every city. */
+  cityId?: number;
+  /** Only businesses open at this instant, each in its city's zone (unknown hours left out, and counted). */
   openAt?: Date;
 }
 
@@ -99,37 +148,62 @@ const NEARBY_COLUMNS = {
   lng: sql<number>`${businesses.lng}`,
 };
 
-function nearMatches(filters: NearFilters, extra: SQL): SQL {
+/** The search's own condition within the circle, without the open filter (the unknown-hours count needs it bare). */
+function inCircle(filters: NearFilters, within: SQL): SQL {
   return and(
     servableCondition(),
     filters.category ? eq(businesses.categorySlug, filters.category) : undefined,
-    filters.openAt ? openCondition(filters.openAt) : undefined,
-    extra,
+    filters.cityId === undefined ? undefined : eq(businesses.cityId, filters.cityId),
+    within,
   )!;
+}
+
+function withOpen(matches: SQL, filters: NearFilters): SQL {
+  return filters.openAt ? and(matches, openCondition(filters.openAt))! : matches;
+}
+
+type NearbyRow = Omit<RankedNearby, "lat" | "lng" | "distanceKm"> & { lat: unknown; lng: unknown; distanceKm: unknown };
+
+function toNearby(row: NearbyRow): RankedNearby {
+  return { ...row, lat: Number(row.lat), lng: Number(row.lng), distanceKm: Number(row.distanceKm) };
+}
+
+function withoutRankingKeys({ planTier: _tier, visibilityScore: _score, ...business }: RankedNearby): NearbyBusiness {
+  return business;
 }
 
 /** `limit` rows from `offset` of the matches in distance order, ties in ranking order. */
 async function nearestPage(db: Db, point: NearPoint, matches: SQL, limit: number, offset: number): Promise<NearbyBusiness[]> {
+  const geometry = await nearGeometry(db);
   const pageEnd = offset + Math.min(Math.max(1, limit), NEAR_LIMIT_MAX);
   const rows = await db
-    .select({ ...NEARBY_COLUMNS, distanceKm: distanceKmSql(point) })
+    .select({ ...NEARBY_COLUMNS, distanceKm: geometry.distanceKm(point) })
     .from(businesses)
     .where(matches)
-    .orderBy(nearestFirstOrder(point))
+    .orderBy(geometry.nearestFirst(point))
     .limit(pageEnd + TIE_SLACK);
-  return rows
-    .map((row) => ({ ...row, lat: Number(row.lat), lng: Number(row.lng), distanceKm: Number(row.distanceKm) }))
-    .sort(byDistanceThenRanking)
-    .slice(offset, pageEnd)
-    .map(({ planTier: _tier, visibilityScore: _score, ...business }) => business);
+  return rows.map(toNearby).sort(byDistanceThenRanking).slice(offset, pageEnd).map(withoutRankingKeys);
+}
+
+/** `limit` rows from `offset` of the matches in the search's own order (`order`: RANKING_ORDER, RATING_ORDER). */
+async function orderedPage(db: Db, point: NearPoint, matches: SQL, order: SQL[], limit: number, offset: number): Promise<NearbyBusiness[]> {
+  const geometry = await nearGeometry(db);
+  const rows = await db
+    .select({ ...NEARBY_COLUMNS, distanceKm: geometry.distanceKm(point) })
+    .from(businesses)
+    .where(matches)
+    .orderBy(...order)
+    .limit(Math.min(Math.max(1, limit), NEAR_LIMIT_MAX))
+    .offset(offset);
+  return rows.map(toNearby).map(withoutRankingKeys);
 }
 
 /**
- * How many match, counting no further than NEAR_COUNT_CAP: a wide circle in a dense city holds
- * thousands (13,742 within 10 km of Shanghai's centre at 1M, each a heap visit and a distance:
- * hundreds of ms), and "500 or more" is all a caller does with such a number.
+ * How many match, counting no further than `cap`: a wide circle in a dense city holds thousands
+ * (13,742 within 10 km of Shanghai's centre at 1M, each a heap visit and a distance: hundreds of
+ * ms), and "500 or more" is all a caller does with such a number.
  */
-async function cappedCount(db: Db, matches: SQL, cap: number): Promise<{ totalMatches: number; totalMatchesCapped: boolean }> {
+async function cappedCount(db: Db, matches: SQL, cap: number): Promise<{ count: number; capped: boolean }> {
   const inner = db
     .select({ one: sql`1` })
     .from(businesses)
@@ -138,24 +212,38 @@ async function cappedCount(db: Db, matches: SQL, cap: number): Promise<{ totalMa
     .as("capped");
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(inner);
   const n = Number(row?.n ?? 0);
-  return { totalMatches: Math.min(n, cap), totalMatchesCapped: n > cap };
+  return { count: Math.min(n, cap), capped: n > cap };
+}
+
+export interface NearResult {
+  businesses: NearbyBusiness[];
+  /** Matches, exact up to the count cap, else the cap (totalMatchesCapped). */
+  totalMatches: number;
+  totalMatchesCapped: boolean;
+  /** With openAt: matches in the circle left out because their hours are unknown (capped alike); else null. */
+  excludedUnknownHours: number | null;
 }
 
 /**
  * Servable businesses within `radiusKm` of the point, nearest first (exact ties: the ranking
- * order), at most `limit` (1..NEAR_LIMIT_MAX) after `offset` (0..NEAR_COUNT_CAP), and how many
- * match: exact up to `countCap` (default and at most NEAR_COUNT_CAP), else the cap with
- * totalMatchesCapped true.
+ * order) or in `order` (the search's own), at most `limit` (1..NEAR_LIMIT_MAX) after `offset`
+ * (0..NEAR_COUNT_CAP), and how many match: exact up to `countCap` (default and at most
+ * NEAR_COUNT_CAP), else the cap with totalMatchesCapped true.
  */
 export async function businessesWithinRadius(
   db: Db,
-  params: NearFilters & { point: NearPoint; radiusKm: number; limit: number; offset?: number; countCap?: number },
-): Promise<{ businesses: NearbyBusiness[]; totalMatches: number; totalMatchesCapped: boolean }> {
-  const matches = nearMatches(params, withinRadiusCondition(params.point, params.radiusKm));
+  params: NearFilters & { point: NearPoint; radiusKm: number; limit: number; offset?: number; countCap?: number; order?: SQL[] },
+): Promise<NearResult> {
+  const circle = inCircle(params, (await nearGeometry(db)).within(params.point, params.radiusKm));
+  const matches = withOpen(circle, params);
   const offset = Math.min(Math.max(0, params.offset ?? 0), NEAR_COUNT_CAP);
   const cap = Math.min(Math.max(1, params.countCap ?? NEAR_COUNT_CAP), NEAR_COUNT_CAP);
-  const [page, count] = await Promise.all([nearestPage(db, params.point, matches, params.limit, offset), cappedCount(db, matches, cap)]);
-  return { businesses: page, ...count };
+  const [page, count, unknown] = await Promise.all([
+    params.order ? orderedPage(db, params.point, matches, params.order, params.limit, offset) : nearestPage(db, params.point, matches, params.limit, offset),
+    cappedCount(db, matches, cap),
+    params.openAt ? cappedCount(db, and(circle, unknownHoursCondition())!, cap) : null,
+  ]);
+  return { businesses: page, totalMatches: count.count, totalMatchesCapped: count.capped, excludedUnknownHours: unknown?.count ?? null };
 }
 
 /**
@@ -163,8 +251,9 @@ export async function businessesWithinRadius(
  * instant), nearest first (exact ties: the ranking order), none farther than `maxRadiusKm`: the
  * bound keeps a rare category's index walk from covering the whole world.
  */
-export function nearestBusinesses(db: Db, params: NearFilters & { point: NearPoint; limit: number; maxRadiusKm: number }): Promise<NearbyBusiness[]> {
-  return nearestPage(db, params.point, nearMatches(params, withinRadiusCondition(params.point, params.maxRadiusKm)), params.limit, 0);
+export async function nearestBusinesses(db: Db, params: NearFilters & { point: NearPoint; limit: number; maxRadiusKm: number }): Promise<NearbyBusiness[]> {
+  const matches = withOpen(inCircle(params, (await nearGeometry(db)).within(params.point, params.maxRadiusKm)), params);
+  return nearestPage(db, params.point, matches, params.limit, 0);
 }
 
 /** A distance as listings show it: kilometres to the metre (3 decimals). */

@@ -1,18 +1,9 @@
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import type { DomainError } from "../../errors";
-import {
-  checkNearParameters,
-  NEAR_RADIUS_DEFAULT_KM,
-  NEAR_RADIUS_MAX_KM,
-  requestedInstant,
-  ZNearParam,
-  ZOpenAtParam,
-  ZOpenNowParam,
-  ZRadiusKmParam,
-} from "./where-when-params";
+import { checkNearParameters, NEAR_RADIUS_DEFAULT_KM, NEAR_RADIUS_MAX_KM, requestedInstant, readWhereWhen, whereWhenInput } from "./where-when-params";
 
-const Input = z.object({ near: ZNearParam.optional(), radiusKm: ZRadiusKmParam, openAt: ZOpenAtParam.optional(), openNow: ZOpenNowParam });
+const Input = z.object(whereWhenInput);
 /** The parameters zod's refusal names (its issue paths' first element), as the 400 names them. */
 const refused = (input: unknown) => {
   const result = Input.safeParse(input);
@@ -21,7 +12,7 @@ const refused = (input: unknown) => {
 
 describe("near, radiusKm, openAt, openNow", () => {
   it("takes near as 'lat,lng' (REST) or as { lat, lng } (typed doors)", () => {
-    expect(Input.parse({ near: "52.5200,13.4050" })).toEqual({ near: { lat: 52.52, lng: 13.405 }, radiusKm: NEAR_RADIUS_DEFAULT_KM });
+    expect(Input.parse({ near: "52.5200,13.4050" })).toEqual({ near: { lat: 52.52, lng: 13.405 } });
     expect(Input.parse({ near: " -33.86 , 151.2 " }).near).toEqual({ lat: -33.86, lng: 151.2 });
     expect(Input.parse({ near: { lat: 0, lng: -180 } }).near).toEqual({ lat: 0, lng: -180 });
   });
@@ -31,8 +22,16 @@ describe("near, radiusKm, openAt, openNow", () => {
       expect(refused({ near }), JSON.stringify(near)).toEqual(["near"]);
   });
 
-  it("radiusKm: default 5, above 0, at most 50", () => {
+  it("radiusKm: default 5 (with near), above 0, at most 50", () => {
     expect(NEAR_RADIUS_DEFAULT_KM).toBe(5);
+    expect(readWhereWhen({ near: { lat: 1, lng: 2 } }).near).toEqual({ point: { lat: 1, lng: 2 }, radiusKm: NEAR_RADIUS_DEFAULT_KM });
+    expect(readWhereWhen({ near: { lat: 1, lng: 2 }, radiusKm: 0.5 }).near?.radiusKm).toBe(0.5);
+    expect(readWhereWhen({})).toEqual({ at: null, openKey: null, near: null });
+    expect(() => readWhereWhen({ radiusKm: 2 })).toThrow(/Invalid parameter radiusKm/);
+    expect(() => readWhereWhen({ sort: "distance" })).toThrow(/Invalid parameter sort/);
+    const now = () => new Date("2026-01-01T00:00:00Z");
+    expect(readWhereWhen({ openNow: true }, now)).toMatchObject({ at: now(), openKey: "now" });
+    expect(readWhereWhen({ openAt: "2026-05-10T09:30:00+02:00", openNow: false }, now).openKey).toBe("2026-05-10T09:30:00+02:00");
     expect(NEAR_RADIUS_MAX_KM).toBe(50);
     expect(Input.parse({ radiusKm: 50 }).radiusKm).toBe(50);
     for (const radiusKm of [0, -1, 50.1, "x"]) expect(refused({ radiusKm }), String(radiusKm)).toEqual(["radiusKm"]);

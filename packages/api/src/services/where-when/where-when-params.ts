@@ -58,19 +58,31 @@ export const ZNearParam = z
     },
   });
 
-/** `radiusKm`: above 0, at most NEAR_RADIUS_MAX_KM, default NEAR_RADIUS_DEFAULT_KM; needs `near`. */
+/**
+ * `radiusKm`: above 0, at most NEAR_RADIUS_MAX_KM; needs `near`. Optional rather than defaulted in
+ * zod, so a radius given without near can be refused (readWhereWhen); the default applies there
+ * and is stated in the schema (OpenAPI `default`).
+ */
 export const ZRadiusKmParam = z
   .number()
   .gt(0, "a radius above 0 km")
   .max(NEAR_RADIUS_MAX_KM, `at most ${NEAR_RADIUS_MAX_KM} km`)
-  .default(NEAR_RADIUS_DEFAULT_KM)
-  .meta({ description: `Radius around near, in km: above 0, at most ${NEAR_RADIUS_MAX_KM}, default ${NEAR_RADIUS_DEFAULT_KM}`, example: 2 });
+  .optional()
+  .meta({
+    description: `Radius around near, in km: above 0, at most ${NEAR_RADIUS_MAX_KM}, default ${NEAR_RADIUS_DEFAULT_KM}`,
+    default: NEAR_RADIUS_DEFAULT_KM,
+    example: 2,
+  });
 
 /** `openAt`: an ISO 8601 date-time with Z or an offset, past or future. */
-export const ZOpenAtParam = z.iso.datetime({ offset: true, message: 'an ISO 8601 date-time with Z or an offset, e.g. "2026-05-10T09:30:00+02:00"' }).meta({
-  description: "Only businesses open at this instant (ISO 8601 with Z or an offset), each in its city's time zone; listings then carry openNow and nextChange",
-  example: "2026-05-10T09:30:00+02:00",
-});
+export const ZOpenAtParam = z.iso
+  .datetime({ offset: true, message: 'an ISO 8601 date-time with Z or an offset, e.g. "2026-05-10T09:30:00+02:00"' })
+  .optional()
+  .meta({
+    description:
+      "Only businesses open at this instant (ISO 8601 with Z or an offset), each in its city's time zone; listings then carry openNow and nextChange",
+    example: "2026-05-10T09:30:00+02:00",
+  });
 
 /** `openNow`: true keeps businesses open now (server clock); a real boolean, or "true"/"false" on REST. */
 export const ZOpenNowParam = z
@@ -101,4 +113,49 @@ export function checkNearParameters(params: { near?: NearPoint | null; sort?: st
   if (params.near) return;
   if (params.sort === "distance") throw invalidParameter("sort", "distance orders by distance from near: give near=<lat>,<lng>");
   if (params.radiusKmGiven) throw invalidParameter("radiusKm", "a radius is around near: give near=<lat>,<lng>");
+}
+
+/** The where-when parameters of a search, as its input schema takes them (every door builds on these). */
+export const whereWhenInput = {
+  openNow: ZOpenNowParam,
+  openAt: ZOpenAtParam,
+  near: ZNearParam.optional(),
+  radiusKm: ZRadiusKmParam,
+};
+
+/** What a search's input holds of the where-when parameters, parsed. */
+export interface WhereWhenInput {
+  openNow?: boolean | undefined;
+  openAt?: string | undefined;
+  near?: NearPoint | undefined;
+  radiusKm?: number | undefined;
+}
+
+/** The where-when part of one search, read once from its input. */
+export interface WhereWhen {
+  /** The instant an open filter keeps businesses open at (and listings' openNow refers to); null: no open filter. */
+  at: Date | null;
+  /** What identifies the open filter in a cursor: the openAt text, "now" for openNow, null for none. */
+  openKey: string | null;
+  /** The circle to search in; null: no near. */
+  near: { point: NearPoint; radiusKm: number } | null;
+}
+
+/** True when the search names neither a time nor a point: the plain (and fastest) path answers it. */
+export function isPlain(whereWhen: WhereWhen): boolean {
+  return whereWhen.at === null && whereWhen.near === null;
+}
+
+/**
+ * The where-when part of a search's input, with the rules between parameters checked (a 400
+ * naming the parameter): sort=distance and radiusKm need near.
+ */
+export function readWhereWhen(input: WhereWhenInput & { sort?: string | undefined }, now: () => Date = () => new Date()): WhereWhen {
+  checkNearParameters({ near: input.near, sort: input.sort, radiusKmGiven: input.radiusKm !== undefined });
+  const at = requestedInstant(input, now);
+  return {
+    at,
+    openKey: input.openAt ?? (at ? "now" : null),
+    near: input.near ? { point: input.near, radiusKm: input.radiusKm ?? NEAR_RADIUS_DEFAULT_KM } : null,
+  };
 }
