@@ -18,6 +18,8 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   /** PostgreSQL connect, statement and idle timeouts (DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_IDLE_TIMEOUT_MS). */
   databaseTimeouts: DatabaseTimeouts;
+  /** DB_STARTUP_TIMEOUT_MS: how long a starting server waits for PostgreSQL to answer (services start together). */
+  databaseStartupTimeoutMs: number;
   adminApiKey: string | undefined;
   /** Seed the demo world when the database is empty (DEMO_SEED=off in production). */
   demoSeed: boolean;
@@ -114,6 +116,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir: env.DATA_DIR || "./.data",
     databaseUrl: env.DATABASE_URL || undefined,
     databaseTimeouts: databaseTimeoutsFromEnv(env),
+    databaseStartupTimeoutMs: nonNegativeInteger(env, "DB_STARTUP_TIMEOUT_MS", 30_000),
     adminApiKey: env.ADMIN_API_KEY || undefined,
     demoSeed: !["off", "false", "0"].includes((env.DEMO_SEED ?? "on").toLowerCase()),
     logLevel: env.LOG_LEVEL || "info",

@@ -1,6 +1,6 @@
 import { createServer, type RequestListener, type Server } from "node:http";
 import { backfillFeedDocuments, isDatabaseEmpty, seedDemoWorld } from "@directory/api";
-import { createDatabase, forChores, migrate, type Database } from "@directory/db";
+import { createDatabase, forChores, migrate, postgresTarget, waitForDatabase, type Database } from "@directory/db";
 import { ensureAdminKey } from "./admin-key";
 import { createApp } from "./app";
 import { createMetrics } from "./metrics";
@@ -83,6 +83,12 @@ async function openPreparedDatabase(config: ServerConfig, logger: Logger, starte
   }
   const chores = await createDatabase(forChores({ url: config.databaseUrl, timeouts: config.databaseTimeouts }));
   try {
+    await waitForDatabase(chores, {
+      timeoutMs: config.databaseStartupTimeoutMs,
+      describeTarget: postgresTarget(config.databaseUrl),
+      settingName: "DB_STARTUP_TIMEOUT_MS",
+      onRetry: (retry) => logger.warn(retry, "PostgreSQL not reachable yet; retrying"),
+    });
     await prepare(chores);
   } finally {
     await chores.close();

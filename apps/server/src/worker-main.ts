@@ -1,4 +1,4 @@
-import { createDatabase, migrate } from "@directory/db";
+import { createDatabase, migrate, postgresTarget, waitForDatabase } from "@directory/db";
 import { readConfig } from "./config";
 import { createLogger } from "./logger";
 import { loadWebhookSecretBox } from "./webhooks/secret-key";
@@ -13,6 +13,14 @@ const logger = createLogger(config.logLevel);
 const database = await createDatabase(
   config.databaseUrl ? { url: config.databaseUrl, timeouts: config.databaseTimeouts } : { dataDir: `${config.dataDir}/pglite` },
 );
+if (config.databaseUrl) {
+  await waitForDatabase(database, {
+    timeoutMs: config.databaseStartupTimeoutMs,
+    describeTarget: postgresTarget(config.databaseUrl),
+    settingName: "DB_STARTUP_TIMEOUT_MS",
+    onRetry: (retry) => logger.warn(retry, "PostgreSQL not reachable yet; retrying"),
+  });
+}
 await migrate(database);
 const worker = startWebhookWorker({
   database,

@@ -12,4 +12,5 @@ export {
   type Db,
 } from "./client";
 export { migrate } from "./migrate";
+export { postgresTarget, waitForDatabase } from "./wait-for-database";
 export { executePrepared, preparedQuery, rowsOf } from "./rows";
