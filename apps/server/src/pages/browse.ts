@@ -53,25 +53,27 @@ export async function browsePage(req: Request, res: Response, caller: Caller, ba
   }
   try {
     const result = await caller.search.lookupBusinesses({ category, city, limit: BROWSE_PAGE_SIZE, cursor });
-    const cityLabel = `${result.city.name}, ${result.city.country}`;
-    const heading = `${result.category.name} in ${result.city.name}`;
+    // Both were named, so both resolved (an unknown one is a 404 the catch renders).
+    const found = { category: result.category!, city: result.city! };
+    const cityLabel = `${found.city.name}, ${found.city.country}`;
+    const heading = `${found.category.name} in ${found.city.name}`;
     const first = (page - 1) * BROWSE_PAGE_SIZE + 1;
     const pages = Math.ceil(result.totalMatches / BROWSE_PAGE_SIZE);
     const items = result.businesses.map(listingItem).join("");
     const main = `<h1>${escapeHtml(heading)}</h1>
-<p class="muted">${escapeHtml(result.city.region)}, ${escapeHtml(result.city.country)} · ${result.totalMatches} ${result.totalMatches === 1 ? "business" : "businesses"}${result.businesses.length ? `, showing ${first}–${first + result.businesses.length - 1}` : ""}</p>
+<p class="muted">${escapeHtml(found.city.region)}, ${escapeHtml(found.city.country)} · ${result.totalMatches} ${result.totalMatches === 1 ? "business" : "businesses"}${result.businesses.length ? `, showing ${first}–${first + result.businesses.length - 1}` : ""}</p>
 <section aria-labelledby="ranking"><h2 id="ranking">How these are ordered</h2><p>${escapeHtml(result.rankingDisclosure)}</p></section>
 <h2 id="results">Businesses</h2>
 ${items ? `<ol class="results" start="${first}">${items}</ol>` : "<p>No businesses are listed here yet.</p>"}
-${pager(result.category.slug, cityLabel, page, pages, result.nextCursor)}
-${searchForms({ category: result.category.name, city: cityLabel })}`;
+${pager(found.category.slug, cityLabel, page, pages, result.nextCursor)}
+${searchForms({ category: found.category.name, city: cityLabel })}`;
     // Later pages are the same listing continued: the first page is the one to index.
-    const canonical = `${baseUrl}${browseHref(result.category.slug, cityLabel)}`;
+    const canonical = `${baseUrl}${browseHref(found.category.slug, cityLabel)}`;
     res.type("html").send(
       layout(
         {
           title: page > 1 ? `${heading}, page ${page}` : heading,
-          description: `${result.category.name} in ${result.city.name}, ${result.city.region}: listings with sourced facts.`,
+          description: `${found.category.name} in ${found.city.name}, ${found.city.region}: listings with sourced facts.`,
           canonical,
           noindex: page > 1,
         },

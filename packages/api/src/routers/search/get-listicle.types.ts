@@ -1,9 +1,28 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZListing } from "./listing.types";
-import { ZCategoryParam, ZCityParam, ZCursorParam, ZListicleSort, ZPaging, ZResolvedCategory, ZResolvedCity, ZToolLimit } from "./search.types";
+import { whereWhenInput } from "../../services/where-when/where-when-params";
+import {
+  ZCategoryParam,
+  ZCityParam,
+  ZCursorParam,
+  ZListicleSort,
+  ZOpenFilterCount,
+  ZPaging,
+  ZResolvedCategory,
+  ZResolvedCity,
+  ZToolLimit,
+} from "./search.types";
+import { WHERE_WHEN_400, WHERE_WHEN_DESCRIPTION } from "./where-when.types";
 
-export const ZGetListicleInput = z.object({ category: ZCategoryParam, city: ZCityParam, limit: ZToolLimit, sort: ZListicleSort, cursor: ZCursorParam });
+export const ZGetListicleInput = z.object({
+  category: ZCategoryParam,
+  city: ZCityParam,
+  limit: ZToolLimit,
+  sort: ZListicleSort,
+  cursor: ZCursorParam,
+  ...whereWhenInput,
+});
 
 export const ZGetListicleOutput = z.object({
   title: z.string(),
@@ -12,7 +31,8 @@ export const ZGetListicleOutput = z.object({
   businesses: z.array(ZListing),
   total: z.number().int(),
   ...ZPaging,
-  orderedBy: z.enum(["directoryCompletenessScore, then name", "rating, then review count, then name"]),
+  ...ZOpenFilterCount,
+  orderedBy: z.enum(["directoryCompletenessScore, then name", "rating, then review count, then name", "distance, then directoryCompletenessScore, then name"]),
   paidPlacement: z.literal(false),
   disclosure: z.string(),
 });
@@ -28,9 +48,10 @@ export const getListicleMeta: OpenApiMeta = {
     tags: ["search"],
     summary: "Best N of a category in a city, never a paid placement",
     description:
-      "The REST door of the MCP tool get_listicle: ordered by directory completeness score then name, or with sort=rating best-rated first; orderedBy names the order used. Pages with a cursor: pass nextCursor back as cursor until it is null.",
+      "The REST door of the MCP tool get_listicle: ordered by directory completeness score then name, or with sort=rating best-rated first; orderedBy names the order used. Pages with a cursor: pass nextCursor back as cursor until it is null. " +
+      `${WHERE_WHEN_DESCRIPTION} The category and city stay required: near narrows the city's listicle to the circle.`,
     errorResponses: {
-      400: "Invalid parameter: category or city missing or longer than 100 characters, limit outside 1 to 10, sort other than completeness or rating, or a cursor that is not an unchanged nextCursor of the same listicle",
+      400: `Invalid parameter: category or city missing or longer than 100 characters, limit outside 1 to 10, sort other than completeness, rating or distance, or a cursor that is not an unchanged nextCursor of the same listicle; ${WHERE_WHEN_400}`,
       404: "Unknown category: the body names it and the closest valid values (GET /api/v2/categories lists them all), or an unknown city",
     },
   },

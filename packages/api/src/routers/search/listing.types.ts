@@ -3,6 +3,13 @@ import { PLAN_TIERS } from "@directory/db/enums";
 import { ZOwnerLongText, ZOwnerText } from "../owner-text.types";
 import { LISTING_RANKING_MODEL_MEANING, RANKING_MODEL } from "../../services/search/disclosures";
 
+/** When a listing next opens or closes after the instant its search named. */
+export const ZNextChange = z.object({
+  change: z.enum(["opens", "closes"]),
+  utc: z.string().describe("The instant in UTC, ISO 8601"),
+  local: z.string().describe("The same instant as local date-time with its offset, ISO 8601"),
+});
+
 /** Spec 2.1 under score contract 2.1-phase0: geoScore and visibilityScore are absent by design. */
 export const ZListing = z.object({
   id: z.string().describe("Immutable business id; /entity/{id}?format=json serves it"),
@@ -24,6 +31,13 @@ export const ZListing = z.object({
   verified: z.boolean().describe("True when the owner verified the listing"),
   ownership: z.enum(["owner_verified", "unclaimed"]),
   profileUrl: z.string(),
+  openingHours: z
+    .string()
+    .optional()
+    .describe('Weekly hours in OSM syntax, local time, e.g. "Mo-Fr 09:00-18:00; Sa 10:00-14:00" or "24/7"; absent when unknown'),
+  openNow: z.boolean().optional().describe("Open at the instant the search named (openAt, or now with openNow); absent otherwise"),
+  nextChange: ZNextChange.nullable().optional().describe("When it next opens or closes after that instant; null when it never changes (24/7)"),
+  distanceKm: z.number().min(0).optional().describe("Great-circle km from near; absent without near"),
   directoryCompletenessScore: z.number().min(0).max(100),
   directoryCompletenessScoreLabel: z.string(),
   rankingModel: z.literal(RANKING_MODEL).describe(LISTING_RANKING_MODEL_MEANING),

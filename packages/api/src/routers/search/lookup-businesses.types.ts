@@ -1,28 +1,36 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZFieldsParam, ZListing } from "./listing.types";
-import { ZCategorySort } from "./search.types";
+import { whereWhenInput } from "../../services/where-when/where-when-params";
+import { ZCategorySort, ZOpenFilterCount } from "./search.types";
+import { WHERE_WHEN_400, WHERE_WHEN_DESCRIPTION } from "./where-when.types";
 
 export const LOOKUP_MAX_LIMIT = 50;
 
 export const ZLookupBusinessesInput = z.object({
-  category: z.string().trim().min(1).max(100).describe("Category name, plural or synonym"),
-  city: z.string().trim().min(1).max(100).describe('City name or alias, optionally with ", CC" country code'),
+  category: z.string().trim().min(1).max(100).optional().describe("Category name, plural or synonym; optional with near"),
+  city: z.string().trim().min(1).max(100).optional().describe('City name or alias, optionally with ", CC" country code; optional with near'),
   limit: z.number().int().min(1).max(LOOKUP_MAX_LIMIT).default(10).describe(`1 to ${LOOKUP_MAX_LIMIT}, default 10`),
   fields: ZFieldsParam,
   cursor: z.string().trim().min(1).max(1_000).optional().describe("nextCursor of the previous page, unchanged: continues the listing in its order"),
   sort: ZCategorySort,
+  ...whereWhenInput,
 });
 
 export const ZLookupBusinessesOutput = z.object({
-  category: z.object({ slug: z.string(), name: z.string() }).describe("The category the query resolved to"),
+  category: z
+    .object({ slug: z.string(), name: z.string() })
+    .nullable()
+    .describe("The category the query resolved to; null when a near search spans every category"),
   city: z
     .object({ slug: z.string(), name: z.string(), region: z.string(), country: z.string() })
-    .describe("The city the query resolved to (aliases and accents are accepted)"),
+    .nullable()
+    .describe("The city the query resolved to (aliases and accents are accepted); null when a near search spans every city"),
   businesses: z.array(ZListing),
   total: z.number().int().describe("Number of results returned"),
   totalMatches: z.number().int().describe("Number of all matches for the category and city, over every page (counted when the listing began)"),
   nextCursor: z.string().nullable().describe("Pass as cursor for the next page; null on the last page"),
+  ...ZOpenFilterCount,
   limit: z.number().int(),
   apiVersion: z.string(),
   rankingDisclosure: z.string().describe("The order these results are in (the spec's ranking, or sort=rating), in plain words"),
@@ -42,9 +50,10 @@ export const lookupBusinessesMeta: OpenApiMeta = {
       "Resolves the category (plurals, synonyms) and the city (aliases, accents) and says what it matched; " +
       "an unknown category or city is a 404 that names it. Same listing shape and order as searchBusinesses. " +
       "Pages with a cursor: pass nextCursor back as cursor until it is null; totalMatches counts every page. " +
-      "sort=rating orders best-rated first (no rating last), then by review count, then name; rankingDisclosure names the order used.",
+      "sort=rating orders best-rated first (no rating last), then by review count, then name; rankingDisclosure names the order used. " +
+      `${WHERE_WHEN_DESCRIPTION} With near, city is optional too.`,
     errorResponses: {
-      400: "Invalid parameter: category or city missing or longer than 100 characters, limit outside 1 to 50, sort other than ranking or rating, or a cursor that is not an unchanged nextCursor of the same category and city",
+      400: `Invalid parameter: category or city missing (without near) or longer than 100 characters, limit outside 1 to 50, sort other than ranking, rating or distance, or a cursor that is not an unchanged nextCursor of the same search; ${WHERE_WHEN_400}`,
       404: "Unknown category or city: the body names which one did not resolve",
     },
   },

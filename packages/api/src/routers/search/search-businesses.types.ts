@@ -1,14 +1,14 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZFieldsParam, ZListing } from "./listing.types";
-import { ZCategorySort } from "./search.types";
+import { ZPluginSort } from "./search.types";
 
 export const ZSearchBusinessesInput = z.object({
   category: z.string().trim().min(1).max(100).describe("Type of business, e.g. dentist, plumbers, dental clinic"),
   city: z.string().trim().min(1).max(100).describe('City name or alias, optionally with ", CC" country code'),
   limit: z.number().int().min(1).max(10).default(5).describe("1 to 10, default 5"),
   fields: ZFieldsParam,
-  sort: ZCategorySort,
+  sort: ZPluginSort,
 });
 
 export const ZSearchBusinessesOutput = z.object({

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZListing } from "./listing.types";
-import { ZCityParam, ZCursorParam, ZKeywordSort, ZPaging, ZResolvedCategory, ZResolvedCity, ZToolLimit } from "./search.types";
+import { whereWhenInput } from "../../services/where-when/where-when-params";
+import { ZCityParam, ZCursorParam, ZKeywordSort, ZOpenFilterCount, ZPaging, ZResolvedCategory, ZResolvedCity, ZToolLimit } from "./search.types";
+import { WHERE_WHEN_400, WHERE_WHEN_DESCRIPTION } from "./where-when.types";
 
 export const ZSearchKeywordInput = z.object({
   query: z.string().trim().min(2).max(200).describe('e.g. "root canal emergency", "dentist in bombay" or a name; typos tolerated'),
@@ -9,6 +11,7 @@ export const ZSearchKeywordInput = z.object({
   limit: ZToolLimit,
   sort: ZKeywordSort,
   cursor: ZCursorParam,
+  ...whereWhenInput,
 });
 
 export const ZSearchKeywordOutput = z.object({
@@ -23,6 +26,7 @@ export const ZSearchKeywordOutput = z.object({
   businesses: z.array(ZListing.extend({ matchedBy: z.enum(["full_text", "fuzzy_name", "category"]) })),
   total: z.number().int(),
   ...ZPaging,
+  ...ZOpenFilterCount,
   rankingModel: z.string().describe("The order these results are in, in plain words"),
 });
 
@@ -37,9 +41,10 @@ export const searchKeywordMeta: OpenApiMeta = {
     tags: ["search"],
     summary: "Free-text search over names, descriptions, services, USPs, taglines, keywords and buyer questions",
     description:
-      "The REST door of the MCP tool search_by_keyword. Typos are tolerated; a city or category inside the words is recognised (e.g. dentist in bombay); when all words together match nothing, the best partial match answers and wordsDropped names the words left out. city narrows to one city. Ordered by relevance, or with sort=rating best-rated first. Pages with a cursor: pass nextCursor back as cursor until it is null; totalMatches counts at most the 500 best candidates.",
+      "The REST door of the MCP tool search_by_keyword. Typos are tolerated; a city or category inside the words is recognised (e.g. dentist in bombay); when all words together match nothing, the best partial match answers and wordsDropped names the words left out. city narrows to one city. Ordered by relevance, or with sort=rating best-rated first. Pages with a cursor: pass nextCursor back as cursor until it is null; totalMatches counts at most the 500 best candidates. " +
+      `${WHERE_WHEN_DESCRIPTION} The filters apply to the ranked candidates, so they too count at most 500.`,
     errorResponses: {
-      400: "Invalid parameter: query shorter than 2 or longer than 200 characters, limit outside 1 to 10, sort other than relevance or rating, or a cursor that is not an unchanged nextCursor of the same search",
+      400: `Invalid parameter: query shorter than 2 or longer than 200 characters, limit outside 1 to 10, sort other than relevance, rating or distance, or a cursor that is not an unchanged nextCursor of the same search; ${WHERE_WHEN_400}`,
       404: "Unknown city: the body names it and the closest valid values (suggestions)",
     },
   },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CATEGORY_SORTS, KEYWORD_SORTS, LISTICLE_SORTS } from "../../services/search/disclosures";
+import { CATEGORY_SORTS, DISTANCE_SORT, KEYWORD_SORTS, LISTICLE_SORTS } from "../../services/search/disclosures";
 import { ZListing } from "./listing.types";
 
 /** Shared pieces of the agent-facing discovery procedures (the MCP tools call these). */
@@ -7,10 +7,24 @@ export const ZCategoryParam = z.string().trim().min(1).max(100).describe('e.g. "
 export const ZCityParam = z.string().trim().min(1).max(100).describe('City or alias, e.g. "Mumbai" or "Bangalore, IN"');
 export const ZToolLimit = z.number().int().min(1).max(10).default(5).describe("Results per page");
 
-/** `sort`: each tool's default is its spec order; "rating" is best-rated first, no rating last, then most reviews. */
-export const ZCategorySort = z.enum(CATEGORY_SORTS).default("ranking").describe("ranking: paid tiers first; rating: best-rated first");
-export const ZListicleSort = z.enum(LISTICLE_SORTS).default("completeness").describe("rating: best-rated first");
-export const ZKeywordSort = z.enum(KEYWORD_SORTS).default("relevance").describe("rating: best-rated first");
+/**
+ * `sort`: each tool's default is its spec order; "rating" is best-rated first, no rating last, then
+ * most reviews; "distance" is nearest first and needs near (a 400 naming sort without it).
+ */
+export const ZCategorySort = z
+  .enum([...CATEGORY_SORTS, DISTANCE_SORT])
+  .default("ranking")
+  .describe("ranking: paid tiers first; rating: best-rated first; distance: nearest first (needs near)");
+/** The assistant plugin's sort (spec 4.1 takes no point, so no distance). */
+export const ZPluginSort = z.enum(CATEGORY_SORTS).default("ranking").describe("ranking: paid tiers first; rating: best-rated first");
+export const ZListicleSort = z
+  .enum([...LISTICLE_SORTS, DISTANCE_SORT])
+  .default("completeness")
+  .describe("rating: best-rated first; distance: nearest (needs near)");
+export const ZKeywordSort = z
+  .enum([...KEYWORD_SORTS, DISTANCE_SORT])
+  .default("relevance")
+  .describe("rating: best-rated first; distance: nearest (needs near)");
 
 /** Paging, the same on every listing: pass nextCursor back as cursor until it is null. */
 export const ZCursorParam = z.string().trim().min(1).max(1_000).optional().describe("The previous page's nextCursor");
@@ -19,16 +33,22 @@ export const ZPaging = {
   nextCursor: z.string().nullable().describe("cursor for the next page; null on the last"),
 };
 
+/** With an open filter (openNow, openAt): how many matches its totalMatches leaves out because their hours are unknown. */
+export const ZOpenFilterCount = {
+  excludedUnknownHours: z.number().int().min(0).optional().describe("With openNow or openAt: matches left out because their hours are unknown"),
+};
+
 export const ZResolvedCategory = z.object({ slug: z.string(), name: z.string() });
 export const ZResolvedCity = z.object({ slug: z.string(), name: z.string(), region: z.string(), country: z.string() });
 
 export const ZRankedListings = z.object({
-  category: ZResolvedCategory,
+  category: ZResolvedCategory.nullable().describe("Null when a near search spans every category"),
   city: ZResolvedCity.nullable().describe("Null when the search spans every city"),
   businesses: z.array(ZListing),
   total: z.number().int().describe("Number of results returned"),
   ...ZPaging,
-  rankingModel: z.string().describe("The order these results are in (the spec's ranking, or sort=rating), in plain words"),
+  ...ZOpenFilterCount,
+  rankingModel: z.string().describe("The order these results are in (the spec's ranking, sort=rating or sort=distance), in plain words"),
 });
 
 export type TResolvedCategory = z.infer<typeof ZResolvedCategory>;

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { businessColumns, businesses, categories, cities, slugHistory, type Business, type Db, type InactiveReason } from "@directory/db";
 import { DomainError } from "../../errors";
 import { isUuid } from "../shared/ids";
@@ -10,6 +10,8 @@ export interface BusinessRecord extends Business {
   schemaOrgType: string;
   cityName: string;
   citySlug: string;
+  /** The city's IANA zone, in which the business's hours are kept (null until migrate() fills it). */
+  timeZone: string | null;
 }
 
 const recordColumns = {
@@ -19,6 +21,7 @@ const recordColumns = {
   schemaOrgType: categories.schemaOrgType,
   cityName: cities.name,
   citySlug: cities.slug,
+  timeZone: cities.timeZone,
 };
 
 /** Businesses joined with their category and city, as flat BusinessRecord rows. */
@@ -28,6 +31,14 @@ export function selectBusinessRecords(db: Db) {
     .from(businesses)
     .innerJoin(categories, eq(categories.slug, businesses.categorySlug))
     .innerJoin(cities, eq(cities.id, businesses.cityId));
+}
+
+/** The listings of these ids, in the ids' order (businesses are never deleted, so each id is found). */
+export async function recordsInOrder(db: Db, ids: readonly string[]): Promise<BusinessRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectBusinessRecords(db).where(inArray(businesses.id, [...ids]));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** By current slug, else by a retired one (old slugs keep resolving). Slugs are lower-case. */

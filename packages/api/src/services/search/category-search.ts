@@ -1,9 +1,21 @@
 import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { businesses, cities, preparedQuery, type Category, type City, type Db } from "@directory/db";
 import { decodeOffsetCursor, listingFingerprint, nextOffsetCursor } from "../shared/opaque-cursor";
+import type { BusinessRecord } from "../entities/business-lookup";
 import { servableCondition } from "../entities/servable";
+import { invalidParameter, isPlain, readWhereWhen, type WhereWhen, type WhereWhenInput } from "../where-when/where-when-params";
 import { directoryCompletenessScore, SELECT_LISTINGS, toListing, type ListingSource } from "./listing";
-import { LISTICLE_DISCLOSURE, LISTICLE_RATING_DISCLOSURE, RANKING_DISCLOSURE, RATING_DISCLOSURE, type CategorySort, type ListicleSort } from "./disclosures";
+import {
+  DISTANCE_SORT,
+  distanceDisclosure,
+  LISTICLE_DISCLOSURE,
+  LISTICLE_RATING_DISCLOSURE,
+  RANKING_DISCLOSURE,
+  RATING_DISCLOSURE,
+  type CategorySort,
+  type ListicleSort,
+} from "./disclosures";
+import { candidatesPage, filterCandidates, nearPage, type FilteredPage } from "./where-when-search";
 import { RANKING_ORDER, rankedPage } from "./ranking";
 import { RATING_ORDER } from "./rating-order";
 import { requireResolved, resolveCategory, resolveCity, resolvedCategory, resolvedCity } from "./resolve";
@@ -60,33 +72,92 @@ export async function searchCategory(db: Db, params: { category: string; city?: 
   return { category, city, businesses: records, unknown: null };
 }
 
-export interface RankedListingsParams {
-  category: string;
-  /** Omitted: across every city (national or product listings). */
-  city?: string;
+export interface RankedListingsParams extends WhereWhenInput {
+  /** Required unless near is given (then every category around the point). */
+  category?: string | undefined;
+  /** Omitted: across every city (national or product listings), or around near. */
+  city?: string | undefined;
   limit: number;
-  sort?: CategorySort;
-  cursor?: string;
+  sort?: CategorySort | typeof DISTANCE_SORT | undefined;
+  cursor?: string | undefined;
   baseUrl: string;
+}
+
+/** What a category search's order is disclosed as, sort=distance included (its ties: the ranking). */
+export function searchOrderDisclosure(sort: CategorySort | typeof DISTANCE_SORT | undefined): string {
+  return sort === DISTANCE_SORT ? distanceDisclosure("are in the ranking order (plan tier, then internal score, then name)") : categoryDisclosure(sort);
+}
+
+/** The category and city a search names, resolved (404 naming an unknown one); a category is needed unless near names a point. */
+export async function resolveSearchScope(db: Db, params: { category?: string | undefined; city?: string | undefined }, whereWhen: WhereWhen) {
+  if (!params.category && !whereWhen.near) throw invalidParameter("category", "give a category, or near=<lat>,<lng> to search every category around a point");
+  const [foundCategory, foundCity] = await Promise.all([
+    params.category ? resolveCategory(db, params.category) : null,
+    params.city ? resolveCity(db, params.city) : null,
+  ]);
+  const category = params.category ? await requireResolved(db, foundCategory, "category", params.category) : null;
+  const city = params.city ? await requireResolved(db, foundCity, "city", params.city) : null;
+  return { category, city };
+}
+
+/**
+ * The page of a category search under its where-when parameters: within near's circle (nearPage),
+ * open at an instant (rankedPage's open filter), or the plain ranked page.
+ */
+export async function categorySearchPage(
+  db: Db,
+  params: {
+    category: Category | null;
+    city: City | null;
+    sort: CategorySort | typeof DISTANCE_SORT;
+    limit: number;
+    cursor?: string | undefined;
+    whereWhen: WhereWhen;
+  },
+): Promise<FilteredPage<BusinessRecord>> {
+  const { category, city, whereWhen } = params;
+  if (whereWhen.near) return nearPage(db, { categorySlug: category?.slug ?? null, cityId: city?.id ?? null, ...params });
+  if (!category || params.sort === DISTANCE_SORT) throw new Error("categorySearchPage: a category, and sort=distance only with near, are checked before");
+  const open = whereWhen.at && whereWhen.openKey ? { at: whereWhen.at, key: whereWhen.openKey, timeZone: city?.timeZone ?? null } : null;
+  const page = await rankedPage(db, {
+    categorySlug: category.slug,
+    cityId: city?.id ?? null,
+    limit: params.limit,
+    cursor: params.cursor,
+    sort: params.sort,
+    open,
+  });
+  return { ...page, distances: null };
+}
+
+/** What every filtered listing's envelope says alike: the page's listings with their where-when fields, the counts and the cursor. */
+export function filteredListings(page: FilteredPage<ListingSource>, whereWhen: WhereWhen, baseUrl: string) {
+  const context = { at: whereWhen.at, distances: page.distances };
+  return {
+    businesses: page.records.map((business) => toListing(business, baseUrl, context)),
+    total: page.records.length,
+    totalMatches: page.total,
+    nextCursor: page.nextCursor,
+    ...(page.excludedUnknownHours === undefined ? {} : { excludedUnknownHours: page.excludedUnknownHours }),
+  };
 }
 
 /**
  * A category search as the agent-facing procedures answer it, one page at a time (keyset paging,
- * the matches counted beside the first page): 404 naming an unknown category or city.
+ * the matches counted beside the first page): 404 naming an unknown category or city. With near,
+ * the category is optional and the search is within the circle; with openNow/openAt, only open
+ * businesses (excludedUnknownHours says how many were left out for unknown hours).
  */
 export async function rankedListings(db: Db, params: RankedListingsParams) {
-  const [foundCategory, foundCity] = await Promise.all([resolveCategory(db, params.category), params.city ? resolveCity(db, params.city) : null]);
-  const category = await requireResolved(db, foundCategory, "category", params.category);
-  const city = params.city ? await requireResolved(db, foundCity, "city", params.city) : null;
-  const page = await rankedPage(db, { categorySlug: category.slug, cityId: city?.id ?? null, limit: params.limit, cursor: params.cursor, sort: params.sort });
+  const sort = params.sort ?? "ranking";
+  const whereWhen = readWhereWhen(params);
+  const { category, city } = await resolveSearchScope(db, params, whereWhen);
+  const page = await categorySearchPage(db, { category, city, sort, limit: params.limit, cursor: params.cursor, whereWhen });
   return {
-    category: resolvedCategory(category),
+    category: category ? resolvedCategory(category) : null,
     city: city ? resolvedCity(city) : null,
-    businesses: page.records.map((business) => toListing(business, params.baseUrl)),
-    total: page.records.length,
-    totalMatches: page.total,
-    nextCursor: page.nextCursor,
-    rankingModel: categoryDisclosure(params.sort),
+    ...filteredListings(page, whereWhen, params.baseUrl),
+    rankingModel: searchOrderDisclosure(sort),
   };
 }
 
@@ -153,40 +224,69 @@ const LISTICLE_ORDERS = {
  * computed from the profile, so for it the candidates (at most LISTICLE_CANDIDATES) are read and
  * sorted here rather than in SQL, and a page is an offset into them.
  */
-export async function listicle(db: Db, params: { category: string; city: string; limit: number; sort?: ListicleSort; cursor?: string; baseUrl: string }) {
+export async function listicle(
+  db: Db,
+  params: WhereWhenInput & {
+    category: string;
+    city: string;
+    limit: number;
+    sort?: ListicleSort | typeof DISTANCE_SORT | undefined;
+    cursor?: string | undefined;
+    baseUrl: string;
+  },
+) {
   const sort = params.sort ?? "completeness";
+  const whereWhen = readWhereWhen(params);
   const [foundCategory, foundCity] = await Promise.all([resolveCategory(db, params.category), resolveCity(db, params.city)]);
   const category = await requireResolved(db, foundCategory, "category", params.category);
   const city = await requireResolved(db, foundCity, "city", params.city);
-  const page = sort === "rating" ? await ratedPage(db, category, city, params) : await completenessPage(db, category, city, params);
-  const order = LISTICLE_ORDERS[sort];
+  const page = await listiclePage(db, { category, city, sort, limit: params.limit, cursor: params.cursor, whereWhen });
+  const order = sort === DISTANCE_SORT ? LISTICLE_BY_DISTANCE : LISTICLE_ORDERS[sort];
   return {
     title: order.title(params.limit, category.name.toLowerCase(), city.name),
     category: resolvedCategory(category),
     city: resolvedCity(city),
-    businesses: page.records.map((business) => toListing(business, params.baseUrl)),
-    total: page.records.length,
-    totalMatches: page.total,
-    nextCursor: page.nextCursor,
+    ...filteredListings(page, whereWhen, params.baseUrl),
     orderedBy: order.orderedBy,
     paidPlacement: false as const,
     disclosure: order.disclosure,
   };
 }
 
-type ListiclePage = { records: ListingSource[]; total: number; nextCursor: string | null };
+const LISTICLE_BY_DISTANCE = {
+  orderedBy: "distance, then directoryCompletenessScore, then name",
+  title: (count: number, category: string, city: string) => `${count} nearest ${category} listings in ${city}`,
+  disclosure: distanceDisclosure("are ordered by directoryCompletenessScore, then name. Not a paid placement: plan tier plays no part in this order"),
+} as const;
 
-function ratedPage(db: Db, category: Category, city: City, params: { limit: number; cursor?: string }): Promise<ListiclePage> {
-  return rankedPage(db, { categorySlug: category.slug, cityId: city.id, limit: params.limit, cursor: params.cursor, sort: "rating" });
+type ListicleParams = {
+  category: Category;
+  city: City;
+  sort: ListicleSort | typeof DISTANCE_SORT;
+  limit: number;
+  cursor?: string | undefined;
+  whereWhen: WhereWhen;
+};
+
+/**
+ * A listicle's page: by rating, the category search's ranked page (its filters in SQL); by
+ * completeness (or by distance, ties by completeness), the candidates scored here, filtered
+ * (filterCandidates) and paged by offset.
+ */
+function listiclePage(db: Db, params: ListicleParams): Promise<FilteredPage<ListingSource>> {
+  if (params.sort === "rating") return categorySearchPage(db, { ...params, sort: "rating" });
+  return completenessPage(db, params);
 }
 
-async function completenessPage(db: Db, category: Category, city: City, params: { limit: number; cursor?: string }): Promise<ListiclePage> {
-  const fingerprint = listingFingerprint(["listicle", category.slug, city.id]);
-  const from = params.cursor ? decodeOffsetCursor(params.cursor, fingerprint).offset : 0;
+async function completenessPage(db: Db, params: ListicleParams): Promise<FilteredPage<ListingSource>> {
+  const { category, city, whereWhen } = params;
+  const plain = isPlain(whereWhen);
+  // A plain listicle's fingerprint is what it was before the filters existed: its cursors stay valid.
+  const fingerprint = listingFingerprint(["listicle", category.slug, city.id, ...(plain ? [] : [whereWhen.openKey, whereWhen.near, params.sort])]);
   const candidates = await CATEGORY_QUERIES.ranking.inCity(db, { category: category.slug, cityId: city.id, limit: LISTICLE_CANDIDATES });
-  const records = byCompleteness(candidates).slice(from, from + params.limit);
-  const total = candidates.length;
-  return { records, total, nextCursor: nextOffsetCursor({ offset: from, returned: records.length, total }, fingerprint) };
+  const ranked = byCompleteness(candidates);
+  const filtered = plain ? { kept: ranked, distances: null } : await filterCandidates(db, ranked, whereWhen, params.sort === DISTANCE_SORT);
+  return candidatesPage(filtered, { limit: params.limit, cursor: params.cursor, fingerprint });
 }
 
 function byCompleteness(candidates: ListingSource[]): ListingSource[] {

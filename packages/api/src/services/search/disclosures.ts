@@ -65,3 +65,12 @@ export const KEYWORD_RATING =
   "A miss is read, corrected and relaxed as in the default order (matchedBy says how); names matched by trigram similarity, or a category named in the words, are ordered by rating too.";
 
 export const LISTICLE_RATING_DISCLOSURE = `Ordered ${RATING_WORDS} (sort=rating). Not a paid placement: plan tier plays no part in this order.`;
+
+/**
+ * sort=distance, on every search that takes `near`: nearest first. Each search breaks ties of
+ * equal distance by its own default order, named in `ties`.
+ */
+export const DISTANCE_SORT = "distance" as const;
+export function distanceDisclosure(ties: string): string {
+  return `Ordered by great-circle distance from near, nearest first (sort=distance); businesses at the same distance ${ties}.`;
+}

@@ -1,15 +1,17 @@
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { businessSearch, businesses, buyerQuestions, cityLexeme, preparedQuery, rowsOf, type Category, type City, type Db } from "@directory/db";
 import { servableCondition } from "../entities/servable";
-import { decodeOffsetCursor, listingFingerprint, nextOffsetCursor } from "../shared/opaque-cursor";
+import { decodeOffsetCursor, listingFingerprint } from "../shared/opaque-cursor";
 import { selectBusinessRecords } from "../entities/business-lookup";
-import { KEYWORD_CANDIDATES, KEYWORD_RANKING, KEYWORD_RATING, type KeywordSort } from "./disclosures";
+import { isPlain, readWhereWhen, type WhereWhenInput } from "../where-when/where-when-params";
+import { DISTANCE_SORT, distanceDisclosure, KEYWORD_CANDIDATES, KEYWORD_RANKING, KEYWORD_RATING, type KeywordSort } from "./disclosures";
 import { selectListings, toListing, type ListingSource } from "./listing";
 import { RATING_ORDER, ratingOrderOf } from "./rating-order";
-import { CATEGORY_QUERIES } from "./category-search";
+import { CATEGORY_QUERIES, filteredListings } from "./category-search";
 import { readQuery, type QueryReading } from "./query-reading";
 import { normalizeTerm, referenceData } from "./reference-data";
 import { requireResolved, resolveCity, resolvedCategory, resolvedCity } from "./resolve";
+import { candidatesPage, filterCandidates } from "./where-when-search";
 
 /** Buyer questions can only add so many candidates; the text index does the rest. */
 const QUESTION_CANDIDATES = 200;
@@ -252,17 +254,44 @@ function rankByText(db: Db, query: string, city: City | null, limit: number, sor
   return city ? queries.inCity(db, { query, cityLexeme: cityLexeme(city.id), cityId: city.id, limit }) : queries.everywhere(db, { query, limit });
 }
 
+/** Most candidates a keyword search ranks: the text index's and the buyer questions' caps together. */
+const KEYWORD_RANKED_MAX = KEYWORD_CANDIDATES + QUESTION_CANDIDATES;
+
+export interface KeywordSearchParams extends WhereWhenInput {
+  query: string;
+  city?: string | undefined;
+  limit: number;
+  sort?: KeywordSort | typeof DISTANCE_SORT | undefined;
+  cursor?: string | undefined;
+  baseUrl: string;
+}
+
 /**
  * searchByKeyword as the procedures answer it, a page at a time: listings, how they matched and
  * which words did; 404 for an unknown city. A page is an offset into the ranked matches (relevance
- * has no keyset), so page n reads the first n pages' rows: bounded by the candidate caps.
+ * has no keyset), so page n reads the first n pages' rows: bounded by the candidate caps. With the
+ * where-when filters, every ranked candidate is read and filtered (filterCandidates), in relevance
+ * (or rating) order, or nearest first with sort=distance (equal distances in relevance order).
  */
-export async function keywordSearch(db: Db, params: { query: string; city?: string; limit: number; sort?: KeywordSort; cursor?: string; baseUrl: string }) {
-  const fingerprint = listingFingerprint(["keyword", normalizeTerm(params.query), params.city ? normalizeTerm(params.city) : null, params.sort ?? "relevance"]);
-  const offset = params.cursor ? decodeOffsetCursor(params.cursor, fingerprint).offset : 0;
-  const result = await searchByKeyword(db, { ...params, limit: offset + params.limit });
+export async function keywordSearch(db: Db, params: KeywordSearchParams) {
+  const sort = params.sort ?? "relevance";
+  const whereWhen = readWhereWhen(params);
+  const plain = isPlain(whereWhen);
+  const filters = plain ? [] : [whereWhen.openKey, whereWhen.near];
+  const fingerprint = listingFingerprint(["keyword", normalizeTerm(params.query), params.city ? normalizeTerm(params.city) : null, sort, ...filters]);
+  const offset = params.cursor && plain ? decodeOffsetCursor(params.cursor, fingerprint).offset : 0;
+  const textSort = sort === DISTANCE_SORT ? "relevance" : sort;
+  const result = await searchByKeyword(db, {
+    query: params.query,
+    city: params.city,
+    sort: textSort,
+    limit: plain ? offset + params.limit : KEYWORD_RANKED_MAX,
+  });
   if (result.unknownCity) await requireResolved(db, null, "city", params.city);
-  const hits = result.hits.slice(offset);
+  const page = plain
+    ? candidatesPage({ kept: result.hits, distances: null, totalMatches: result.totalMatches }, { limit: params.limit, cursor: params.cursor, fingerprint })
+    : candidatesPage(await filterCandidates(db, result.hits, whereWhen, sort === DISTANCE_SORT), { limit: params.limit, cursor: params.cursor, fingerprint });
+  const { businesses, ...counts } = filteredListings(page, whereWhen, params.baseUrl);
   return {
     query: params.query,
     city: result.city ? resolvedCity(result.city) : null,
@@ -272,10 +301,8 @@ export async function keywordSearch(db: Db, params: { query: string; city?: stri
     wordsUsed: result.wordsUsed,
     wordsDropped: result.wordsDropped,
     corrections: result.corrections,
-    businesses: hits.map((hit) => ({ ...toListing(hit, params.baseUrl), matchedBy: hit.matchedBy })),
-    total: hits.length,
-    totalMatches: result.totalMatches,
-    nextCursor: nextOffsetCursor({ offset, returned: hits.length, total: result.totalMatches }, fingerprint),
-    rankingModel: params.sort === "rating" ? KEYWORD_RATING : KEYWORD_RANKING,
+    businesses: businesses.map((listing, index) => ({ ...listing, matchedBy: page.records[index]!.matchedBy })),
+    ...counts,
+    rankingModel: sort === "rating" ? KEYWORD_RATING : sort === DISTANCE_SORT ? distanceDisclosure("are in text-relevance order") : KEYWORD_RANKING,
   };
 }

@@ -2,6 +2,9 @@ import { eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { businesses, categories, cities, type Business } from "@directory/db";
 import type { BusinessRecord } from "../entities/business-lookup";
 import { publicUrls } from "../shared/public-urls";
+import { openingState } from "../where-when/opening-hours-time";
+import { roundDistanceKm } from "../where-when/near";
+import { compactOpeningHours } from "../where-when/week-hours";
 import { COMPLETENESS_LABEL, RANKING_MODEL } from "./disclosures";
 
 /** The profile fields the score reads; a listing query selects these and no more. */
@@ -49,14 +52,39 @@ export function roundedRating(business: { rating: number | null }): number | nul
 
 /** What a listing is built from: the search queries select exactly these fields. */
 export type ListingSource = CompletenessSource &
-  Pick<BusinessRecord, "id" | "slug" | "categoryName" | "cityName" | "state" | "country" | "reviewCount" | "planTier" | "ownership">;
+  Pick<BusinessRecord, "id" | "slug" | "categoryName" | "cityName" | "timeZone" | "state" | "country" | "reviewCount" | "planTier" | "ownership">;
+
+/** What a search adds to each listing: the instant it named (openNow and nextChange), the distance from its point. */
+export interface ListingContext {
+  /** openAt, or now for openNow; null: no time named. */
+  at: Date | null;
+  /** Great-circle km from the search's near point, per business id; null: no point named. */
+  distances: ReadonlyMap<string, number> | null;
+}
+
+/**
+ * The where-when fields of a listing: its hours in compact form whenever they are known; open or
+ * not, and the next change, at the instant the search named (in the business's city's zone); its
+ * distance from the search's point. Each only when it means something, so a plain search's listing
+ * grows by its hours alone.
+ */
+function whereWhenFields(business: ListingSource, context: ListingContext | undefined) {
+  const openingHours = compactOpeningHours(business.openingHours);
+  const state = context?.at && business.timeZone ? openingState(business.openingHours, business.timeZone, context.at) : null;
+  const distanceKm = context?.distances?.get(business.id);
+  return {
+    ...(openingHours === null ? {} : { openingHours }),
+    ...(state?.hoursKnown ? { openNow: state.openNow, nextChange: state.nextChange } : {}),
+    ...(distanceKm === undefined ? {} : { distanceKm: roundDistanceKm(distanceKm) }),
+  };
+}
 
 /**
  * The public listing (spec 2.1 under score contract 2.1-phase0). Built field by field so an
  * internal column (geoScore, visibilityScore) can never ride along by accident. Owner text is
  * cleaned and capped by the output schema (ZListing), not here.
  */
-export function toListing(business: ListingSource, baseUrl: string) {
+export function toListing(business: ListingSource, baseUrl: string, context?: ListingContext) {
   return {
     id: business.id,
     slug: business.slug,
@@ -77,6 +105,7 @@ export function toListing(business: ListingSource, baseUrl: string) {
     verified: business.ownership === "owner_verified",
     ownership: business.ownership,
     profileUrl: publicUrls.profile(baseUrl, business.slug),
+    ...whereWhenFields(business, context),
     ...publicScoreFields(business),
   };
 }
@@ -90,6 +119,7 @@ const LISTING_COLUMNS: { [K in keyof ListingSource]: AnyColumn } = {
   name: businesses.name,
   categoryName: categories.name,
   cityName: cities.name,
+  timeZone: cities.timeZone,
   state: businesses.state,
   country: businesses.country,
   address: businesses.address,

@@ -1,12 +1,12 @@
 import type { Db } from "@directory/db";
 import { publicUrls } from "../shared/public-urls";
-import { categoryDisclosure, searchCategory } from "./category-search";
-import { SCORE_CONTRACT_VERSION, type CategorySort } from "./disclosures";
+import { invalidParameter, readWhereWhen, type WhereWhenInput } from "../where-when/where-when-params";
+import { categoryDisclosure, categorySearchPage, filteredListings, resolveSearchScope, searchCategory, searchOrderDisclosure } from "./category-search";
+import { SCORE_CONTRACT_VERSION, type CategorySort, type DISTANCE_SORT } from "./disclosures";
 import { toListing } from "./listing";
 import { referenceData } from "./reference-data";
 import { describeMiss } from "./suggestions";
-import { rankedPage } from "./ranking";
-import { requireResolved, resolveCategory, resolveCity, resolvedCategory, resolvedCity } from "./resolve";
+import { resolvedCategory, resolvedCity } from "./resolve";
 
 /**
  * The assistant plugin (spec 4.1): an unknown category or city is an empty result, as the spec's
@@ -27,31 +27,32 @@ export async function assistantPluginSearch(db: Db, params: { category: string; 
   };
 }
 
-export interface LookupBusinessesParams {
-  category: string;
-  city: string;
+export interface LookupBusinessesParams extends WhereWhenInput {
+  /** Both required unless near is given. */
+  category?: string | undefined;
+  city?: string | undefined;
   limit: number;
-  cursor?: string;
-  sort?: CategorySort;
+  cursor?: string | undefined;
+  sort?: CategorySort | typeof DISTANCE_SORT | undefined;
   baseUrl: string;
 }
 
-/** /api/v2/businesses: says what the query resolved to, 404 naming an unknown category or city, pages by keyset cursor. */
+/**
+ * /api/v2/businesses: says what the query resolved to, 404 naming an unknown category or city, pages
+ * by keyset cursor; with near, category and city are optional (the circle bounds the search).
+ */
 export async function lookupBusinesses(db: Db, params: LookupBusinessesParams) {
-  const [foundCategory, foundCity] = await Promise.all([resolveCategory(db, params.category), resolveCity(db, params.city)]);
-  const category = await requireResolved(db, foundCategory, "category", params.category);
-  const city = await requireResolved(db, foundCity, "city", params.city);
-  const page = await rankedPage(db, { categorySlug: category.slug, cityId: city.id, limit: params.limit, cursor: params.cursor, sort: params.sort });
-  const listings = page.records.map((business) => toListing(business, params.baseUrl));
+  const sort = params.sort ?? "ranking";
+  const whereWhen = readWhereWhen(params);
+  if (!params.city && !whereWhen.near) throw invalidParameter("city", "give a city, or near=<lat>,<lng> to search around a point");
+  const { category, city } = await resolveSearchScope(db, params, whereWhen);
+  const page = await categorySearchPage(db, { category, city, sort, limit: params.limit, cursor: params.cursor, whereWhen });
   return {
-    category: resolvedCategory(category),
-    city: resolvedCity(city),
-    businesses: listings,
-    total: listings.length,
-    totalMatches: page.total,
-    nextCursor: page.nextCursor,
+    category: category ? resolvedCategory(category) : null,
+    city: city ? resolvedCity(city) : null,
+    ...filteredListings(page, whereWhen, params.baseUrl),
     limit: params.limit,
     apiVersion: SCORE_CONTRACT_VERSION,
-    rankingDisclosure: categoryDisclosure(params.sort),
+    rankingDisclosure: searchOrderDisclosure(sort),
   };
 }

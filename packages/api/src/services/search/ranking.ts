@@ -2,10 +2,11 @@ import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { businesses, type Db, type PlanTier } from "@directory/db";
 import { servableCondition } from "../entities/servable";
-import { selectBusinessRecords, type BusinessRecord } from "../entities/business-lookup";
+import { recordsInOrder, selectBusinessRecords, type BusinessRecord } from "../entities/business-lookup";
 import { decodeOpaqueCursor, encodeOpaqueCursor, invalidCursorError, listingFingerprint } from "../shared/opaque-cursor";
 import { isUuid } from "../shared/ids";
 import type { CategorySort } from "./disclosures";
+import { openPageAndCounts } from "../where-when/open-filter";
 import { afterRating, RATING_KEY_COLUMNS, RATING_ORDER, type RatingKeys } from "./rating-order";
 
 /** The ranking order of every search, matching businesses_search_idx: tier, internal score, name. */
@@ -22,6 +23,8 @@ interface RankedCursor {
   id: string;
   total: number;
   filters: string;
+  /** Under an open filter: the matches left out for unknown hours, counted when the listing began. */
+  excluded: number;
 }
 
 interface RankingKeys {
@@ -31,18 +34,22 @@ interface RankingKeys {
   id: string;
 }
 
-/** cityId null: across every city. */
-function fingerprint(categorySlug: string, cityId: number | null, sort: CategorySort): string {
-  // The default order's fingerprint is what it was before sort existed: its cursors stay valid.
-  return listingFingerprint(sort === "ranking" ? [categorySlug, cityId] : [categorySlug, cityId, sort]);
+/** cityId null: across every city; openKey: the open filter's openAt text or "now". */
+function fingerprint(categorySlug: string, cityId: number | null, sort: CategorySort, openKey: string | null): string {
+  // The default order's fingerprint is what it was before sort and the open filter existed: its cursors stay valid.
+  const parts: unknown[] = sort === "ranking" ? [categorySlug, cityId] : [categorySlug, cityId, sort];
+  return listingFingerprint(openKey === null ? parts : [...parts, "open", openKey]);
 }
 
-function decodeRankedCursor(raw: string, expectedFilters: string): RankedCursor {
-  const [id, total, filters] = decodeOpaqueCursor(raw, 3);
+const isCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
+
+/** A cursor of an open-filtered listing has a fourth part, the excluded count. */
+function decodeRankedCursor(raw: string, expectedFilters: string, open: boolean): RankedCursor {
+  const [id, total, filters, excluded = 0] = decodeOpaqueCursor(raw, open ? 4 : 3);
   if (typeof id !== "string" || !isUuid(id) || id !== id.toLowerCase()) throw invalidCursorError();
-  if (!Number.isInteger(total) || (total as number) < 0) throw invalidCursorError();
+  if (!isCount(total) || !isCount(excluded)) throw invalidCursorError();
   if (filters !== expectedFilters) throw invalidCursorError();
-  return { id, total: total as number, filters };
+  return { id, total, filters, excluded };
 }
 
 /** The sort keys of the cursor's row as they are now (businesses are never deleted). */
@@ -87,34 +94,69 @@ function after(keys: RankingKeys): SQL {
   )!;
 }
 
+/** An open filter on a ranked page: the instant, its key for the cursor, and the city's zone when there is one city. */
+export interface RankedOpenFilter {
+  at: Date;
+  key: string;
+  timeZone: string | null;
+}
+
 /**
  * One page of a category in a city (or across every city, cityId null: businesses_category_rank_idx
  * and _category_rating_idx serve it), in ranking order (or `sort`'s), continuing after `cursor` when given: the
  * page, the cursor of the next one (null at the end) and the number of all matches (counted beside
  * the first page; later pages carry that count in the cursor, so one traversal reports one total).
+ * With `open`, only businesses open at its instant (open-filter.ts: page and counts in one pass),
+ * and excludedUnknownHours says how many matches were left out for unknown hours.
  */
 export async function rankedPage(
   db: Db,
-  params: { categorySlug: string; cityId: number | null; limit: number; cursor?: string; sort?: CategorySort },
-): Promise<{ records: BusinessRecord[]; nextCursor: string | null; total: number }> {
+  params: {
+    categorySlug: string;
+    cityId: number | null;
+    limit: number;
+    cursor?: string | undefined;
+    sort?: CategorySort | undefined;
+    open?: RankedOpenFilter | null;
+  },
+): Promise<{ records: BusinessRecord[]; nextCursor: string | null; total: number; excludedUnknownHours?: number }> {
   const sort = params.sort ?? "ranking";
   const order = CITY_PAGE_ORDERS[sort];
-  const filters = fingerprint(params.categorySlug, params.cityId, sort);
-  const cursor = params.cursor ? decodeRankedCursor(params.cursor, filters) : null;
+  const open = params.open ?? null;
+  const filters = fingerprint(params.categorySlug, params.cityId, sort, open?.key ?? null);
+  const cursor = params.cursor ? decodeRankedCursor(params.cursor, filters, open !== null) : null;
   const inCity = params.cityId === null ? undefined : eq(businesses.cityId, params.cityId);
   const matches = and(eq(businesses.categorySlug, params.categorySlug), inCity, servableCondition())!;
   const resumeAfter = cursor ? await order.after(db, cursor.id) : null;
+  const pageMatches = resumeAfter ? and(matches, resumeAfter)! : matches;
+  if (open) {
+    const found = await openPageAndCounts(db, {
+      matches: pageMatches,
+      at: open.at,
+      city: { timeZone: open.timeZone },
+      orderBy: order.orderBy,
+      limit: params.limit + 1,
+    });
+    const rows = await recordsInOrder(db, found.ids);
+    const total = cursor ? cursor.total : found.open;
+    const excluded = cursor ? cursor.excluded : found.excludedUnknownHours;
+    return { ...pageOf(rows, params.limit, (last) => [last.id, total, filters, excluded]), total, excludedUnknownHours: excluded };
+  }
   const [rows, total] = await Promise.all([
     selectBusinessRecords(db)
-      .where(resumeAfter ? and(matches, resumeAfter) : matches)
+      .where(pageMatches)
       .orderBy(...order.orderBy)
       .limit(params.limit + 1),
     cursor ? cursor.total : countMatches(db, matches),
   ]);
-  const records = rows.slice(0, params.limit);
+  return { ...pageOf(rows, params.limit, (last) => [last.id, total, filters]), total };
+}
+
+/** The first `limit` of `limit + 1` rows, and the next page's cursor when the extra row says there is one. */
+function pageOf(rows: BusinessRecord[], limit: number, cursorParts: (last: BusinessRecord) => unknown[]) {
+  const records = rows.slice(0, limit);
   const last = records.at(-1);
-  const nextCursor = rows.length > params.limit && last ? encodeOpaqueCursor([last.id, total, filters]) : null;
-  return { records, nextCursor, total };
+  return { records, nextCursor: rows.length > limit && last ? encodeOpaqueCursor(cursorParts(last)) : null };
 }
 
 async function countMatches(db: Db, matches: SQL): Promise<number> {
