@@ -1,11 +1,24 @@
+import { request, type IncomingHttpHeaders } from "node:http";
 import { describe, expect, it } from "vitest";
 import { appRouter } from "@directory/api";
 import { type JsonBody } from "./testing";
-import { document, operation, requiredFields, useContractServer } from "./openapi-contract-fixtures";
+import { active, document, freshAddress, operation, requiredFields, server, useContractServer } from "./openapi-contract-fixtures";
 
 /** The OpenAPI document as a whole: security as the access classes say, rate-limit headers, license, contact and tags. */
 
 useContractServer();
+
+/** A GET through node:http: fetch adds Cache-Control: no-cache to a conditional request, which makes the server answer in full. */
+function get(path: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    request(new URL(path, server.url), { headers: { "x-forwarded-for": freshAddress(), ...headers } }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    })
+      .on("error", reject)
+      .end();
+  });
+}
 
 describe("the document as a whole", () => {
   it("shows a key as required exactly where the procedure's access class requires one", () => {
@@ -42,6 +55,50 @@ describe("the document as a whole", () => {
       }
     }
     for (const name of ["RateLimit", "RateLimit-Policy", "Retry-After"]) expect(document.components.headers[name]).toBeDefined();
+  });
+
+  it("documents X-Request-Id on every response, and ETag on the 200 of reads whose answer may be public", () => {
+    const operations = Object.values(document.paths as Record<string, Record<string, JsonBody>>).flatMap((methods) => Object.values(methods));
+    const parameter = (operationId: string, name: string): JsonBody | undefined =>
+      (operations.find((op) => op.operationId === operationId)?.parameters as JsonBody[] | undefined)?.find((item) => item.name === name);
+    let etagged = 0;
+    for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, JsonBody>>)) {
+      for (const [method, op] of Object.entries(methods)) {
+        for (const [status, response] of Object.entries(op.responses as Record<string, JsonBody>)) {
+          expect(Object.keys(response.headers ?? {}), `${op.operationId} ${status}`).toContain("X-Request-Id");
+        }
+        const keyed = JSON.stringify(op.security) === JSON.stringify([{ bearerAuth: [] }]);
+        const success: JsonBody = op.responses["200"] ?? op.responses["201"];
+        const hasEtag = Object.keys(success.headers ?? {}).includes("ETag");
+        // Anonymous GETs of the search, profile and discovery routes are public; keyed and write operations never are.
+        if (keyed || method !== "get") expect(hasEtag, `${op.operationId} ${path}`).toBe(false);
+        if (hasEtag) etagged += 1;
+      }
+    }
+    expect(etagged).toBeGreaterThanOrEqual(10);
+    for (const operationId of ["searchBusinesses", "lookupBusinesses", "getEntityProfile", "getEntityById", "getAgentProfile"]) {
+      expect(Object.keys(operation(operationId).responses["200"].headers), operationId).toContain("ETag");
+    }
+    expect(document.components.headers["X-Request-Id"].schema).toMatchObject({ type: "string", maxLength: 64 });
+    expect(document.components.headers.ETag.description).toMatch(/If-None-Match.*304/);
+    expect(parameter("getEntityProfile", "history")!.schema).toMatchObject({ type: "boolean", default: false });
+    expect(parameter("getEntityById", "history")!.schema).toMatchObject({ type: "boolean", default: false });
+    expect(parameter("getPartnerFeed", "updatedSince")!.schema).toMatchObject({ type: "string", format: "date-time" });
+  });
+
+  it("the server sends what it documents: X-Request-Id (the client's own when valid), an ETag a 304 honours, history=true|false", async () => {
+    const path = `/api/v2/entity-profile?slug=${active.slug}`;
+    const first = await get(path, { "x-request-id": "trace.42-a" });
+    expect(first.status).toBe(200);
+    expect(first.headers["x-request-id"]).toBe("trace.42-a");
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^W\/"/);
+    const again = await get(path, { "if-none-match": etag });
+    expect(again.status).toBe(304);
+    expect(again.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    const invalid = await get(`${path}&history=false`, { "x-request-id": "no spaces allowed" });
+    expect(invalid.status).toBe(200);
+    expect(invalid.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("has a license, a contact and a described tag for every tag an operation uses", () => {

@@ -18,8 +18,10 @@ const MAX_INSTALLED_BYTES = 5 * 1024 * 1024;
 const SCRIPT = `
 import { createDirectoryClient, DirectoryError, rateLimitOf, type DirectoryErrorCode, type RouterOutputs } from "@directory/sdk";
 
-declare const process: { argv: string[] };
+declare const process: { argv: string[]; env: Record<string, string | undefined> };
 const client = createDirectoryClient({ baseUrl: process.argv[2]!, retry: false });
+// Under exactOptionalPropertyTypes, an unset variable (string | undefined) is a valid apiKey: anonymous.
+export const fromEnvironment = () => createDirectoryClient({ baseUrl: process.argv[2]!, apiKey: process.env.DIRECTORY_API_KEY, fetch: undefined });
 
 const result: RouterOutputs["search"]["searchBusinesses"] = await client.search.searchBusinesses.query({ category: "dentists", city: "Mumbai", limit: 2 });
 const first: string = result.businesses[0]!.name;
@@ -104,6 +106,7 @@ describe("the SDK as a published package", () => {
           module: "NodeNext",
           moduleResolution: "NodeNext",
           strict: true,
+          exactOptionalPropertyTypes: true,
           skipLibCheck: false,
           types: [],
           outDir: "out",

@@ -95,7 +95,20 @@ const HEADERS: Record<string, Header> = {
     schema: { type: "string" },
   },
   "Retry-After": { description: "Seconds until the used-up limit resets", required: true, schema: { type: "integer", minimum: 1 } },
+  "X-Request-Id": {
+    description:
+      "This request's id, in the server's logs: the client's own X-Request-Id when it sent one of 1-64 letters, digits, '_', '.' or '-', else a generated UUID. Quote it when reporting a problem",
+    required: true,
+    schema: { type: "string", maxLength: 64 },
+  },
+  ETag: {
+    description:
+      "Weak validator of an anonymous public read (no Authorization header): send it back as If-None-Match and an unchanged answer is 304 Not Modified with no body",
+    schema: { type: "string", pattern: '^W/"' },
+  },
 };
+
+const REQUEST_ID_HEADER = { "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" } };
 
 const RATE_LIMIT_HEADERS: NonNullable<Response["headers"]> = {
   RateLimit: { $ref: "#/components/headers/RateLimit" },
@@ -304,6 +317,11 @@ export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateL
         for (const [status, response] of Object.entries(operation.responses)) {
           if (status !== "503") response.headers = { ...RATE_LIMIT_HEADERS, ...response.headers };
         }
+      }
+      for (const response of Object.values(operation.responses)) response.headers = { ...response.headers, ...REQUEST_ID_HEADER };
+      // A read whose answer may be public (http-conventions: cache scope) is validated by an ETag when anonymous.
+      if (success && meta.openapi?.method === "GET" && meta.cache !== undefined && meta.cache !== "private") {
+        success.headers = { ...success.headers, ETag: { $ref: "#/components/headers/ETag" } };
       }
       operation.security = KEY_REQUIRED.has(meta.access) ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }];
       const example = RECORDED_EXAMPLES[operationId];

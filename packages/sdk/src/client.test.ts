@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createDirectoryClient, DirectoryError, directoryErrorOf, rateLimitOf } from "./index";
+import { createDirectoryClient, DirectoryError, directoryErrorOf, exportPartnerFeed, rateLimitOf } from "./index";
 
 type Reply = { status: number; body: unknown; headers?: Record<string, string> };
 
@@ -78,6 +78,32 @@ describe("the SDK client", () => {
       createDirectoryClient({ baseUrl: "http://d.test", fetch: long.fetch }).search.searchBusinesses.query({ category: "a", city: "b" }),
     ).rejects.toMatchObject({ retryAfterSeconds: 3600 });
     expect(long.calls).toHaveLength(1);
+  });
+
+  // A reverse proxy or load balancer in front of the service answers with its own page, not a tRPC body.
+  it.each([
+    [429, "RATE_LIMITED", "text/html", "<html><body><h1>Slow down</h1></body></html>"],
+    [429, "RATE_LIMITED", "application/json", '{"message":"API rate limit exceeded"}'],
+    [503, "UNAVAILABLE", "text/html", "<html><body><h1>Service Temporarily Unavailable</h1></body></html>"],
+    [502, "UNAVAILABLE", "text/plain", "Bad Gateway"],
+  ] as const)("maps a proxy's own %i to %s (a %s body, not tRPC's), with its Retry-After, and retries it", async (status, code, type, text) => {
+    const page = () => new Response(text, { status, headers: { "content-type": type, "retry-after": "0" } });
+    const calls: string[] = [];
+    const client = createDirectoryClient({
+      baseUrl: "http://d.test",
+      retry: { retries: 1, baseDelayMs: 1 },
+      fetch: async (input) => {
+        calls.push(input instanceof Request ? input.url : input.toString());
+        return page();
+      },
+    });
+    const error = await client.search.searchBusinesses.query({ category: "a", city: "b" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DirectoryError);
+    expect(error).toMatchObject({ status, code, retryAfterSeconds: 0, body: null });
+    expect(calls).toHaveLength(status === 502 ? 1 : 2);
+
+    const exported = exportPartnerFeed({ baseUrl: "http://d.test", apiKey: "bdk_partner_x", fetch: async () => page() });
+    await expect(exported[Symbol.asyncIterator]().next()).rejects.toMatchObject({ status, code });
   });
 
   it("reports a failed connection as NETWORK_ERROR", async () => {

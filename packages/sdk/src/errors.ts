@@ -43,14 +43,53 @@ export class DirectoryError extends TRPCClientError<AppRouter> {
     // TRPCClientError resets its own prototype; keep this subclass's so instanceof works.
     Object.setPrototypeOf(this, new.target.prototype);
     const data = cause.data as ErrorData | undefined;
+    const response = responseOf(cause) ?? foreignResponseOf(cause);
     this.body = data?.public ?? null;
-    this.status = data?.httpStatus ?? responseOf(cause)?.status ?? 0;
-    this.code = this.body?.code ?? (this.status === 0 ? "NETWORK_ERROR" : "INTERNAL");
+    this.status = data?.httpStatus ?? response?.status ?? 0;
+    this.code = this.body?.code ?? codeOfStatus(this.status);
     this.publicAlternative = typeof this.body?.publicAlternative === "string" ? this.body.publicAlternative : undefined;
     this.limit = typeof this.body?.limit === "number" ? this.body.limit : undefined;
     this.resetAt = typeof this.body?.resetAt === "string" ? new Date(this.body.resetAt) : undefined;
-    this.retryAfterSeconds = retryAfterOf(responseOf(cause)?.headers.get("retry-after") ?? null);
+    this.retryAfterSeconds = retryAfterOf(response?.headers.get("retry-after") ?? null);
   }
+}
+
+/**
+ * The code of a failure that carried no body of the service's: what a proxy, gateway or load
+ * balancer in front of it means by the status (its own 429 or 503 page), so callers and the
+ * retries treat it as the service's own 429 or 503.
+ */
+export function codeOfStatus(status: number): DirectoryErrorCode | "NETWORK_ERROR" {
+  if (status === 0) return "NETWORK_ERROR";
+  if (status === 429) return "RATE_LIMITED";
+  if (status === 502 || status === 503 || status === 504) return "UNAVAILABLE";
+  return "INTERNAL";
+}
+
+/** An error answer that is not the service's (no tRPC body): thrown by the client's fetch so its status is not lost to a JSON parse error. */
+export class ForeignResponseError extends Error {
+  override readonly name = "ForeignResponseError";
+  constructor(readonly response: Response) {
+    super(`HTTP ${response.status} from something in front of the directory service (no answer of the service's)`);
+  }
+}
+
+/** Whether a failed response's text is a tRPC answer (batched or not) that the tRPC client can read. */
+export function isTrpcErrorBody(text: string): boolean {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    const items = Array.isArray(parsed) ? parsed : [parsed];
+    return items.length > 0 && items.every((item) => typeof item === "object" && item !== null && ("error" in item || "result" in item));
+  } catch {
+    return false;
+  }
+}
+
+function foreignResponseOf(error: Error): Response | undefined {
+  for (let cause: unknown = error.cause, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if (cause instanceof ForeignResponseError) return cause.response;
+  }
+  return undefined;
 }
 
 /** Wraps any error the transport raised as a DirectoryError (kept as is when it already is one). */

@@ -3,32 +3,32 @@ import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { observable, type Unsubscribable } from "@trpc/server/observable";
 import superjson from "superjson";
 import type { AppRouter } from "@directory/api";
-import { toDirectoryError } from "./errors.js";
+import { ForeignResponseError, isTrpcErrorBody, toDirectoryError } from "./errors.js";
 import { rateLimitFrom, type RateLimitState } from "./rate-limit.js";
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 2; 0 turns retrying off). */
-  retries?: number;
+  retries?: number | undefined;
   /** First backoff when the service sends no Retry-After, in ms (default 500; doubles each retry). */
-  baseDelayMs?: number;
+  baseDelayMs?: number | undefined;
   /** Longest wait before a retry, in ms (default 30,000): a longer Retry-After fails at once. */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
 }
 
 export interface DirectoryClientOptions {
   /** Origin of a running directory service, e.g. "http://localhost:3000". */
   baseUrl: string;
-  /** An API key (bdk_...); omit for anonymous access. */
-  apiKey?: string;
+  /** An API key (bdk_...); omit it, or pass undefined (e.g. an unset environment variable), for anonymous access. */
+  apiKey?: string | undefined;
   /** Custom fetch, e.g. for tests or proxies. Defaults to the global fetch. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /**
    * Retries of calls the service refused with 429 or 503, honouring Retry-After. Queries are
    * retried; mutations only when their input carries an idempotencyKey. `false` turns it off.
    */
-  retry?: RetryOptions | false;
+  retry?: RetryOptions | false | undefined;
   /** Called with the quota state whenever a response carries RateLimit headers. */
-  onRateLimit?: (state: RateLimitState) => void;
+  onRateLimit?: ((state: RateLimitState) => void) | undefined;
 }
 
 /** A typed client of every procedure, over tRPC + superjson. */
@@ -52,6 +52,7 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
       quota.current = state;
       options.onRateLimit?.(state);
     }
+    if (!response.ok && !isTrpcErrorBody(await response.clone().text())) throw new ForeignResponseError(response);
     return response;
   };
   const client = createTRPCClient<AppRouter>({

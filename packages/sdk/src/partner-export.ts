@@ -1,7 +1,7 @@
 import { TRPCClientError } from "@trpc/client";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@directory/api";
-import { DirectoryError, type DirectoryErrorBody } from "./errors.js";
+import { codeOfStatus, DirectoryError, type DirectoryErrorBody } from "./errors.js";
 
 /** One location of the partner feed: schema.org JSON-LD whose identifier is the business id. */
 export type PartnerFeedLocation = inferRouterOutputs<AppRouter>["feed"]["getPartnerFeed"]["locations"][number];
@@ -11,9 +11,9 @@ export interface PartnerExportOptions {
   baseUrl: string;
   /** A partner API key (bdk_partner_...). */
   apiKey: string;
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Aborting it ends the export and frees the key's export slot on the service. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** The export's locations as an async iterable; once it is read to the end, the position to follow the changes from. */
@@ -26,12 +26,17 @@ export interface PartnerExport extends AsyncIterable<PartnerFeedLocation> {
 
 async function refusal(response: Response): Promise<DirectoryError> {
   const text = await response.text();
-  let body: DirectoryErrorBody;
+  let body: DirectoryErrorBody | null = null;
   try {
-    body = JSON.parse(text) as DirectoryErrorBody;
+    const parsed = JSON.parse(text) as Partial<DirectoryErrorBody> | null;
+    if (typeof parsed?.error === "string" && typeof parsed.code === "string") body = parsed as DirectoryErrorBody;
   } catch {
-    body = { error: text.slice(0, 200) || `HTTP ${response.status}`, code: "INTERNAL" };
+    // Not the service's JSON: a proxy's page, read by its status below.
   }
+  body ??= {
+    error: `HTTP ${response.status} from something in front of the directory service (no answer of the service's)`,
+    code: codeOfStatus(response.status) as DirectoryErrorBody["code"],
+  };
   const shape = { message: body.error, code: -32000, data: { httpStatus: response.status, public: body } };
   return new DirectoryError(new TRPCClientError<AppRouter>(body.error, { result: { error: shape }, meta: { response } } as never));
 }

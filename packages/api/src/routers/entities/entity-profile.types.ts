@@ -35,10 +35,10 @@ export const ZHistoryParam = z
   .default(false)
   .meta({
     description: "true adds superseded claims; needs an API key",
-    // The OpenAPI document describes REST, where the parameter is a query string.
+    // One boolean in the document; a REST query carries it as true or false (OpenAPI's form style).
     override: ({ jsonSchema }) => {
       delete jsonSchema.anyOf;
-      Object.assign(jsonSchema, { type: "string", enum: ["true", "false"], default: "false" });
+      Object.assign(jsonSchema, { type: "boolean", default: false });
     },
   });
 

@@ -12,7 +12,12 @@ export const ZGetPartnerFeedInput = z.object({
     .describe(`Page size, default ${FEED_DEFAULT_LIMIT}, maximum ${FEED_MAX_LIMIT} (more is a 400, not a clamp)`),
   offset: z.number().int().min(0).max(10_000_000).default(0).describe("Pagination offset, default 0; prefer cursor for deep paging"),
   category: z.string().trim().min(1).max(100).optional().describe("Case-insensitive substring of a category slug or name"),
-  updatedSince: z.string().trim().max(40).optional().describe("ISO 8601 date; only locations updated on or after it"),
+  updatedSince: z
+    .string()
+    .trim()
+    .max(40)
+    .meta({ format: "date-time", description: "ISO 8601 date-time (a date alone, 2026-01-31, is accepted too); only locations updated on or after it" })
+    .optional(),
   cursor: z.string().trim().min(1).max(500).optional().describe("nextCursor from the previous page: keyset paging, fast at any depth"),
 });
 
