@@ -5,7 +5,7 @@ import { decodeOffsetCursor, listingFingerprint } from "../shared/opaque-cursor"
 import { selectBusinessRecords } from "../entities/business-lookup";
 import { isPlain, readWhereWhen, type WhereWhenInput } from "../where-when/where-when-params";
 import { DISTANCE_SORT, distanceDisclosure, KEYWORD_CANDIDATES, KEYWORD_RANKING, KEYWORD_RATING, type KeywordSort } from "./disclosures";
-import { selectListings, toListing, type ListingSource } from "./listing";
+import { selectListings, type ListingSource } from "./listing";
 import { RATING_ORDER, ratingOrderOf } from "./rating-order";
 import { CATEGORY_QUERIES, filteredListings } from "./category-search";
 import { readQuery, type QueryReading } from "./query-reading";
