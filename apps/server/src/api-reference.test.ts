@@ -112,7 +112,8 @@ describe("/docs", () => {
     expect(csp["default-src"]).toEqual(["'none'"]);
     expect(csp["script-src"]).toEqual(["'self'"]);
     expect(csp["style-src"]).toEqual(["'self'"]);
-    expect(csp["connect-src"]).toEqual(["'self'"]);
+    // This origin and the public base URL's (the document's second server; the test server's is http://directory.test).
+    expect(csp["connect-src"]).toEqual(["'self'", "http://directory.test"]);
     expect(csp["frame-ancestors"]).toEqual(["'none'"]);
     const html = await response.text();
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);

@@ -185,7 +185,7 @@ export function createApp(deps: AppDeps): Express {
     res.json(openApiDocument);
   });
 
-  mountDocs(app);
+  mountDocs(app, publicBaseUrl);
   mountPages(app, contextFor);
   mountWellKnown(app, publicBaseUrl, deps.rateLimits);
   // The partner export streams NDJSON: its procedure runs as everywhere, only the body writing is its own.

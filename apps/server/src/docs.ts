@@ -9,25 +9,28 @@ import type { Express, Response } from "express";
  * from this origin (the renderer from node_modules/swagger-ui-dist, resolved at run time so it
  * works from the sources and from the bundle in dist/), so the page runs under a CSP allowing
  * only 'self' scripts and styles: nothing is inline (Swagger UI sets styles through the CSSOM,
- * which a CSP does not restrict). "Try it out" calls the servers URL of the document, the public
- * base URL: this origin in production.
+ * which a CSP does not restrict). "Try it out" calls the document's first server, "/": the origin
+ * the page was opened at, whatever its address (127.0.0.1, a LAN address, a proxy's host). The
+ * second, the public base URL, may be another origin: the CSP lets the page call it too.
  */
 
 const ASSET_PREFIX = "/docs/assets";
 const YEAR_SECONDS = 365 * 24 * 3600;
 
-/** Only what Swagger UI needs: its script and stylesheet, ours, same-origin fetches, data: icons. */
-export const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
+/** Only what Swagger UI needs: its script and stylesheet, ours, fetches to this origin and the public one, data: icons. */
+export function docsCsp(publicBaseUrl: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self' ${new URL(publicBaseUrl).origin}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
 
 /** Runs after the bundle (both deferred, in order); validatorUrl null: no badge fetched from swagger.io. */
 const INIT_SCRIPT = `"use strict";
@@ -99,12 +102,13 @@ function securityHeaders(res: Response): void {
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
 }
 
-export function mountDocs(app: Express): void {
+export function mountDocs(app: Express, publicBaseUrl: string): void {
+  const csp = docsCsp(publicBaseUrl);
   const assets = loadAssets();
   const html = page(Object.fromEntries(assets.map((a) => [a.file, a])));
   app.get("/docs", (_req, res) => {
     securityHeaders(res);
-    res.setHeader("Content-Security-Policy", DOCS_CSP);
+    res.setHeader("Content-Security-Policy", csp);
     res.setHeader("Cache-Control", "no-cache");
     res.type("text/html; charset=utf-8").send(html);
   });

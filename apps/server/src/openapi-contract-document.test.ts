@@ -101,6 +101,21 @@ describe("the document as a whole", () => {
     expect(invalid.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("lists this origin first among its servers, then the public base URL, and writes placeholders as Markdown code", () => {
+    expect(document.servers).toEqual([expect.objectContaining({ url: "/" }), expect.objectContaining({ url: "http://directory.test" })]);
+    // Markdown renderers (Swagger UI) drop <key> as an unknown HTML tag: "Bearer <key>" showed as "Bearer .".
+    expect(document.info.description).toContain("Authorization: Bearer `<key>`.");
+    const bare: string[] = [];
+    JSON.stringify(document, (key, value: unknown) => {
+      if ((key === "description" || key === "summary") && typeof value === "string") {
+        const outsideCode = value.replace(/`[^`]*`/g, "");
+        if (/<[^<>\s]+>/.test(outsideCode)) bare.push(value);
+      }
+      return value;
+    });
+    expect(bare).toEqual([]);
+  });
+
   it("has a license, a contact and a described tag for every tag an operation uses", () => {
     expect(document.info.license).toMatchObject({ name: expect.any(String), url: expect.stringMatching(/^http/) });
     expect(document.info.contact).toMatchObject({ email: expect.stringContaining("@") });

@@ -91,7 +91,7 @@ const HEADERS: Record<string, Header> = {
     schema: { type: "string" },
   },
   "RateLimit-Policy": {
-    description: 'The limit that counted this request: "<policy>";q=<requests>;w=<window seconds>',
+    description: 'The limit that counted this request: "<policy>";q=<requests>;w=<window-seconds>',
     schema: { type: "string" },
   },
   "Retry-After": { description: "Seconds until the used-up limit resets", required: true, schema: { type: "integer", minimum: 1 } },
@@ -329,6 +329,12 @@ export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateL
     }
   }
 
+  // "/" first: Try it out in /docs calls the origin the page was opened at (127.0.0.1, a LAN address,
+  // a proxy's host), which its CSP allows; the public base URL, absolute, for clients that need one.
+  document.servers = [
+    { url: "/", description: "The server this document was read from" },
+    { url: baseUrl, description: "The public base URL (PUBLIC_BASE_URL)" },
+  ];
   document.info.license = { name: "Business Directory usage rules (no open-source licence)", url: `${baseUrl}/llms.txt` };
   document.info.contact = { ...SUPPORT_CONTACT };
   document.tags = Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description }));
@@ -338,5 +344,32 @@ export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateL
     schemas: { ...schemas, Error: ERROR_SCHEMA, PartnerAuthError: PARTNER_AUTH_ERROR_SCHEMA, RateLimitError: RATE_LIMIT_ERROR_SCHEMA },
     headers: HEADERS,
   };
-  return document;
+  return placeholdersAsCode(document);
+}
+
+/** Keys whose values are data (example bodies, defaults), not Markdown to render. */
+const DATA_KEYS = new Set(["value", "example", "default", "enum", "const", "pattern"]);
+
+/**
+ * OpenAPI descriptions are CommonMark, which reads <key> as an HTML tag: Swagger UI drops it and
+ * shows "Bearer ." for "Bearer <key>". Every run of text holding such a placeholder becomes a code
+ * span (unless it already is one), so it reads the same as plain text and as rendered Markdown.
+ */
+function placeholdersAsCode<T>(node: T): T {
+  if (Array.isArray(node)) return node.map((item: unknown) => placeholdersAsCode(item)) as T;
+  if (node === null || typeof node !== "object") return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => {
+      if (DATA_KEYS.has(key)) return [key, value];
+      if ((key === "description" || key === "summary") && typeof value === "string") return [key, markdownPlaceholders(value)];
+      return [key, placeholdersAsCode(value)];
+    }),
+  ) as T;
+}
+
+function markdownPlaceholders(text: string): string {
+  return text
+    .split(/(`[^`]*`)/)
+    .map((part, index) => (index % 2 === 1 ? part : part.replace(/[^\s`]*<[^<>\s]+>[^\s`]*?(?=[.,;:)]*(?:\s|$))/g, (run) => `\`${run}\``)))
+    .join("");
 }
