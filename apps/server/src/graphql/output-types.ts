@@ -76,6 +76,11 @@ const outputTypes = createOutputTypes({
     ClaimVerification: { description: "How a claim was verified", at: ["Claim.verification"] },
     DataAttribution: { description: "A licence notice owed for the facts shown (e.g. OpenStreetMap's ODbL line)", at: ["Entity.attributions"] },
     MatchedBy: { description: "How a keyword search hit matched", at: ["KeywordListing.matchedBy"] },
+    NextChange: {
+      description: "When a listing next opens or closes after the instant its search named",
+      at: ["Listing.nextChange", "KeywordListing.nextChange"],
+    },
+    OpeningChange: { description: "opens or closes", at: ["NextChange.change"] },
     KeywordMatch: { description: "How a keyword search found its results, once per response", at: ["KeywordResults.matchedBy"] },
     SpellingCorrection: { description: "A misspelt word and what it was read as", at: ["KeywordResults.corrections"] },
     ActionType: { description: "What an agent-profile action does", at: ["AgentAction.type"] },

@@ -1,6 +1,8 @@
 import {
   GraphQLBoolean,
   GraphQLEnumType,
+  GraphQLFloat,
+  GraphQLInputObjectType,
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
@@ -103,17 +105,46 @@ const limitArg = (rule: string) => ({ limit: { type: GraphQLInt, description: ru
 function sortEnum(name: string, values: readonly string[], description: string) {
   return new GraphQLEnumType({ name, description, values: Object.fromEntries(values.map((value) => [value, { value }])) });
 }
+type CategorySortValue = (typeof ZCategorySortInput.options)[number];
+type KeywordSortValue = (typeof ZKeywordSortInput.options)[number];
 const CategorySort = sortEnum(
   "CategorySort",
   ZCategorySortInput.options,
-  "ranking: plan tier first (the default); rating: best-rated first, no rating last, then most reviews",
+  "ranking: plan tier first (the default); rating: best-rated first, no rating last, then most reviews; distance: nearest first (needs near)",
 );
 const KeywordSort = sortEnum(
   "KeywordSort",
   ZKeywordSortInput.options,
-  "relevance: text relevance (the default); rating: best-rated first, no rating last, then most reviews",
+  "relevance: text relevance (the default); rating: best-rated first, no rating last, then most reviews; distance: nearest first (needs near)",
 );
 const sortArg = (type: GraphQLEnumType) => ({ sort: { type, description: "The order; the response's disclosure names the order used" } });
+
+/** A point, typed: REST's near=<lat>,<lng> as GraphQL's natural shape. */
+const Point = new GraphQLInputObjectType({
+  name: "Point",
+  description: "A point in decimal degrees",
+  fields: { lat: { type: nonNull(GraphQLFloat), description: "-90 to 90" }, lng: { type: nonNull(GraphQLFloat), description: "-180 to 180" } },
+});
+
+/** The where-when arguments of the searches, as the procedures take them (their rules and 400s are the procedures'). */
+interface WhereWhenArgs {
+  openNow?: boolean | null;
+  openAt?: string | null;
+  near?: { lat: number; lng: number } | null;
+  radiusKm?: number | null;
+}
+const whereWhenArgs = {
+  openNow: { type: GraphQLBoolean, description: "true: only businesses open now, each in its city's time zone" },
+  openAt: { type: GraphQLString, description: "Only businesses open at this ISO 8601 instant (Z or an offset)" },
+  near: { type: Point, description: "Search around this point; the category is then optional" },
+  radiusKm: { type: GraphQLFloat, description: "Radius around near, in km: above 0, at most 50, default 5" },
+};
+const givenWhereWhen = (args: WhereWhenArgs) => ({
+  openNow: given(args.openNow),
+  openAt: given(args.openAt),
+  near: given(args.near),
+  radiusKm: given(args.radiusKm),
+});
 
 function rootField<Args>(
   config: Omit<GraphQLFieldConfig<unknown, GraphQLContext, Args>, "resolve" | "extensions"> & {
@@ -135,29 +166,45 @@ const Query = new GraphQLObjectType<unknown, GraphQLContext>({
       args: { ...slugArg, history: { type: GraphQLBoolean, description: "true adds superseded claims; needs an API key" } },
       call: (caller, { slug, history }) => caller.entities.getEntityProfile({ slug, history: history ?? undefined }),
     }),
-    lookupBusinesses: rootField<{ category: string; city: string; limit?: number | null; sort?: "ranking" | "rating" | null }>({
+    lookupBusinesses: rootField<{ category?: string | null; city?: string | null; limit?: number | null; sort?: CategorySortValue | null } & WhereWhenArgs>({
       type: BusinessLookup,
-      description: "One category in one city (GET /api/v2/businesses); an unknown category or city is a NOT_FOUND that names it",
+      description: "One category in one city (GET /api/v2/businesses); an unknown category or city is a NOT_FOUND that names it. With near, both are optional.",
       args: {
-        category: { type: nonNull(GraphQLString), description: "Category name, plural or synonym" },
-        city: { type: nonNull(GraphQLString), description: "City name or alias" },
+        category: { type: GraphQLString, description: "Category name, plural or synonym; required unless near is given" },
+        city: { type: GraphQLString, description: "City name or alias; required unless near is given" },
         ...limitArg("1 to 50, default 10"),
         ...sortArg(CategorySort),
+        ...whereWhenArgs,
       },
-      call: (caller, { category, city, limit, sort }) => caller.search.lookupBusinesses({ category, city, limit: given(limit), sort: given(sort) }),
+      call: (caller, args) =>
+        caller.search.lookupBusinesses({
+          category: given(args.category),
+          city: given(args.city),
+          limit: given(args.limit),
+          sort: given(args.sort),
+          ...givenWhereWhen(args),
+        }),
     }),
-    searchCategory: rootField<{ category: string; city?: string | null; limit?: number | null; sort?: "ranking" | "rating" | null }>({
+    searchCategory: rootField<{ category?: string | null; city?: string | null; limit?: number | null; sort?: CategorySortValue | null } & WhereWhenArgs>({
       type: RankedListings,
       description: "A category with an optional city, ranked by plan tier then internal score, or by rating (the search_businesses tool)",
       args: {
-        category: { type: nonNull(GraphQLString), description: 'A business category, e.g. "dentist"' },
+        category: { type: GraphQLString, description: 'A business category, e.g. "dentist"; required unless near is given' },
         city: { type: GraphQLString, description: "Omit for every city" },
         ...limitArg("1 to 10, default 5"),
         ...sortArg(CategorySort),
+        ...whereWhenArgs,
       },
-      call: (caller, { category, city, limit, sort }) => caller.search.searchCategory({ category, city: given(city), limit: given(limit), sort: given(sort) }),
+      call: (caller, args) =>
+        caller.search.searchCategory({
+          category: given(args.category),
+          city: given(args.city),
+          limit: given(args.limit),
+          sort: given(args.sort),
+          ...givenWhereWhen(args),
+        }),
     }),
-    searchKeyword: rootField<{ query: string; city?: string | null; limit?: number | null; sort?: "relevance" | "rating" | null }>({
+    searchKeyword: rootField<{ query: string; city?: string | null; limit?: number | null; sort?: KeywordSortValue | null } & WhereWhenArgs>({
       type: KeywordResults,
       description: "Free text over names, descriptions, services, USPs, taglines, keywords and buyer questions (the search_by_keyword tool)",
       args: {
@@ -165,8 +212,10 @@ const Query = new GraphQLObjectType<unknown, GraphQLContext>({
         city: { type: GraphQLString, description: "Omit to search everywhere" },
         ...limitArg("1 to 10, default 5"),
         ...sortArg(KeywordSort),
+        ...whereWhenArgs,
       },
-      call: (caller, { query, city, limit, sort }) => caller.search.searchKeyword({ query, city: given(city), limit: given(limit), sort: given(sort) }),
+      call: (caller, args) =>
+        caller.search.searchKeyword({ query: args.query, city: given(args.city), limit: given(args.limit), sort: given(args.sort), ...givenWhereWhen(args) }),
     }),
     offers: rootField<{ slug: string }>({
       type: Offers,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, cities, type OpeningHoursSpec } from "@directory/db";
 import { writeClaims, type NewClaim } from "../../services/claims/claim-writes";
 import { openingState } from "../../services/where-when/opening-hours-time";
-import { haversineKm } from "../../services/where-when/near-fixtures";
+import { atLocal, haversineKm } from "../../services/where-when/near-fixtures";
 import { anonymousCaller, SERVABLE } from "../../test-callers";
 import { createTestDatabase, type TestDatabase } from "../../testing";
 
@@ -78,8 +78,7 @@ describe("openAt and openNow", () => {
   it.each(["2026-05-12T09:30:00", "2026-05-17T11:00:00"])(
     "keeps exactly the businesses open at %s local time, over every page, and counts the unknown hours left out",
     async (local) => {
-      const offset = localOffset(pair.timeZone, local);
-      const openAt = `${local}${offset}`;
+      const openAt = atLocal(local, pair.timeZone);
       const at = new Date(openAt);
       const rows = await pairRows();
       const open = rows.filter((row) => openingState(row.hours, pair.timeZone, at).openNow === true).map((row) => row.id);
@@ -116,7 +115,7 @@ describe("openAt and openNow", () => {
     const [bar] = await database.db.select().from(businesses).where(eq(businesses.id, barRow!.id));
     const hours: OpeningHoursSpec[] = [{ days: ["Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"], opens: "18:00", closes: "02:00" }];
     await database.db.transaction((tx) => writeClaims(tx, [{ business: bar!, claims: [owner("openingHours", hours)] }]));
-    const at = (local: string) => `${local}${localOffset(pair.timeZone, local)}`;
+    const at = (local: string) => atLocal(local, pair.timeZone);
     const search = (local: string) => caller.search.searchCategory({ category: pair.category, city: pair.city, limit: 10, openAt: at(local) });
     const found = async (local: string) => {
       const { ids } = await walk((cursor) => caller.search.searchCategory({ category: pair.category, city: pair.city, limit: 10, openAt: at(local), cursor }));
@@ -152,7 +151,7 @@ describe("openAt and openNow", () => {
   });
 
   it("keyword search and the listicle take the same filter: every listing open, a subset of the plain answer", async () => {
-    const openAt = `2026-05-12T10:00:00${localOffset(pair.timeZone, "2026-05-12T10:00:00")}`;
+    const openAt = atLocal("2026-05-12T10:00:00", pair.timeZone);
     const keyword = await caller.search.searchKeyword({ query: pair.category, city: pair.city, limit: 10, openAt });
     expect(keyword.businesses.length).toBeGreaterThan(0);
     expect(keyword.businesses.every((b) => b.openNow === true)).toBe(true);
@@ -199,7 +198,7 @@ describe("near a point", () => {
     const nearest = await caller.search.searchCategory({ category: pair.category, near: point, sort: "distance", limit: 3 });
     const byKm = [...inCategory].sort((a, b) => a.km - b.km);
     expect(nearest.businesses[0]!.id).toBe(byKm[0]!.id);
-    const openAt = `2026-05-12T10:00:00${localOffset(pair.timeZone, "2026-05-12T10:00:00")}`;
+    const openAt = atLocal("2026-05-12T10:00:00", pair.timeZone);
     const open = await caller.search.searchCategory({ category: pair.category, near: point, openAt, limit: 10 });
     expect(open.businesses.every((b) => b.openNow === true && b.distanceKm !== undefined)).toBe(true);
     expect(open.totalMatches + (open.excludedUnknownHours ?? 0)).toBeLessThanOrEqual(inCategory.length);
@@ -238,11 +237,3 @@ describe("refusals, naming the parameter", () => {
     expect(error?.message).toContain(parameter);
   });
 });
-
-/** The zone's UTC offset ("+05:30") at a local wall-clock time (no DST jump at the times used here). */
-function localOffset(timeZone: string, local: string): string {
-  const guess = new Date(`${local}Z`);
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }).formatToParts(guess);
-  const name = parts.find((part) => part.type === "timeZoneName")!.value;
-  return name === "GMT" ? "+00:00" : name.slice(3);
-}
