@@ -67,35 +67,42 @@ export const ZRadiusKmParam = z
   .number()
   .gt(0, "a radius above 0 km")
   .max(NEAR_RADIUS_MAX_KM, `at most ${NEAR_RADIUS_MAX_KM} km`)
-  .optional()
   .meta({
     description: `Radius around near, in km: above 0, at most ${NEAR_RADIUS_MAX_KM}, default ${NEAR_RADIUS_DEFAULT_KM}`,
     default: NEAR_RADIUS_DEFAULT_KM,
     example: 2,
-  });
+  })
+  .optional();
+
+const OPEN_AT_DESCRIPTION =
+  "Only businesses open at this instant (ISO 8601 with Z or an offset), each in its city's time zone; listings then carry openNow and nextChange";
+const OPEN_AT_EXAMPLE = "2026-05-10T09:30:00+02:00";
 
 /** `openAt`: an ISO 8601 date-time with Z or an offset, past or future. */
 export const ZOpenAtParam = z.iso
   .datetime({ offset: true, message: 'an ISO 8601 date-time with Z or an offset, e.g. "2026-05-10T09:30:00+02:00"' })
-  .optional()
   .meta({
-    description:
-      "Only businesses open at this instant (ISO 8601 with Z or an offset), each in its city's time zone; listings then carry openNow and nextChange",
-    example: "2026-05-10T09:30:00+02:00",
-  });
+    description: OPEN_AT_DESCRIPTION,
+    example: OPEN_AT_EXAMPLE,
+    // The date-time format's own pattern is unreadable in a reference; the format says it.
+    override: ({ jsonSchema }) => {
+      delete jsonSchema.pattern;
+    },
+  })
+  .optional();
 
 /** `openNow`: true keeps businesses open now (server clock); a real boolean, or "true"/"false" on REST. */
 export const ZOpenNowParam = z
   .union([z.boolean(), z.stringbool({ truthy: ["true"], falsy: ["false"] })])
   .pipe(z.boolean())
-  .optional()
   .meta({
     description: "true: only businesses open now, each in its city's time zone; listings then carry openNow and nextChange",
     override: ({ jsonSchema }) => {
       delete jsonSchema.anyOf;
       Object.assign(jsonSchema, { type: "string", enum: ["true", "false"], example: "true" });
     },
-  });
+  })
+  .optional();
 
 /** The instant an open filter or a listing's openNow refers to: openAt, else now when openNow, else none. */
 export function requestedInstant(params: { openAt?: string | null; openNow?: boolean | null }, now: () => Date = () => new Date()): Date | null {
