@@ -83,10 +83,18 @@ describe("pages", () => {
       const csp = headers.get("content-security-policy") ?? "";
       expect(csp, path).toMatch(/frame-ancestors 'none'/);
       expect(csp, path).toMatch(/default-src 'none'/);
-      expect(csp, path).not.toMatch(/unsafe-inline|script-src/);
+      // Scripts only from our own files: no inline script, no eval, no other origin.
+      expect(csp, path).toMatch(/script-src 'self'(;|$)/);
+      expect(csp, path).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
     }
     const home = await get("/");
     expect(home.text).not.toMatch(/<style|style=/);
+    // Every script element is data (JSON-LD) or a file of ours: nothing inline runs.
+    for (const script of home.text.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
+      if (/type="application\/ld\+json"/.test(script[1]!)) continue;
+      expect(script[1]).toMatch(/ src="\/assets\/[\w.-]+\.js\?v=[0-9a-f]{12}"/);
+      expect(script[2]).toBe("");
+    }
     const stylesheet = home.text.match(/<link rel="stylesheet" href="([^"]+)"/)?.[1];
     expect(stylesheet).toMatch(/^\/assets\/site\.css\?v=[0-9a-f]{12}$/);
     const css = await get(stylesheet!);
@@ -104,7 +112,7 @@ describe("pages", () => {
     for (const id of ["f-category", "f-city", "f-q"]) expect(text).toMatch(new RegExp(`<label for="${id}">`));
     expect(text).toMatch(/id="popular-categories"/);
     expect(text).toMatch(/href="\/browse\?category=[^"]+&amp;city=[^"]+"/);
-    for (const href of ["/docs", "/api/openapi.json", "/api/mcp", "/llms.txt"]) expect(text).toContain(`href="${href}"`);
+    for (const href of ["/docs", "/api/openapi.json", "/mcp", "/llms.txt"]) expect(text).toContain(`href="${href}"`);
     expect(text).toContain('<link rel="canonical" href="http://directory.test/">');
   });
 
@@ -118,7 +126,7 @@ describe("pages", () => {
     expect(text).toMatch(/href="mailto:[^"@]+@[^"]+"/);
     expect(text).toMatch(/<a href="https?:\/\/[^"]+" rel="nofollow noopener">/);
     expect(text).toMatch(/<table class="claims">/);
-    expect(text).toMatch(/<td data-label="Value">[^<]+<\/td><td data-label="Source">[^<]+<\/td>/);
+    expect(text).toMatch(/<td class="value" data-label="Value">[^<]+<\/td><td data-label="Source">[^<]+<\/td>/);
     for (const anchor of ["contact", "location", "hours", "offers", "questions", "claims"]) expect(text).toContain(`id="${anchor}"`);
     expect(text).toContain(`href="/browse?category=${target!.categorySlug}&amp;city=`);
     expect(text).toContain(`<link rel="canonical" href="http://directory.test/business/${target!.slug}">`);

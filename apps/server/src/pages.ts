@@ -1,1 +1,1 @@
-export { mountPages } from "./pages/index";
+export { htmlNotFound, mountPages } from "./pages/index";

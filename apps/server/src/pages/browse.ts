@@ -1,7 +1,6 @@
 import type { Request, Response } from "express";
 import { escapeHtml, queryString } from "../html";
-import type { Caller } from "./errors";
-import { sendErrorPage } from "./errors";
+import { sendErrorPage, type PageCallers } from "./errors";
 import { browseHref, layout, listingItem, searchForms } from "./layout";
 
 export const BROWSE_PAGE_SIZE = 10;
@@ -20,31 +19,57 @@ function pageNumber(value: unknown): number | null {
   return page >= 1 && page <= MAX_PAGE ? page : null;
 }
 
-function nextHref(category: string, city: string, cursor: string, page: number): string {
-  return `/browse${queryString({ category, city, cursor, page })}`;
+/** A browse search as its links carry it: every page link keeps all of it. */
+interface BrowseSearch {
+  category: string;
+  city: string;
+  /** "lat,lng" as sent; the procedure checks it (a 400 naming near). */
+  near: string;
+  radiusKm: string;
+  openNow: boolean;
+}
+
+function searchHref(search: BrowseSearch, cursor?: string, page?: number): string {
+  const { category, city, near, radiusKm, openNow } = search;
+  return `/browse${queryString({ category, city, near, radiusKm, openNow: openNow ? "true" : undefined, cursor, page })}`;
 }
 
 /**
  * Keyset paging (search.lookupBusinesses' nextCursor): forward by cursor, back to the first page,
  * and one step back from page 2; the browser's back button covers the rest.
  */
-function pager(category: string, city: string, page: number, pages: number, nextCursor: string | null): string {
+function pager(search: BrowseSearch, page: number, pages: number, nextCursor: string | null): string {
   const items: string[] = [];
-  if (page === 2) items.push(`<li><a rel="prev" href="${escapeHtml(browseHref(category, city))}">Previous</a></li>`);
-  else if (page > 2) items.push(`<li><a rel="first" href="${escapeHtml(browseHref(category, city))}">First page</a></li>`);
+  if (page === 2) items.push(`<li><a rel="prev" href="${escapeHtml(searchHref(search))}">Previous</a></li>`);
+  else if (page > 2) items.push(`<li><a rel="first" href="${escapeHtml(searchHref(search))}">First page</a></li>`);
   items.push(`<li><span aria-current="page">Page ${page} of ${Math.max(pages, page)}</span></li>`);
-  if (nextCursor) items.push(`<li><a rel="next" href="${escapeHtml(nextHref(category, city, nextCursor, page + 1))}">Next</a></li>`);
+  if (nextCursor) items.push(`<li><a rel="next" href="${escapeHtml(searchHref(search, nextCursor, page + 1))}">Next</a></li>`);
   return pages > 1 || page > 1 ? `<nav aria-label="Result pages"><ul class="pager">${items.join("")}</ul></nav>` : "";
 }
 
-export async function browsePage(req: Request, res: Response, caller: Caller, baseUrl: string): Promise<void> {
-  const category = text(req.query.category);
-  const city = text(req.query.city);
+/** A checkbox sends "true" (or "on" from a hand-made form); anything else is unchecked. */
+function checked(value: unknown): boolean {
+  return value === "true" || value === "on";
+}
+
+export async function browsePage(req: Request, res: Response, { caller, extras, baseUrl }: PageCallers): Promise<void> {
+  const search: BrowseSearch = {
+    category: text(req.query.category),
+    city: text(req.query.city),
+    near: text(req.query.near),
+    radiusKm: text(req.query.radiusKm),
+    openNow: checked(req.query.openNow),
+  };
+  const { category, city, near, openNow } = search;
+  const formValues = { category, city, near, openNow };
   const cursor = text(req.query.cursor) || undefined;
   const page = pageNumber(req.query.page);
-  if (!category || !city || page === null || (page > 1 && !cursor)) {
-    const problem = !category || !city ? "Choose both a category and a city." : "That page link is not valid; start from the first page.";
-    const main = `<h1>Browse the directory</h1><p>${escapeHtml(problem)}</p>${searchForms({ category, city })}`;
+  if ((!near && (!category || !city)) || page === null || (page > 1 && !cursor)) {
+    const problem =
+      page === null || (page > 1 && !cursor)
+        ? "That page link is not valid; start from the first page."
+        : "Choose both a category and a city, or a place to search near (category and city are then optional).";
+    const main = `<h1>Browse the directory</h1><p>${escapeHtml(problem)}</p>${searchForms(formValues)}`;
     res
       .status(400)
       .type("html")
@@ -52,35 +77,57 @@ export async function browsePage(req: Request, res: Response, caller: Caller, ba
     return;
   }
   try {
-    const result = await caller.search.lookupBusinesses({ category, city, limit: BROWSE_PAGE_SIZE, cursor });
-    // Both were named, so both resolved (an unknown one is a 404 the catch renders).
-    const found = { category: result.category!, city: result.city! };
-    const cityLabel = `${found.city.name}, ${found.city.country}`;
-    const heading = `${found.category.name} in ${found.city.name}`;
+    const radiusKm = search.radiusKm === "" ? undefined : Number(search.radiusKm);
+    const result = await caller.search.lookupBusinesses({
+      category: category || undefined,
+      city: city || undefined,
+      limit: BROWSE_PAGE_SIZE,
+      cursor,
+      openNow: openNow || undefined,
+      near: near || undefined,
+      // Not a number: sent as NaN, refused by the procedure with a 400 naming radiusKm.
+      radiusKm,
+      // Near a point, a person asks for the nearest first (ties in the spec's ranking).
+      sort: near ? "distance" : undefined,
+    });
+    const found = { category: result.category, city: result.city };
+    const cityLabel = found.city ? `${found.city.name}, ${found.city.country}` : "";
+    const what = found.category?.name ?? "Businesses";
+    const where = found.city ? ` in ${found.city.name}` : "";
+    const heading = `${openNow ? "Open now: " : ""}${what}${where}${near ? ` near ${near}` : ""}`;
     const first = (page - 1) * BROWSE_PAGE_SIZE + 1;
     const pages = Math.ceil(result.totalMatches / BROWSE_PAGE_SIZE);
-    const items = result.businesses.map(listingItem).join("");
+    const items = result.businesses.map((listing) => listingItem(listing)).join("");
+    const excluded = result.excludedUnknownHours
+      ? `<p>${result.excludedUnknownHours} ${result.excludedUnknownHours === 1 ? "business is" : "businesses are"} left out because ${result.excludedUnknownHours === 1 ? "its" : "their"} opening hours are not known.</p>`
+      : "";
+    const place = found.city
+      ? `${escapeHtml(found.city.region)}, ${escapeHtml(found.city.country)} · `
+      : near
+        ? `Within ${escapeHtml(search.radiusKm || "5")} km · `
+        : "";
     const main = `<h1>${escapeHtml(heading)}</h1>
-<p class="muted">${escapeHtml(found.city.region)}, ${escapeHtml(found.city.country)} · ${result.totalMatches} ${result.totalMatches === 1 ? "business" : "businesses"}${result.businesses.length ? `, showing ${first}–${first + result.businesses.length - 1}` : ""}</p>
-<section aria-labelledby="ranking"><h2 id="ranking">How these are ordered</h2><p>${escapeHtml(result.rankingDisclosure)}</p></section>
+<p class="muted">${place}${result.totalMatches} ${result.totalMatches === 1 ? "business" : "businesses"}${openNow ? " open now" : ""}${result.businesses.length ? `, showing ${first}–${first + result.businesses.length - 1}` : ""}</p>
+${excluded}<section aria-labelledby="ranking"><h2 id="ranking">How these are ordered</h2><p>${escapeHtml(result.rankingDisclosure)}</p></section>
 <h2 id="results">Businesses</h2>
 ${items ? `<ol class="results" start="${first}">${items}</ol>` : "<p>No businesses are listed here yet.</p>"}
-${pager(found.category.slug, cityLabel, page, pages, result.nextCursor)}
-${searchForms({ category: found.category.name, city: cityLabel })}`;
-    // Later pages are the same listing continued: the first page is the one to index.
-    const canonical = `${baseUrl}${browseHref(found.category.slug, cityLabel)}`;
+${pager({ ...search, category: found.category?.slug ?? category, city: cityLabel || city }, page, pages, result.nextCursor)}
+${searchForms({ ...formValues, category: found.category?.name ?? category, city: cityLabel || city })}`;
+    // Later pages, open-now and near searches are the same listing narrowed: the plain first page is the one to index.
+    const plain = !near && !openNow && found.category && found.city;
+    const canonical = plain ? `${baseUrl}${browseHref(found.category!.slug, cityLabel)}` : undefined;
     res.type("html").send(
       layout(
         {
           title: page > 1 ? `${heading}, page ${page}` : heading,
-          description: `${found.category.name} in ${found.city.name}, ${found.city.region}: listings with sourced facts.`,
+          description: `${what}${where}${found.city ? `, ${found.city.region}` : ""}: listings with sourced facts.`,
           canonical,
-          noindex: page > 1,
+          noindex: page > 1 || !plain,
         },
         main,
       ),
     );
   } catch (error) {
-    await sendErrorPage(res, caller, error, { category, city });
+    await sendErrorPage(res, extras, error, formValues);
   }
 }

@@ -3,13 +3,16 @@ import { TRPCError } from "@trpc/server";
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { toPublicError } from "@directory/api";
 import { escapeHtml } from "../html";
-import type { Caller } from "./errors";
+import type { Caller, PageCallers } from "./errors";
 import { popularOrNothing, sendErrorPage } from "./errors";
+import { claimsTable } from "./facts";
+import { hoursSection } from "./hours";
 import { browseHref, layout, listingItem, searchForms, tierBadge } from "./layout";
 
 type Profile = Awaited<ReturnType<Caller["entities"]["getEntityProfile"]>>;
 type Offers = Awaited<ReturnType<Caller["entities"]["getOffers"]>>;
 type Questions = Awaited<ReturnType<Caller["entities"]["getBuyerQuestions"]>>;
+type Hours = Awaited<ReturnType<Caller["pages"]["businessHours"]>>;
 
 /** tel: wants E.164; phones are stored that way, and anything else gets no link. */
 function telHref(phone: string): string | null {
@@ -47,22 +50,6 @@ function contactActions(contact: Profile["contact"]): string {
   return `<ul class="actions">${actions.join("") || "<li>No contact details known</li>"}</ul>${plain.length ? `<p>${plain.join("<br>")}</p>` : ""}`;
 }
 
-function claimValue(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (value === null || value === undefined) return "";
-  return JSON.stringify(value);
-}
-
-function claimsTable(claims: Profile["claims"]): string {
-  const rows = claims
-    .map(
-      (c) =>
-        `<tr><td data-label="Fact">${escapeHtml(c.property)}</td><td data-label="Value">${escapeHtml(claimValue(c.value))}</td><td data-label="Source">${escapeHtml(c.source)}</td><td data-label="Verification">${escapeHtml(c.verification)}</td><td data-label="Confidence">${Math.round(c.confidence * 100)}%</td><td data-label="Observed">${escapeHtml(c.observedAt.slice(0, 10))}${c.stale ? ' <strong class="stale">(stale)</strong>' : ""}</td></tr>`,
-    )
-    .join("");
-  return `<table class="claims"><caption class="muted">Each fact, its value and who stated it</caption><thead><tr><th scope="col">Fact</th><th scope="col">Value</th><th scope="col">Source</th><th scope="col">Verification</th><th scope="col">Confidence</th><th scope="col">Observed</th></tr></thead><tbody>${rows}</tbody></table>`;
-}
-
 function offersSection(offers: Offers | null): string {
   if (!offers || offers.offers.length === 0) return "<p>No published offers.</p>";
   return `<ul>${offers.offers
@@ -98,10 +85,9 @@ function closureNotice(status: Profile["operatingStatus"]): string {
   return "";
 }
 
-export function renderProfile(profile: Profile, offers: Offers | null, questions: Questions | null): string {
+export function renderProfile(profile: Profile, offers: Offers | null, questions: Questions | null, hours: Hours | null): string {
   const { identity, contact, aiSignals } = profile;
   const cityParam = `${identity.city}, ${identity.country}`;
-  const hours = contact.openingHours.map((h) => `<li>${escapeHtml(h.days.join(", "))}: ${escapeHtml(h.opens)}–${escapeHtml(h.closes)}</li>`).join("");
   const description = aiSignals.description ?? `${identity.category} in ${identity.city}`;
   const main = `<article>
 <h1>${escapeHtml(identity.name)}</h1>
@@ -109,11 +95,11 @@ export function renderProfile(profile: Profile, offers: Offers | null, questions
 ${closureNotice(profile.operatingStatus)}${aiSignals.tagline ? `<p><em>${escapeHtml(aiSignals.tagline)}</em></p>` : ""}<p>${escapeHtml(aiSignals.description ?? "")}</p>
 <h2 id="contact">Contact</h2>${contactActions(contact)}
 <h2 id="location">Location</h2><p>${escapeHtml(contact.address)}${contact.postalCode ? ` ${escapeHtml(contact.postalCode)}` : ""}</p>
-<h2 id="hours">Opening hours</h2><ul>${hours || "<li>Not known</li>"}</ul>
+<h2 id="hours">Opening hours</h2>${hoursSection(hours, contact.openingHours, identity.city)}
 <h2 id="services">Services</h2><p>${escapeHtml(profile.services.join(", ") || "Not known")}</p>
 <h2 id="offers">Offers</h2>${offersSection(offers)}
 <h2 id="questions">Questions and answers</h2>${questionsSection(questions)}
-<h2 id="claims">Where these facts come from</h2>${claimsTable(profile.claims)}${attributionLines(profile.attributions)}
+<h2 id="claims">Where these facts come from</h2>${claimsTable(profile.claims, identity)}${attributionLines(profile.attributions)}
 <p class="muted">Directory completeness ${aiSignals.directoryCompletenessScore}/100: ${escapeHtml(aiSignals.directoryCompletenessScoreLabel)}</p>
 <h2 id="more">More like this</h2><p><a href="${escapeHtml(browseHref(identity.categorySlug, cityParam))}">All ${escapeHtml(identity.category.toLowerCase())} listings in ${escapeHtml(identity.city)}</a></p>
 <p class="muted">For agents: <a href="${escapeHtml(profile.links.agentProfileUrl)}">agent.json</a> · <a href="${escapeHtml(profile.links.canonicalUrl)}">canonical record</a></p>
@@ -154,7 +140,7 @@ async function sendGonePage(res: Response, caller: Caller, slug: string, status:
     const { category, city } = alternatives;
     const cityParam = `${city.name}, ${city.country}`;
     offer = `<h2 id="alternatives">Other ${escapeHtml(category.name.toLowerCase())} listings in ${escapeHtml(city.name)}</h2>
-${alternatives.alternatives.length ? `<ul class="results">${alternatives.alternatives.map(listingItem).join("")}</ul>` : "<p>None listed right now.</p>"}
+${alternatives.alternatives.length ? `<ul class="results">${alternatives.alternatives.map((listing) => listingItem(listing)).join("")}</ul>` : "<p>None listed right now.</p>"}
 <p><a href="${escapeHtml(browseHref(category.slug, cityParam))}">All ${escapeHtml(category.name.toLowerCase())} listings in ${escapeHtml(city.name)}</a></p>${searchForms({ category: category.name, city: cityParam })}`;
   } else {
     offer = `${searchForms()}${await popularOrNothing(caller)}`;
@@ -169,20 +155,23 @@ ${alternatives.alternatives.length ? `<ul class="results">${alternatives.alterna
     .send(layout({ title, noindex: true }, `<h1>${escapeHtml(title)}</h1><p>${explanation}</p><p class="muted">${escapeHtml(message)}</p>${offer}`));
 }
 
-export async function businessPage(req: Request, res: Response, caller: Caller): Promise<void> {
+export async function businessPage(req: Request, res: Response, { caller, extras }: PageCallers): Promise<void> {
   const slug = String(req.params.slug);
   try {
-    const [profile, offers, questions] = await Promise.all([
-      caller.entities.getEntityProfile({ slug }),
-      extra(caller.entities.getOffers({ slug })),
-      extra(caller.entities.getBuyerQuestions({ slug })),
+    // The profile is the view's one counted call; the rest of the page is read after it, uncounted.
+    const profile = await caller.entities.getEntityProfile({ slug });
+    const current = profile.identity.slug;
+    const [offers, questions, hours] = await Promise.all([
+      extra(extras.entities.getOffers({ slug: current })),
+      extra(extras.entities.getBuyerQuestions({ slug: current })),
+      extra(extras.pages.businessHours({ slug: current })),
     ]);
-    res.type("html").send(renderProfile(profile, offers, questions));
+    res.type("html").send(renderProfile(profile, offers, questions, hours));
   } catch (error) {
     if (error instanceof TRPCError) {
       const { status, body } = toPublicError(error);
-      if (status === 404 || status === 410) return sendGonePage(res, caller, slug, status, body.error);
+      if (status === 404 || status === 410) return sendGonePage(res, extras, slug, status, body.error);
     }
-    await sendErrorPage(res, caller, error);
+    await sendErrorPage(res, extras, error);
   }
 }

@@ -12,7 +12,7 @@ ${await popularOrNothing(caller)}
 <ul>
 <li><a href="/docs">API documentation</a>: REST, tRPC, GraphQL and webhooks</li>
 <li><a href="/api/openapi.json">OpenAPI description</a> of the REST API</li>
-<li><a href="/api/mcp">MCP server</a> (Streamable HTTP) for agents</li>
+<li><a href="/mcp">MCP server</a>: how to connect an agent (Streamable HTTP at <code>/api/mcp</code>)</li>
 <li><a href="/llms.txt">llms.txt</a>: how agents should use the directory</li>
 </ul></section>`;
   res.type("html").send(

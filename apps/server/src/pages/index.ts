@@ -2,23 +2,29 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from "e
 import { createCaller, type Context } from "@directory/api";
 import { browsePage } from "./browse";
 import { businessPage } from "./business";
-import type { Caller } from "./errors";
+import type { PageCallers } from "./errors";
 import { homePage } from "./home";
-import { pageSecurityHeaders, STYLESHEET_PATH } from "./layout";
+import { NEAR_ME_SCRIPT_PATH, pageSecurityHeaders, STYLESHEET_PATH } from "./layout";
+import { mcpPage } from "./mcp";
+import { NEAR_ME_SCRIPT } from "./near-me-script";
 import { searchPage } from "./search";
 import { profileSitemap, robotsTxt, siteSitemap, sitemapIndex } from "./sitemap";
 import { SITE_CSS } from "./site-css";
 
-type Handler = (req: Request, res: Response, page: { caller: Caller; baseUrl: string }) => Promise<void> | void;
+type Handler = (req: Request, res: Response, page: PageCallers) => Promise<void> | void;
 
 /** Human-readable pages; like every door they call procedures, never the database. */
+export { htmlNotFound } from "./errors";
+
 export function mountPages(app: Express, contextFor: (req: Request, res: Response) => Context): void {
   const page =
     (handler: Handler): RequestHandler =>
     async (req: Request, res: Response, next: NextFunction) => {
       try {
         const context = contextFor(req, res);
-        await handler(req, res, { caller: createCaller(context), baseUrl: context.publicBaseUrl });
+        // No address and no key: an in-process caller, which no limit counts (context.ts).
+        const extras = createCaller({ ...context, clientIp: null, bearerToken: null });
+        await handler(req, res, { caller: createCaller(context), extras, baseUrl: context.publicBaseUrl });
       } catch (error) {
         next(error);
       }
@@ -30,19 +36,24 @@ export function mountPages(app: Express, contextFor: (req: Request, res: Respons
     page((_req, res, { caller, baseUrl }) => homePage(res, caller, baseUrl)),
   );
   app.get(
+    "/mcp",
+    pageSecurityHeaders,
+    page((_req, res, { baseUrl }) => mcpPage(res, baseUrl)),
+  );
+  app.get(
     "/business/:slug",
     pageSecurityHeaders,
-    page((req, res, { caller }) => businessPage(req, res, caller)),
+    page((req, res, callers) => businessPage(req, res, callers)),
   );
   app.get(
     "/browse",
     pageSecurityHeaders,
-    page((req, res, { caller, baseUrl }) => browsePage(req, res, caller, baseUrl)),
+    page((req, res, callers) => browsePage(req, res, callers)),
   );
   app.get(
     "/search",
     pageSecurityHeaders,
-    page((req, res, { caller }) => searchPage(req, res, caller)),
+    page((req, res, callers) => searchPage(req, res, callers)),
   );
 
   app.get(
@@ -68,11 +79,13 @@ export function mountPages(app: Express, contextFor: (req: Request, res: Respons
     page((req, res, { caller }) => profileSitemap(req, res, caller)),
   );
 
-  const stylesheetPath = STYLESHEET_PATH.split("?")[0]!;
-  app.get(stylesheetPath, pageSecurityHeaders, (req, res) => {
-    // The URL carries the content hash; only the current one is cacheable for a year.
-    const current = req.originalUrl === STYLESHEET_PATH;
-    res.setHeader("Cache-Control", current ? "public, max-age=31536000, immutable" : "public, max-age=300");
-    res.type("text/css; charset=utf-8").send(SITE_CSS);
-  });
+  // The URL carries the content hash; only the current one is cacheable for a year.
+  const asset = (path: string, type: string, body: string): void => {
+    app.get(path.split("?")[0]!, pageSecurityHeaders, (req, res) => {
+      res.setHeader("Cache-Control", req.originalUrl === path ? "public, max-age=31536000, immutable" : "public, max-age=300");
+      res.type(type).send(body);
+    });
+  };
+  asset(STYLESHEET_PATH, "text/css; charset=utf-8", SITE_CSS);
+  asset(NEAR_ME_SCRIPT_PATH, "text/javascript; charset=utf-8", NEAR_ME_SCRIPT);
 }

@@ -1,7 +1,6 @@
 import type { Request, Response } from "express";
 import { escapeHtml } from "../html";
-import type { Caller } from "./errors";
-import { sendErrorPage } from "./errors";
+import { sendErrorPage, type PageCallers } from "./errors";
 import { layout, listingItem, searchForms } from "./layout";
 
 function text(value: unknown): string {
@@ -9,7 +8,7 @@ function text(value: unknown): string {
 }
 
 /** Keyword results (search.searchKeyword); not indexed: the query space is endless. */
-export async function searchPage(req: Request, res: Response, caller: Caller): Promise<void> {
+export async function searchPage(req: Request, res: Response, { caller, extras }: PageCallers): Promise<void> {
   const q = text(req.query.q);
   const city = text(req.query.city);
   if (q.length < 2) {
@@ -23,7 +22,7 @@ export async function searchPage(req: Request, res: Response, caller: Caller): P
   try {
     const result = await caller.search.searchKeyword({ query: q, city: city || undefined, limit: 10 });
     const where = result.city ? ` in ${result.city.name}` : "";
-    const items = result.businesses.map(listingItem).join("");
+    const items = result.businesses.map((listing) => listingItem(listing)).join("");
     const main = `<h1>Results for “${escapeHtml(q)}”${escapeHtml(where)}</h1>
 <section aria-labelledby="ranking"><h2 id="ranking">How these are ordered</h2><p>${escapeHtml(result.rankingModel)}</p></section>
 <h2 id="results">Businesses</h2>
@@ -31,6 +30,6 @@ ${items ? `<ol class="results">${items}</ol>` : "<p>Nothing matched. Try fewer o
 ${searchForms({ q, city })}`;
     res.type("html").send(layout({ title: `Results for ${q}${where}`, noindex: true }, main));
   } catch (error) {
-    await sendErrorPage(res, caller, error, { q, city });
+    await sendErrorPage(res, extras, error, { q, city });
   }
 }

@@ -31,7 +31,21 @@ button{font:inherit;padding:.5rem 1rem;min-height:2.75rem;border:0;border-radius
 .tier{display:inline-block;font-size:.875rem;padding:0 .4rem;border:1px solid var(--line);border-radius:.25rem}
 .tier.paid{border-color:#8a5a00;color:#6b4500}
 table{border-collapse:collapse;width:100%}
-th,td{border:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+th,td{border:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top;overflow-wrap:break-word}
+table.claims tbody th{font-weight:600;background:none}
+table.claims td.value{overflow-wrap:anywhere}
+table.claims .num,table.claims .date{white-space:nowrap}
+table.hours{width:auto;min-width:16rem}
+table.hours tr.today{font-weight:700;background:var(--band)}
+.today-mark{font-weight:700}
+.hours-state{font-size:1.1rem}
+pre{overflow-x:auto;background:var(--band);padding:.75rem;border-radius:.25rem}
+code{overflow-wrap:anywhere}
+.hint{font-size:.875rem;color:var(--muted)}
+form.search div.check{flex-direction:row;align-items:center;gap:.5rem;min-width:auto;flex:0 0 auto;min-height:2.75rem}
+input[type=checkbox]{width:1.25rem;height:1.25rem;min-height:0;margin:0}
+button.secondary{background:#fff;color:var(--link);border:1px solid var(--link);margin-top:.5rem;align-self:flex-start}
+[hidden]{display:none!important}
 th{background:var(--band)}
 .pager{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;padding:0}
 .pager a,.pager span{display:inline-block;padding:.35rem .75rem;border:1px solid var(--line);border-radius:.25rem}
@@ -40,9 +54,9 @@ dt{font-weight:600;margin-top:.75rem}
 dd{margin-left:0}
 @media (max-width:40rem){
   table.claims thead{position:absolute;left:-9999px}
-  table.claims,table.claims caption,table.claims tbody,table.claims tr,table.claims td{display:block;width:100%}
+  table.claims,table.claims caption,table.claims tbody,table.claims tr,table.claims td,table.claims tbody th{display:block;width:100%}
   table.claims caption{text-align:left}
   table.claims tr{border:1px solid var(--line);margin:0 0 .75rem;padding:.25rem 0}
-  table.claims td{border:0;padding:.15rem .5rem}
+  table.claims td,table.claims tbody th{border:0;padding:.15rem .5rem}
   table.claims td::before{content:attr(data-label) ": ";font-weight:600}
 }`;
