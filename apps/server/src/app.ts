@@ -25,7 +25,7 @@ import { mountGraphql } from "./graphql";
 import { bearerChallenge, compressionMiddleware, graphqlAuthChallenge, publicReadCors, responseConventions, restHeadAsGet } from "./http-conventions";
 import { LOG_SERIALIZERS, type Logger } from "./logger";
 import { createMetrics, metricsEndpoint, policyOf, type ServerMetrics } from "./metrics";
-import { mountPages } from "./pages";
+import { htmlNotFound, mountPages } from "./pages";
 import { mountPartnerExport } from "./partner-export";
 import { bodyParsers, decodeUnreservedPathEscapes, emptyBodyIsEmptyObject, pathParameterGate, trpcJsonContentType } from "./request-hygiene";
 import { createRouteClassifier } from "./route-classifier";
@@ -190,6 +190,8 @@ export function createApp(deps: AppDeps): Express {
   mountWellKnown(app, publicBaseUrl, deps.rateLimits);
   // The partner export streams NDJSON: its procedure runs as everywhere, only the body writing is its own.
   mountPartnerExport(app, contextFor);
+  // A browser's unknown address gets an HTML 404; REST routes and JSON clients go on to the API.
+  app.use(htmlNotFound((req) => classifyRoute(req).door === "rest"));
 
   app.use(errorHandler(logger));
   // Last: trpc-to-openapi answers every path it does not know with a JSON 404 and never calls next().
