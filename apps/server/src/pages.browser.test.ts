@@ -152,6 +152,92 @@ describe.skipIf(!CHROMIUM)("pages in a browser (chromium)", () => {
     await expectAccessible(`/business/${target.slug}`, "410", 410);
   });
 
+  it(
+    "near me: the location button fills lat,lng from geolocation under the CSP, and with script off the typed field does the same",
+    { timeout: 180_000 },
+    async () => {
+      const search = await getJson(server.url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=1");
+      const profile = await getJson(server.url, `/api/v2/entity-profile?slug=${search.body.businesses[0].slug}`);
+      const { latitude, longitude } = profile.body.contact;
+      const located = await browser.newContext({ viewport: { width: 1280, height: 900 }, geolocation: { latitude, longitude }, permissions: ["geolocation"] });
+      const violations: string[] = [];
+      located.on("console", (message) => {
+        if (/Content Security Policy|Permissions policy/i.test(message.text())) violations.push(message.text());
+      });
+      try {
+        const page = await located.newPage();
+        await page.goto(`${server.url}/`);
+        const button = page.getByRole("button", { name: "Use my location" });
+        await expect(button.isVisible()).resolves.toBe(true);
+        await button.click();
+        await page.waitForFunction("document.getElementById('f-near').value !== ''");
+        const near = await page.getByLabel("Near (latitude,longitude)").inputValue();
+        expect(near).toBe(`${latitude.toFixed(5)},${longitude.toFixed(5)}`);
+        await expect(page.locator("#f-near-status").textContent()).resolves.toBe("Your location is filled in.");
+        await Promise.all([page.waitForURL(/\/browse\?/), page.getByRole("button", { name: "Search", exact: true }).click()]);
+        expect(new URL(page.url()).searchParams.get("near")).toBe(near);
+        await expect(page.locator("h1").textContent()).resolves.toBe(`Businesses near ${near}`);
+        await expect(page.locator("ol.results li").first().textContent()).resolves.toMatch(/\d+(\.\d)? k?m away/);
+        await screenshots(page, "browse-near");
+        await page.close();
+      } finally {
+        await located.close();
+      }
+      expect(violations).toEqual([]);
+
+      const noScript = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+      try {
+        const page = await noScript.newPage();
+        await page.goto(`${server.url}/`);
+        await expect(page.getByRole("button", { name: "Use my location" }).isVisible()).resolves.toBe(false);
+        await page.getByLabel("Near (latitude,longitude)").fill(`${latitude},${longitude}`);
+        await page.getByLabel("Open now").check();
+        await Promise.all([page.waitForURL(/\/browse\?/), page.getByRole("button", { name: "Search", exact: true }).click()]);
+        const params = new URL(page.url()).searchParams;
+        expect(params.get("near")).toBe(`${latitude},${longitude}`);
+        expect(params.get("openNow")).toBe("true");
+        await expect(page.locator("h1").textContent()).resolves.toBe(`Open now: Businesses near ${latitude},${longitude}`);
+        await page.close();
+      } finally {
+        await noScript.close();
+      }
+    },
+  );
+
+  it("the profile's facts table breaks no word at 1280 px, and today's hours are marked in words", { timeout: 120_000 }, async () => {
+    const search = await getJson(server.url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=3");
+    const page = await context.newPage();
+    for (const listing of search.body.businesses as { slug: string }[]) {
+      await page.goto(`${server.url}/business/${listing.slug}`);
+      // A word split over two lines has two client rects; the Value column may break a long address (a URL) but no word of 20 letters or fewer.
+      const broken = await page.evaluate<string[]>(`(() => {
+        const broken = [];
+        for (const cell of document.querySelectorAll("table.claims tbody th, table.claims tbody td")) {
+          const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const match of node.textContent.matchAll(/\\S+/g)) {
+              if (cell.classList.contains("value") && (match[0].length > 20 || /[-/@.]/.test(match[0]))) continue;
+              const range = document.createRange();
+              range.setStart(node, match.index);
+              range.setEnd(node, match.index + match[0].length);
+              const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+              if (lines.size > 1) broken.push(cell.getAttribute("data-label") + ": " + match[0]);
+            }
+          }
+        }
+        return broken;
+      })()`);
+      expect(broken, listing.slug).toEqual([]);
+    }
+    const today = page.locator("table.hours tr[aria-current=date]");
+    if ((await page.locator("table.hours").count()) > 0) {
+      await expect(today.count()).resolves.toBe(1);
+      await expect(today.locator("th").textContent()).resolves.toMatch(/^\w+day \(today\)$/);
+    }
+    await page.close();
+    expect(cspViolations).toEqual([]);
+  });
+
   it("has no serious or critical axe-core violations on the home, profile, browse, search and 404 pages", { timeout: 180_000 }, async () => {
     const search = await getJson(server.url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=1");
     await expectAccessible("/", "home", 200);
@@ -160,6 +246,9 @@ describe.skipIf(!CHROMIUM)("pages in a browser (chromium)", () => {
     await expectAccessible("/search?q=dentist", "search", 200);
     await expectAccessible("/business/no-such-business-anywhere", "404", 404);
     await expectAccessible("/browse?category=dentist", "browse-400", 400);
+    await expectAccessible("/browse?category=dentist&city=Mumbai&openNow=true", "browse-open-now", 200);
+    await expectAccessible("/mcp", "mcp", 200);
+    await expectAccessible("/no-such-page", "html-404", 404);
     const page = await context.newPage();
     await page.goto(`${server.url}/business/no-such-business-anywhere`);
     await screenshots(page, "not-found-404");

@@ -39,7 +39,7 @@ table.hours{width:auto;min-width:16rem}
 table.hours tr.today{font-weight:700;background:var(--band)}
 .today-mark{font-weight:700}
 .hours-state{font-size:1.1rem}
-pre{overflow-x:auto;background:var(--band);padding:.75rem;border-radius:.25rem}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--band);padding:.75rem;border-radius:.25rem}
 code{overflow-wrap:anywhere}
 .hint{font-size:.875rem;color:var(--muted)}
 form.search div.check{flex-direction:row;align-items:center;gap:.5rem;min-width:auto;flex:0 0 auto;min-height:2.75rem}
