@@ -1,7 +1,7 @@
 import cors from "cors";
 import type { ErrorRequestHandler, Express, Request, Response } from "express";
-import { GraphQLError, Kind, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs } from "./graphql-js";
-import { createHandler } from "graphql-http/lib/use/express";
+import { getOperationAST, getVariableValues, GraphQLError, Kind, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs } from "./graphql-js";
+import { createHandler, type Request as GraphQLHttpRequest } from "graphql-http";
 import { createCaller, type Context } from "@directory/api";
 import { classifyBodyError, type BodyRefusalKind } from "../body-errors";
 import { doorError, formatGraphQLError } from "./errors";
@@ -44,7 +44,50 @@ function prepare(
   if (overLimit) return [overLimit];
   const invalid = validate(graphqlSchema, document, specifiedRules);
   if (invalid.length > 0) return invalid.map((error) => doorError("GRAPHQL_VALIDATION_FAILED", error.message, error));
+  // Variables are coerced here, not left to execute(): its refusal is a result without data, which
+  // graphql-http would send as 200 where application/graphql-response+json requires a 4xx.
+  const operation = getOperationAST(document, operationName);
+  if (!operation) {
+    return [
+      doorError(
+        "INVALID_INPUT",
+        operationName ? `No operation named "${operationName}" in the query` : "The query holds several operations: name one (operationName)",
+      ),
+    ];
+  }
+  const coerced = getVariableValues(graphqlSchema, operation.variableDefinitions ?? [], variableValues ?? {});
+  if (coerced.errors) return coerced.errors.map((error) => doorError("INVALID_INPUT", error.message, error));
   return { schema: graphqlSchema, document, operationName, variableValues };
+}
+
+/** graphql-http's refusals made before any query runs, which it sends without a body: ours carry { error, code } like every error. */
+const BODILESS_REFUSALS: Record<number, { code: string; error: string }> = {
+  405: { code: "METHOD_NOT_ALLOWED", error: "GraphQL is served over GET or POST" },
+  406: {
+    code: "NOT_ACCEPTABLE",
+    error: "The Accept header admits no type this endpoint answers: application/graphql-response+json or application/json (charset utf-8)",
+  },
+  415: { code: "UNSUPPORTED_MEDIA_TYPE", error: "A POST body must be application/json (charset utf-8) with query, variables and operationName" },
+};
+
+/** The request as graphql-http reads it, the body from the app's parser when it ran. */
+function toGraphQLHttpRequest(req: Request, res: Response): GraphQLHttpRequest<Request, { res: Response }> {
+  return {
+    url: req.url,
+    method: req.method,
+    headers: req.headers,
+    body: () =>
+      req.body !== undefined
+        ? (req.body as Record<string, unknown>)
+        : new Promise<string>((resolve) => {
+            let body = "";
+            req.setEncoding("utf-8");
+            req.on("data", (chunk: string) => (body += chunk));
+            req.on("end", () => resolve(body));
+          }),
+    raw: req,
+    context: { res },
+  };
 }
 
 /** Body refusals answered in the GraphQL error shape; the others get the app's JSON error body. */
@@ -69,12 +112,24 @@ export function mountGraphql(app: Express, contextFor: (req: Request, res: Respo
   app.get(`${GRAPHQL_PATH}/schema.graphql`, (_req, res) => {
     res.type("text/plain").send(sdl);
   });
-  const handler = createHandler<GraphQLContext>({
+  const handle = createHandler<Request, { res: Response }, GraphQLContext>({
     schema: graphqlSchema,
     onSubscribe: (_req, params) => prepare(params.query, params.operationName ?? undefined, params.variables ?? undefined),
     context: (req) => ({ caller: createCaller(contextFor(req.raw, req.context.res)) }),
     formatError: (error) => formatGraphQLError(error, (unexpected) => log.error({ err: unexpected }, "graphql resolver failed")),
   });
-  app.all(GRAPHQL_PATH, handler);
+  app.all(GRAPHQL_PATH, async (req, res, next) => {
+    try {
+      const [body, init] = await handle(toGraphQLHttpRequest(req, res));
+      const refusal = BODILESS_REFUSALS[init.status];
+      if (refusal && !body) {
+        res.status(init.status).set(init.headers).json(refusal);
+        return;
+      }
+      res.writeHead(init.status, init.statusText, init.headers).end(body);
+    } catch (error) {
+      next(error);
+    }
+  });
   app.use(GRAPHQL_PATH, bodyErrors);
 }
