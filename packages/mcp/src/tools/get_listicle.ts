@@ -14,7 +14,7 @@ export function registerGetListicle(server: McpServer, client: DirectoryClient) 
     {
       title: "Most complete listings in a city",
       description:
-        'A "best N" of a category in a city by profile completeness (never paid) or rating; show its disclosure. Pages of up to 10: pass nextCursor as cursor.',
+        'A "best N" of a category in a city by profile completeness (never paid) or rating; show its disclosure. openNow/openAt and near filter as in search_businesses. Pages of up to 10: pass nextCursor as cursor.',
       inputSchema: strictInput(ZGetListicleInput),
       outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,

@@ -38,9 +38,23 @@ function scalar(value: Json | undefined): string {
   return (typeof value === "object" ? JSON.stringify(value) : String(value)).replace(/\s*\n\s*/g, " ").replace(/\|/g, "/");
 }
 
-function inline(value: Json): string {
+const WEEKDAYS = ["Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"];
+
+/**
+ * A listing's next opening change, as a reader says it: "closes Tu 19:00", local time and weekday
+ * (within the coming week; structuredContent keeps the UTC instant and the offset).
+ */
+function nextChangeText(value: JsonObject): string | null {
+  const local = typeof value.local === "string" ? /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(value.local) : null;
+  if (typeof value.change !== "string" || !local) return null;
+  return `${value.change} ${WEEKDAYS[new Date(`${local[1]}T00:00:00Z`).getUTCDay()]} ${local[2]}`;
+}
+
+function inline(value: Json, key?: string): string {
   if (Array.isArray(value)) return value.length === 0 ? "none" : value.every(isScalar) ? value.map(scalar).join(", ") : scalar(JSON.stringify(value));
   if (isObject(value)) {
+    const said = key === "nextChange" ? nextChangeText(value) : null;
+    if (said) return said;
     const entries = Object.entries(value);
     return entries.every(([, cell]) => isScalar(cell)) ? entries.map(([name, cell]) => `${name}=${scalar(cell)}`).join(", ") : scalar(JSON.stringify(value));
   }
@@ -69,7 +83,7 @@ function table(key: string, rows: JsonObject[], indent: string, said: Map<string
   if (listing) said.set(LISTING_TABLE, true);
   const columns = columnsOf(rows, listing, said);
   const lines = [`${indent}${key} (${rows.length}): ${columns.join(" | ")}`];
-  for (const row of rows) lines.push(`${indent}- ${columns.map((column) => inline(row[column] ?? null)).join(" | ")}`);
+  for (const row of rows) lines.push(`${indent}- ${columns.map((column) => inline(row[column] ?? null, column)).join(" | ")}`);
   // Columns dropped because every row said the same still say it, once.
   if (rows.length > 1) {
     const same = Object.keys(rows[0]!).filter(

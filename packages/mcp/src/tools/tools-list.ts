@@ -8,7 +8,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
  * they use (type, properties, items as one schema, enum, const, anyOf, bounds) mean the same in both.
  *
  * An input schema is listed as a compact view of the procedure's: names, types, required, enums,
- * defaults, numeric ranges, formats and descriptions stay; string lengths and patterns go, with
+ * defaults, numeric ranges, formats and descriptions stay; string lengths, patterns and examples go, with
  * `additionalProperties: false`. They cost ~560 tokens a turn (a date-time pattern alone ~200) and
  * change nothing: every call still goes through strictInput and the procedure, which refuse a
  * too-long string, a bad pattern or an unknown argument with an error naming the field (and, for
@@ -19,8 +19,8 @@ type Handler = (...args: unknown[]) => Promise<{ tools?: Record<string, unknown>
 
 type JsonSchema = Record<string, unknown>;
 
-/** String bounds the procedure enforces with a clear error, not repeated to the agent every turn. */
-const INPUT_BOUNDS = new Set(["minLength", "maxLength", "pattern"]);
+/** String bounds the procedure enforces with a clear error, and examples, not repeated to the agent every turn. */
+const INPUT_BOUNDS = new Set(["minLength", "maxLength", "pattern", "example"]);
 const SCHEMA_MAPS = new Set(["properties", "$defs", "definitions"]);
 const isSchema = (value: unknown): value is JsonSchema => typeof value === "object" && value !== null && !Array.isArray(value);
 

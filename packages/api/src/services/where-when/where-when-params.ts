@@ -51,7 +51,7 @@ export const ZNearParam = z
   })
   .pipe(ZPoint)
   .meta({
-    description: 'A point to search around: "<lat>,<lng>" in decimal degrees, e.g. "52.5200,13.4050"',
+    description: 'Search around this point: "<lat>,<lng>" in decimal degrees',
     override: ({ jsonSchema }) => {
       delete jsonSchema.anyOf;
       Object.assign(jsonSchema, { type: "string", pattern: `^${DECIMAL},${DECIMAL}$`, example: "52.5200,13.4050" });
@@ -68,14 +68,13 @@ export const ZRadiusKmParam = z
   .gt(0, "a radius above 0 km")
   .max(NEAR_RADIUS_MAX_KM, `at most ${NEAR_RADIUS_MAX_KM} km`)
   .meta({
-    description: `Radius around near, in km: above 0, at most ${NEAR_RADIUS_MAX_KM}, default ${NEAR_RADIUS_DEFAULT_KM}`,
+    description: `km around near, at most ${NEAR_RADIUS_MAX_KM}`,
     default: NEAR_RADIUS_DEFAULT_KM,
     example: 2,
   })
   .optional();
 
-const OPEN_AT_DESCRIPTION =
-  "Only businesses open at this instant (ISO 8601 with Z or an offset), each in its city's time zone; listings then carry openNow and nextChange";
+const OPEN_AT_DESCRIPTION = "Only those open at this instant (ISO 8601, Z or offset), in local time";
 const OPEN_AT_EXAMPLE = "2026-05-10T09:30:00+02:00";
 
 /** `openAt`: an ISO 8601 date-time with Z or an offset, past or future. */
@@ -96,7 +95,7 @@ export const ZOpenNowParam = z
   .union([z.boolean(), z.stringbool({ truthy: ["true"], falsy: ["false"] })])
   .pipe(z.boolean())
   .meta({
-    description: "true: only businesses open now, each in its city's time zone; listings then carry openNow and nextChange",
+    description: "true: only those open now, in local time",
     override: ({ jsonSchema }) => {
       delete jsonSchema.anyOf;
       Object.assign(jsonSchema, { type: "string", enum: ["true", "false"], example: "true" });
