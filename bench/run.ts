@@ -288,7 +288,12 @@ if (runs("feed")) await benchFeed();
 if (runs("webhooks")) await benchWebhooks(databaseUrl, note);
 if (runs("import")) await benchImport(databaseUrl, note);
 if (runs("tokens")) await benchTokens();
-if (runs("wherewhen")) await benchWhereWhen(databaseUrl, note, { connections, seconds });
+if (runs("wherewhen"))
+  await benchWhereWhen(databaseUrl, note, {
+    connections,
+    seconds,
+    startServer: (port) => startAndWait(node, builtServer, serverEnv(port), `http://127.0.0.1:${port}/healthz`, 60_000),
+  });
 if (runs("partnerfeed")) await benchPartnerFeedPart();
 mkdirSync(join(root, "bench/results"), { recursive: true });
 writeFileSync(join(root, "bench/results/latest.md"), `${report.join("\n")}\n`);
