@@ -15,7 +15,7 @@ function row(name: string, r: LoadResult): string {
 }
 
 const lookup = (params: Record<string, string | number>) =>
-  `/api/v2/businesses?${new URLSearchParams(Object.entries(params).map(new URLSearchParams(Object.entries(params).map(([key, value]): [string, string] => [key, String(value)]))}`;
+  `/api/v2/businesses?${new URLSearchParams(Object.entries(params).map(([key, value]): [string, string] => [key, String(value)]))}`;
 
 export async function benchWhereWhen(
   databaseUrl: string,
