@@ -188,7 +188,7 @@ export function createApp(deps: AppDeps): Express {
   mountDocs(app, publicBaseUrl);
   mountPages(app, contextFor);
   mountWellKnown(app, publicBaseUrl, deps.rateLimits);
-  // The partner export streams NDJSON: its procedure runs as everywhere, only the body writing is its own.
+  // The partner feed's bodies (the export's NDJSON stream, the pages' stored JSON text): its procedures run as everywhere, only the body writing is its own.
   mountPartnerExport(app, contextFor);
   // A browser's unknown address gets an HTML 404; REST routes and JSON clients go on to the API.
   app.use(htmlNotFound((req) => classifyRoute(req).door === "rest"));

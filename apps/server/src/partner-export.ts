@@ -1,9 +1,19 @@
 import type { Express, Request, Response } from "express";
 import type { TRPCError } from "@trpc/server";
-import { createCaller, toPublicError, type Context } from "@directory/api";
+import {
+  createCaller,
+  createPartnerFeedRestCaller,
+  toPublicError,
+  ZGetPartnerFeedChangesInput,
+  ZGetPartnerFeedInput,
+  type Context,
+  type JsonText,
+} from "@directory/api";
 import { sendError } from "./errors";
 
 export const PARTNER_EXPORT_PATH = "/api/v2/partner-feed/export";
+const PARTNER_FEED_PATH = "/api/v2/partner-feed";
+const PARTNER_FEED_CHANGES_PATH = "/api/v2/partner-feed/changes";
 
 /** Waits until the socket takes more, or the client has gone. */
 function drainedOrClosed(res: Response): Promise<void> {
@@ -18,24 +28,83 @@ function drainedOrClosed(res: Response): Promise<void> {
   });
 }
 
+/** A refused call, as the OpenAPI door answers it (status, public body, Retry-After). */
+function sendRefusal(req: Request, res: Response, error: unknown): void {
+  const { status, body, retryAfterSeconds } = toPublicError(error as TRPCError);
+  if (status >= 500 && status !== 503) req.log.error({ err: (error as TRPCError).cause ?? error }, "procedure failed");
+  if (retryAfterSeconds) res.setHeader("Retry-After", String(retryAfterSeconds));
+  sendError(res, status, body);
+}
+
+type InputShape = Record<string, { _zod: { def: { type: string; innerType?: unknown } } }>;
+
+function innerType(schema: InputShape[string]): string {
+  let def = schema._zod.def;
+  while (def.innerType) def = (def.innerType as InputShape[string])._zod.def;
+  return def.type;
+}
+
 /**
- * The one REST route whose body is not a procedure's JSON: the partner export. The procedure runs
- * first, through the same caller every door uses (key, kind, quota, the per-key export slot), and
- * hands back its NDJSON as a pulled stream; this adapter only writes it out. Backpressure: the next
- * chunk is pulled only when res.write has room (through the compression middleware, which gzips
- * when the client accepts it and passes its own backpressure on). A client that disconnects stops
- * the pull at once: the stream's return() rolls its transaction back and frees the key's slot.
- * Mounted before the OpenAPI middleware, which documents the route from the procedure's meta.
+ * The query as the OpenAPI door reads it (trpc-to-openapi with its patched coercion): one value
+ * per name (an empty one is left out), numeric strings as numbers where the input takes a number,
+ * "true"/"false" where it takes a boolean. The procedure's own input schema then validates it.
+ */
+function queryInput(req: Request, shape: InputShape): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(req.query)) {
+    if (!value) continue;
+    input[key] = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  }
+  for (const [key, value] of Object.entries(input)) {
+    const schema = shape[key];
+    if (typeof value !== "string" || !schema) continue;
+    const type = innerType(schema);
+    if (type === "number" && value.trim() !== "" && !Number.isNaN(Number(value))) input[key] = Number(value);
+    else if (type === "boolean" && (value === "true" || value === "false")) input[key] = value === "true";
+  }
+  return input;
+}
+
+/**
+ * The REST door's body writing for the partner feed, the one place it differs from the OpenAPI
+ * middleware's (which still documents these routes and answers HEAD). Every call runs its
+ * procedure through a caller with the request's context, so the guards (key, kind, quota, the
+ * per-key export slot) and input validation are the procedures'; only the body is written here:
+ *
+ * - GET /api/v2/partner-feed and /changes: the procedures answer their page as JSON text (the
+ *   stored documents joined), written as it is. The OpenAPI middleware would parse nothing either,
+ *   but stringify every location: at 500 or 1,000 locations a page that was most of its cost.
+ * - GET /api/v2/partner-feed/export: NDJSON chunks pulled one at a time. Backpressure: the next
+ *   chunk is pulled only when res.write has room (through the compression middleware, which gzips
+ *   when the client accepts it and passes its own backpressure on). A client that disconnects
+ *   stops the pull at once: the stream's return() ends its database read and frees the key's slot.
+ *
+ * Mounted before the OpenAPI middleware, which documents the routes from the procedures' meta.
  */
 export function mountPartnerExport(app: Express, contextFor: (req: Request, res: Response) => Context): void {
+  const page = (path: string, shape: InputShape, call: (req: Request, res: Response, input: Record<string, unknown>) => Promise<JsonText<unknown>>) =>
+    app.get(path, async (req, res, next) => {
+      if (req.method !== "GET") return next();
+      let body: JsonText<unknown>;
+      try {
+        body = await call(req, res, queryInput(req, shape));
+      } catch (error) {
+        sendRefusal(req, res, error);
+        return;
+      }
+      // The header trpc-to-openapi sends, so both writers answer alike.
+      res.status(200).setHeader("Content-Type", "application/json");
+      res.end(body.text);
+    });
+  page(PARTNER_FEED_PATH, ZGetPartnerFeedInput.shape, (req, res, input) => createPartnerFeedRestCaller(contextFor(req, res)).page(input));
+  page(PARTNER_FEED_CHANGES_PATH, ZGetPartnerFeedChangesInput.shape, (req, res, input) => createPartnerFeedRestCaller(contextFor(req, res)).changes(input));
+
   app.get(PARTNER_EXPORT_PATH, async (req, res) => {
     let lines: AsyncIterableIterator<string>;
     try {
       lines = await createCaller(contextFor(req, res)).feed.exportPartnerFeed({});
     } catch (error) {
-      const { status, body, retryAfterSeconds } = toPublicError(error as TRPCError);
-      if (retryAfterSeconds) res.setHeader("Retry-After", String(retryAfterSeconds));
-      sendError(res, status, body);
+      sendRefusal(req, res, error);
       return;
     }
     let gone = false;

@@ -28,6 +28,10 @@ export { DEFAULT_RATE_LIMITS, deleteExpiredRateLimitWindows, type RateLimitSetti
 export { pruneFeedChanges, sweepExpiredSubscriptions } from "./services/feed/changes";
 export { backfillFeedDocuments, recordFeedChanges, type RemoveReason } from "./services/feed/feed-documents";
 export { EXPORT_CHUNK_ROWS } from "./services/feed/export";
+export { JsonText } from "./services/feed/json-text";
+export { createPartnerFeedRestCaller } from "./routers/feed/rest-bodies";
+export { ZGetPartnerFeedInput } from "./routers/feed/get-partner-feed.types";
+export { ZGetPartnerFeedChangesInput } from "./routers/feed/get-partner-feed-changes.types";
 export { createSecretBox, parseSecretKey, type SecretBox } from "./services/webhooks/secrets";
 export { signatureHeaders } from "./services/webhooks/signing";
 export { checkWebhookUrl, guardedLookup, outboundPolicyFromEnv, type OutboundPolicy } from "./services/webhooks/outbound-address";

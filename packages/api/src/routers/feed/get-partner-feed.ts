@@ -1,10 +1,15 @@
-import { getPartnerFeedPage } from "../../services/feed/partner-feed";
+import { getPartnerFeedPage, partnerFeedPageText } from "../../services/feed/partner-feed";
 import { partnerProcedure } from "../../trpc";
 import { getPartnerFeedMeta, ZGetPartnerFeedInput, ZGetPartnerFeedOutput } from "./get-partner-feed.types";
 
-/** GET /api/v2/partner-feed: verified locations as schema.org JSON-LD, paged (partner key). */
-export const getPartnerFeed = partnerProcedure
+/** The paged feed's guards (partner key, kind, quota) and input, shared by its two bodies below. */
+const partnerFeedQuery = partnerProcedure.input(ZGetPartnerFeedInput);
+
+/** GET /api/v2/partner-feed: verified locations as schema.org JSON-LD, paged (partner key); tRPC reads it, OpenAPI documents it. */
+export const getPartnerFeed = partnerFeedQuery
   .meta(getPartnerFeedMeta)
-  .input(ZGetPartnerFeedInput)
   .output(ZGetPartnerFeedOutput)
   .query(({ ctx, input }) => getPartnerFeedPage(ctx.db, { ...input, baseUrl: ctx.publicBaseUrl }));
+
+/** The same page as the JSON text the REST door writes (see rest-bodies.ts). */
+export const getPartnerFeedText = partnerFeedQuery.query(({ ctx, input }) => partnerFeedPageText(ctx.db, { ...input, baseUrl: ctx.publicBaseUrl }));

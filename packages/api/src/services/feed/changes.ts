@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import { executePrepared, rowsOf, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import type { toJsonLd } from "../entities/structured-data";
-import { recordFeedChanges, servedDocument, type RemoveReason } from "./feed-documents";
+import { baseReplacement, recordFeedChanges, type RemoveReason } from "./feed-documents";
+import { JsonText } from "./json-text";
 
 export const CHANGES_MAX_LIMIT = 1_000;
 export const CHANGES_DEFAULT_LIMIT = 100;
@@ -56,11 +57,19 @@ export function positionExpired(after: number): DomainError {
   );
 }
 
+export interface FeedChangesPage {
+  changes: FeedChange[];
+  nextAfter: number;
+  hasMore: boolean;
+}
+
 /**
  * The changes after a position, in position order (commit order: see feed_changes). Every entry
  * is one change, never merged with a later one; an upsert carries the location as it was then.
+ * The page is its JSON text: each entry written around its stored document (given its base URL by
+ * PostgreSQL), keys in the order the schema lists them; no document is parsed or stringified.
  */
-export async function getFeedChanges(db: Db, params: FeedChangesParams) {
+export async function feedChangesText(db: Db, params: FeedChangesParams): Promise<JsonText<FeedChangesPage>> {
   const { after, limit } = params;
   const position = await feedPosition(db);
   if (after > position.last) {
@@ -70,9 +79,10 @@ export async function getFeedChanges(db: Db, params: FeedChangesParams) {
     );
   }
   if (after < position.prunedThrough) throw positionExpired(after);
+  const { placeholder, replacement } = baseReplacement(params.baseUrl);
   const rows = await executePrepared<ChangeRow>(
     db,
-    sql`select seq, action, business_id as "id", reason, merged_into as "mergedInto", document,
+    sql`select seq, action, business_id as "id", reason, merged_into as "mergedInto", replace(document, ${placeholder}, ${replacement}) as "document",
       floor(extract(epoch from changed_at) * 1000)::float8 as "changedAt",
       changed_at < now() - ${`${CHANGES_RETENTION_DAYS} days`}::interval as "stale"
     from feed_changes where seq > ${after} order by seq limit ${limit + 1}`,
@@ -80,14 +90,22 @@ export async function getFeedChanges(db: Db, params: FeedChangesParams) {
   // The first change after a position is at least as old as the position: if it is past retention, so is the position.
   if (rows[0]?.stale && after > 0) throw positionExpired(after);
   const page = rows.slice(0, limit);
-  const changes: FeedChange[] = page.map((row) => {
-    const change: FeedChange = { seq: Number(row.seq), action: row.action, id: row.id, changedAt: new Date(row.changedAt).toISOString() };
-    if (row.reason) change.reason = row.reason;
-    if (row.mergedInto) change.mergedInto = row.mergedInto;
-    if (row.document) change.location = JSON.parse(servedDocument(row.document, params.baseUrl)) as FeedLocation;
-    return change;
-  });
-  return { changes, nextAfter: changes.at(-1)?.seq ?? after, hasMore: rows.length > limit };
+  // Ids, actions and reasons are uuids and fixed words (no character JSON escapes); the rest is stringified.
+  const entries = page.map(
+    (row) =>
+      `{"seq":${Number(row.seq)},"action":"${row.action}","id":"${row.id}","changedAt":"${new Date(row.changedAt).toISOString()}"` +
+      (row.reason ? `,"reason":${JSON.stringify(row.reason)}` : "") +
+      (row.mergedInto ? `,"mergedInto":"${row.mergedInto}"` : "") +
+      (row.document ? `,"location":${row.document}` : "") +
+      "}",
+  );
+  const nextAfter = page.length > 0 ? Number(page.at(-1)!.seq) : after;
+  return new JsonText(`{"changes":[${entries.join(",")}],"nextAfter":${nextAfter},"hasMore":${rows.length > limit}}`);
+}
+
+/** The changes as values, for the doors that need them (tRPC, in-process callers). */
+export async function getFeedChanges(db: Db, params: FeedChangesParams): Promise<FeedChangesPage> {
+  return (await feedChangesText(db, params)).value();
 }
 
 /**
