@@ -1,6 +1,6 @@
-import { asc, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businesses } from "@directory/db";
+import { businesses, cities } from "@directory/db";
 import { sitemapPage, sitemapPageStarts } from "../../services/pages/pages";
 import { anonymousCaller, SERVABLE } from "../../test-callers";
 import { createTestDatabase, type TestDatabase } from "../../testing";
@@ -72,5 +72,50 @@ describe("pages procedures", () => {
 
   it("alternatives: an unknown slug is a 404", async () => {
     await expect(caller.pages.alternatives({ slug: "no-such-business" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("businessHours: the week, today and open or closed in the city's zone, at the instant named", async () => {
+    const [target] = await database.db
+      .select({ id: businesses.id, slug: businesses.slug, timeZone: cities.timeZone })
+      .from(businesses)
+      .innerJoin(cities, eq(cities.id, businesses.cityId))
+      .where(and(SERVABLE, eq(cities.timeZone, "Asia/Kolkata")))
+      .orderBy(asc(businesses.slug))
+      .limit(1);
+    const bar = [{ days: ["Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"], opens: "18:00", closes: "02:00" }];
+    await database.db.update(businesses).set({ openingHours: bar }).where(eq(businesses.id, target!.id));
+    // Thursday 01:30 in India (+05:30, no DST): still Wednesday's night, open until 02:00.
+    const hours = await caller.pages.businessHours({ slug: target!.slug, at: "2026-05-13T20:00:00Z" });
+    expect(hours).toEqual({
+      timeZone: "Asia/Kolkata",
+      hoursKnown: true,
+      today: "Thursday",
+      week: [
+        { day: "Monday", hours: "Closed" },
+        { day: "Tuesday", hours: "18:00-02:00" },
+        { day: "Wednesday", hours: "18:00-02:00" },
+        { day: "Thursday", hours: "18:00-02:00" },
+        { day: "Friday", hours: "18:00-02:00" },
+        { day: "Saturday", hours: "18:00-02:00" },
+        { day: "Sunday", hours: "Closed" },
+      ],
+      openNow: true,
+      nextChange: { change: "closes", utc: "2026-05-13T20:30:00.000Z", local: "2026-05-14T02:00:00+05:30" },
+      summary: "Today (Thursday) 18:00-02:00, open now until 02:00",
+    });
+    // Monday 12:00 there: closed, opening Tuesday 18:00.
+    const monday = await caller.pages.businessHours({ slug: target!.slug, at: "2026-05-11T06:30:00+00:00" });
+    expect(monday).toMatchObject({ today: "Monday", openNow: false, nextChange: { change: "opens", local: "2026-05-12T18:00:00+05:30" } });
+
+    await database.db.update(businesses).set({ openingHours: [] }).where(eq(businesses.id, target!.id));
+    expect(await caller.pages.businessHours({ slug: target!.slug })).toMatchObject({
+      hoursKnown: false,
+      week: [],
+      openNow: null,
+      nextChange: null,
+      summary: null,
+    });
+    await expect(caller.pages.businessHours({ slug: target!.slug, at: "Monday noon" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.pages.businessHours({ slug: "no-such-business" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });
