@@ -100,7 +100,7 @@ export function mountPartnerExport(app: Express, contextFor: (req: Request, res:
   page(PARTNER_FEED_CHANGES_PATH, ZGetPartnerFeedChangesInput.shape, (req, res, input) => createPartnerFeedRestCaller(contextFor(req, res)).changes(input));
 
   app.get(PARTNER_EXPORT_PATH, async (req, res) => {
-    let lines: AsyncIterableIterator<string>;
+    let lines: AsyncIterableIterator<string | Uint8Array>;
     try {
       lines = await createCaller(contextFor(req, res)).feed.exportPartnerFeed({});
     } catch (error) {

@@ -4,16 +4,16 @@ import type { DirectoryMeta } from "../../trpc";
 
 export const ZExportPartnerFeedInput = z.object({});
 
-const isAsyncIterable = (value: unknown): value is AsyncIterableIterator<string> =>
+const isAsyncIterable = (value: unknown): value is AsyncIterableIterator<string | Uint8Array> =>
   typeof value === "object" && value !== null && Symbol.asyncIterator in value;
 
 /**
- * The export's body as NDJSON text chunks, pulled by the door that writes it. Only the REST door
+ * The export's body as NDJSON chunks (text, or its UTF-8 bytes as PostgreSQL sent them), pulled by the door that writes it. Only the REST door
  * (apps/server's partner-export adapter) and in-process callers can take a stream; the SDK reads
  * the REST route (exportPartnerFeed in packages/sdk).
  */
 export const ZExportPartnerFeedOutput = z
-  .custom<AsyncIterableIterator<string>>(isAsyncIterable, "an NDJSON stream")
+  .custom<AsyncIterableIterator<string | Uint8Array>>(isAsyncIterable, "an NDJSON stream")
   .describe(
     'NDJSON (application/x-ndjson): one schema.org JSON-LD location per line (identifier = business id, each once), then the last line {"after": <position>, "count": <locations>}',
   );

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { executePrepared, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { baseReplacement } from "./feed-documents";
@@ -34,7 +34,7 @@ export interface FeedExportParams {
  * (before any row is read) when the key already has an export running; the slot is freed when the
  * stream ends, fails, or the consumer stops (return()).
  */
-export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableIterator<string> {
+export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableIterator<string | Uint8Array> {
   if (running.has(params.keyId)) {
     throw new DomainError("RATE_LIMITED", `This key already has an export running: one at a time per key; retry in ${EXPORT_RETRY_AFTER_SECONDS} seconds`);
   }
@@ -43,7 +43,7 @@ export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableI
   }
   running.add(params.keyId);
   const chunkRows = params.chunkRows ?? EXPORT_CHUNK_ROWS;
-  return pullStream<string>(
+  return pullStream<string | Uint8Array>(
     (emit) =>
       db.transaction(
         async (tx) => {
@@ -53,13 +53,13 @@ export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableI
           const { placeholder, replacement } = baseReplacement(params.baseUrl);
           for (;;) {
             // One text per read, joined (and given its base URL) by PostgreSQL: no row is parsed, built or stringified here.
-            const [chunk] = await executePrepared<{ text: string | null; last: string | null; rows: number }>(
+            const chunk = await readChunk(
               tx,
               sql`select string_agg(replace(document, ${placeholder}, ${replacement}) || E'\n', '' order by business_id) as "text",
                 (array_agg(business_id order by business_id desc))[1]::text as "last", count(*)::int as "rows"
               from (select business_id, document from feed_documents where business_id > ${after}::uuid order by business_id limit ${chunkRows}) d`,
             );
-            if (!chunk?.text || !chunk.last) break;
+            if (!chunk) break;
             count += chunk.rows;
             after = chunk.last;
             await emit(chunk.text);
@@ -70,4 +70,36 @@ export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableI
       ),
     () => running.delete(params.keyId),
   );
+}
+
+interface Chunk {
+  text: string | Uint8Array;
+  last: string;
+  rows: number;
+}
+
+/** postgres-js's client under a drizzle handle (a transaction's own); absent on PGlite. */
+interface PostgresJsHandle {
+  dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+  session: { client: { unsafe?: (query: string, params: unknown[], options: { prepare: boolean }) => { raw(): Promise<(Buffer | null)[][]> } } };
+}
+
+/**
+ * One read of the export. On PostgreSQL the text comes as the bytes PostgreSQL sent (postgres-js
+ * raw rows): decoding 1.7 MB to a string and encoding it back for the socket cost more than
+ * reading it, and a Buffer lives outside the JS heap, so memory stays flat. PGlite answers text.
+ */
+async function readChunk(tx: Db, query: SQL): Promise<Chunk | null> {
+  const handle = tx as unknown as PostgresJsHandle;
+  const client = handle.session.client;
+  if (typeof client.unsafe === "function") {
+    const { sql: text, params } = handle.dialect.sqlToQuery(query);
+    const [row] = await client.unsafe(text, params, { prepare: true }).raw();
+    const [body, last, rows] = row ?? [];
+    if (!body || !last || !rows) return null;
+    return { text: body, last: last.toString(), rows: Number(rows.toString()) };
+  }
+  const [row] = await executePrepared<{ text: string | null; last: string | null; rows: number }>(tx, query);
+  if (!row?.text || !row.last) return null;
+  return { text: row.text, last: row.last, rows: row.rows };
 }
