@@ -42,7 +42,8 @@ afterAll(async () => {
 });
 
 const ids = (body: JsonBody): string[] => (body.businesses as JsonBody[]).map((listing) => listing.id);
-const query = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+const query = (params: Record<string, string | number>) =>
+  new URLSearchParams(Object.entries(params).map(([key, value]): [string, string] => [key, String(value)])).toString();
 
 async function tool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   return (await mcp.callTool({ name, arguments: args })) as CallToolResult;

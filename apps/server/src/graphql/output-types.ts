@@ -81,6 +81,10 @@ const outputTypes = createOutputTypes({
       at: ["Listing.nextChange", "KeywordListing.nextChange"],
     },
     OpeningChange: { description: "opens or closes", at: ["NextChange.change"] },
+    ListingClosure: {
+      description: "A listing closed for now (temporarily_closed), with its reopening date when known",
+      at: ["Listing.operatingStatus", "KeywordListing.operatingStatus"],
+    },
     KeywordMatch: { description: "How a keyword search found its results, once per response", at: ["KeywordResults.matchedBy"] },
     SpellingCorrection: { description: "A misspelt word and what it was read as", at: ["KeywordResults.corrections"] },
     ActionType: { description: "What an agent-profile action does", at: ["AgentAction.type"] },

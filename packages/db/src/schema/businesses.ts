@@ -5,6 +5,12 @@ import { cities } from "./cities";
 import { businessStatus, ownership, planTier, type InactiveReason } from "./enums";
 import { weekRanges } from "./week-ranges";
 
+/** A business closed for now, as its listing says it. */
+export interface TemporaryClosure {
+  status: "temporarily_closed";
+  reopensOn?: string;
+}
+
 export interface OpeningHoursSpec {
   /** schema.org day names: Monday ... Sunday. */
   days: string[];
@@ -64,6 +70,12 @@ export const businesses = pgTable(
      * (services/where-when/open-filter.ts): one containment test per row, no JSON read.
      */
     openWeek: weekRanges("open_week").generatedAlwaysAs(sql`opening_hours_week(opening_hours)`),
+    /**
+     * A temporary closure the current operatingStatus claim reports ({ status: "temporarily_closed",
+     * reopensOn? }), projected by the claim write path (projection.ts); null when open. Such a
+     * business stays listed, marked, and open filters leave it out (open-filter.ts).
+     */
+    temporaryClosure: jsonb("temporary_closure").$type<TemporaryClosure>(),
     /** INTERNAL. Never in public output (score contract 2.1-phase0). */
     geoScore: integer("geo_score").notNull().default(0),
     /** INTERNAL. Breaks ties within a plan tier; never in public output. */

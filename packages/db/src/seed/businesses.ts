@@ -175,6 +175,7 @@ export function generateBusiness(world: DemoWorld, index: number): GeneratedBusi
     subscriptionExpiresAt,
     status,
     inactiveReason: status === "inactive" ? "decommissioned" : null,
+    temporaryClosure: null,
     ownership,
     lat: jitter(rng, city.lat),
     lng: jitter(rng, city.lng),

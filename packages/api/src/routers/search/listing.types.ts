@@ -31,6 +31,10 @@ export const ZListing = z.object({
   verified: z.boolean().describe("True when the owner verified the listing"),
   ownership: z.enum(["owner_verified", "unclaimed"]),
   profileUrl: z.string(),
+  operatingStatus: z
+    .object({ status: z.literal("temporarily_closed"), reopensOn: z.string().optional().describe("YYYY-MM-DD, when known") })
+    .optional()
+    .describe("Present when the business is closed for now (it stays listed; open filters leave it out)"),
   openingHours: z
     .string()
     .optional()

@@ -136,6 +136,32 @@ describe("openAt and openNow", () => {
     expect(listing.nextChange).toEqual({ change: "closes", local: at("2026-05-13T02:00:00"), utc: new Date(at("2026-05-13T02:00:00")).toISOString() });
   });
 
+  it("a temporarily closed business stays listed, marked, and open filters leave it out until it reopens", async () => {
+    const openAt = atLocal("2026-05-12T10:30:00", pair.timeZone);
+    const before = await walk((cursor) => caller.search.searchCategory({ category: pair.category, city: pair.city, limit: 10, openAt, cursor }));
+    const closedId = before.ids[0]!;
+    const [closed] = await database.db.select().from(businesses).where(eq(businesses.id, closedId));
+    const status = (value: unknown) => database.db.transaction((tx) => writeClaims(tx, [{ business: closed!, claims: [owner("operatingStatus", value)] }]));
+    await status({ status: "temporarily_closed", reopensOn: "2026-06-01" });
+    try {
+      const during = await walk((cursor) => caller.search.searchCategory({ category: pair.category, city: pair.city, limit: 10, openAt, cursor }));
+      expect(during.ids).toEqual(before.ids.filter((id) => id !== closedId));
+      expect(during.pages[0]!.totalMatches).toBe(before.pages[0]!.totalMatches - 1);
+      expect(during.pages[0]!.excludedUnknownHours).toBe(before.pages[0]!.excludedUnknownHours);
+      const plain = await walk((cursor) => caller.search.lookupBusinesses({ category: pair.category, city: pair.city, limit: 50, cursor }));
+      const listing = plain.pages.flatMap((page) => page.businesses).find((b) => b.id === closedId);
+      expect(listing?.operatingStatus).toEqual({ status: "temporarily_closed", reopensOn: "2026-06-01" });
+      const keyword = await caller.search.searchKeyword({ query: closed!.name, city: pair.city, limit: 10, openAt });
+      expect(keyword.businesses.map((b) => b.id)).not.toContain(closedId);
+    } finally {
+      await status({ status: "open" });
+    }
+    const after = await walk((cursor) => caller.search.searchCategory({ category: pair.category, city: pair.city, limit: 10, openAt, cursor }));
+    expect(after.ids).toEqual(before.ids);
+    const [row] = await database.db.select({ closure: businesses.temporaryClosure }).from(businesses).where(eq(businesses.id, closedId));
+    expect(row!.closure).toBeNull();
+  });
+
   it("openNow uses the server clock; without a time named, listings carry their hours but no openNow", async () => {
     const now = await caller.search.searchCategory({ category: pair.category, city: pair.city, limit: 10, openNow: true });
     const rows = await pairRows();

@@ -44,7 +44,7 @@ export async function createBusinesses(tx: Db, inputs: readonly NewBusiness[], a
     const empty: ProjectionRow = {
       ...{ id, slug: slugs[index]!, name: "", category_slug: "", city_id: 0, state: "", country: "", address: "", postal_code: null },
       ...{ lat: null, lng: null, phone: null, website: null, email: null, description: null, services: [], usp: null, tagline: null },
-      ...{ keywords: [], opening_hours: [], rating: null, review_count: 0, status: "active", inactive_reason: null },
+      ...{ keywords: [], opening_hours: [], rating: null, review_count: 0, status: "active", inactive_reason: null, temporary_closure: null },
     };
     const projected = projectClaims(empty, values[index]!, references);
     const times = { created_at: at.toISOString(), updated_at: at.toISOString() };
@@ -60,9 +60,9 @@ export async function createBusinesses(tx: Db, inputs: readonly NewBusiness[], a
   });
   await tx.execute(sql`
     insert into businesses (id, slug, name, category_slug, city_id, state, country, address, postal_code, lat, lng, phone, website, email, description,
-      services, usp, tagline, keywords, opening_hours, rating, review_count, ownership, plan_tier, status, inactive_reason, geo_score, visibility_score, is_demo, created_at, updated_at)
+      services, usp, tagline, keywords, opening_hours, rating, review_count, ownership, plan_tier, status, inactive_reason, temporary_closure, geo_score, visibility_score, is_demo, created_at, updated_at)
     select id, slug, name, category_slug, city_id, state, country, address, postal_code, lat, lng, phone, website, email, description,
-      services, usp, tagline, keywords, opening_hours, rating, review_count, ownership, plan_tier, status, inactive_reason, geo_score, visibility_score, is_demo, created_at, updated_at
+      services, usp, tagline, keywords, opening_hours, rating, review_count, ownership, plan_tier, status, inactive_reason, temporary_closure, geo_score, visibility_score, is_demo, created_at, updated_at
     from jsonb_populate_recordset(null::businesses, ${JSON.stringify(rows)}::jsonb)`);
   await insertClaimRecords(
     tx,

@@ -35,6 +35,7 @@ export interface ProjectionRow {
   review_count: number;
   status: "active" | "inactive";
   inactive_reason: string | null;
+  temporary_closure: { status: "temporarily_closed"; reopensOn?: string } | null;
 }
 
 const PROJECTED_COLUMNS = [
@@ -60,6 +61,7 @@ const PROJECTED_COLUMNS = [
   "review_count",
   "status",
   "inactive_reason",
+  "temporary_closure",
 ] as const satisfies readonly (keyof ProjectionRow)[];
 
 export interface ProjectedBusiness {
@@ -141,9 +143,11 @@ export function projectClaims(row: ProjectionRow, changes: Partial<Record<ClaimP
         // A permanent closure leaves every list through the servable condition (status = 'active'),
         // so no search query changes; any other status brings back only what a closure took out
         // (an admin's decommission or a registry's removal stays).
-        const { status } = value as { status: string };
+        const { status, reopensOn } = value as { status: string; reopensOn?: string };
         if (status === "permanently_closed" && next.status === "active") Object.assign(next, { status: "inactive", inactive_reason: "closed" });
         else if (status !== "permanently_closed" && next.inactive_reason === "closed") Object.assign(next, { status: "active", inactive_reason: null });
+        // A temporary closure keeps the business listed, marked, and out of open filters.
+        next.temporary_closure = status === "temporarily_closed" ? { status, ...(reopensOn ? { reopensOn } : {}) } : null;
         break;
       }
       case "openingHoursText":

@@ -52,7 +52,10 @@ export function roundedRating(business: { rating: number | null }): number | nul
 
 /** What a listing is built from: the search queries select exactly these fields. */
 export type ListingSource = CompletenessSource &
-  Pick<BusinessRecord, "id" | "slug" | "categoryName" | "cityName" | "timeZone" | "state" | "country" | "reviewCount" | "planTier" | "ownership">;
+  Pick<
+    BusinessRecord,
+    "id" | "slug" | "categoryName" | "cityName" | "timeZone" | "state" | "country" | "reviewCount" | "planTier" | "ownership" | "temporaryClosure"
+  >;
 
 /** What a search adds to each listing: the instant it named (openNow and nextChange), the distance from its point. */
 export interface ListingContext {
@@ -70,10 +73,13 @@ export interface ListingContext {
  */
 function whereWhenFields(business: ListingSource, context: ListingContext | undefined) {
   const openingHours = compactOpeningHours(business.openingHours);
+  const closure = business.temporaryClosure;
   const state = context?.at && business.timeZone ? openingState(business.openingHours, business.timeZone, context.at) : null;
   const distanceKm = context?.distances?.get(business.id);
   return {
     ...(openingHours === null ? {} : { openingHours }),
+    ...(closure ? { operatingStatus: closure } : {}),
+    // A time is named only with an open filter, which leaves a temporarily closed business out.
     ...(state?.hoursKnown ? { openNow: state.openNow, nextChange: state.nextChange } : {}),
     ...(distanceKm === undefined ? {} : { distanceKm: roundDistanceKm(distanceKm) }),
   };
@@ -138,6 +144,7 @@ const LISTING_COLUMNS: { [K in keyof ListingSource]: AnyColumn } = {
   reviewCount: businesses.reviewCount,
   planTier: businesses.planTier,
   ownership: businesses.ownership,
+  temporaryClosure: businesses.temporaryClosure,
 };
 
 /**

@@ -1,9 +1,9 @@
-import { inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { inArray, sql, type SQL } from "drizzle-orm";
 import { businesses, type Db } from "@directory/db";
 import { recordsInOrder, type BusinessRecord } from "../entities/business-lookup";
 import { decodeOffsetCursor, listingFingerprint, nextOffsetCursor } from "../shared/opaque-cursor";
 import { businessesWithinRadius, nearGeometry } from "../where-when/near";
-import { openAnyCityCondition } from "../where-when/open-filter";
+import { openAnyCityCondition, unknownHoursCondition } from "../where-when/open-filter";
 import { NEAR_LIMIT_MAX, type WhereWhen } from "../where-when/where-when-params";
 import type { CategorySort } from "./disclosures";
 import { RANKING_ORDER } from "./ranking";
@@ -105,7 +105,7 @@ export async function filterCandidates<T extends { id: string }>(
     .select({
       id: businesses.id,
       open: at ? sql<boolean>`coalesce(${openAnyCityCondition(at)}, false)` : yes,
-      unknownHours: isNull(businesses.openWeek) as SQL<boolean>,
+      unknownHours: sql<boolean>`${unknownHoursCondition()}`,
       within: near && geometry ? sql<boolean>`coalesce(${geometry.within(near.point, near.radiusKm)}, false)` : yes,
       distanceKm: near && geometry ? geometry.distanceKm(near.point) : sql<number>`0`,
     })

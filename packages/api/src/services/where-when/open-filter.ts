@@ -17,8 +17,11 @@ import { localWeekMinute } from "./local-time";
 
 /** The condition "open at `at`" for businesses of a city in `timeZone` (the city's cities.time_zone). */
 export function openInZoneCondition(at: Date, timeZone: string): SQL {
-  return sql`${businesses.openWeek} @> ${localWeekMinute(at, timeZone)}::int4`;
+  return sql`(${businesses.openWeek} @> ${localWeekMinute(at, timeZone)}::int4 and ${notTemporarilyClosed})`;
 }
+
+/** A business its operatingStatus claim reports temporarily closed is open at no time, whatever its hours. */
+const notTemporarilyClosed = isNull(businesses.temporaryClosure);
 
 /**
  * The local minute of the week at `at` in the zone of the row's city, in SQL: Monday 00:00 = 0.
@@ -32,7 +35,7 @@ export function cityWeekMinuteSql(at: Date): SQL<number> {
 
 /** The condition "open at `at`" for businesses of any city, each in its own city's zone. */
 export function openAnyCityCondition(at: Date): SQL {
-  return sql`${businesses.openWeek} @> ${cityWeekMinuteSql(at)}`;
+  return sql`(${businesses.openWeek} @> ${cityWeekMinuteSql(at)} and ${notTemporarilyClosed})`;
 }
 
 /** "Open at `at`": in the one city's zone when the search names a city (the fast form), else per row. */
@@ -40,9 +43,12 @@ export function openCondition(at: Date, city?: { timeZone: string | null } | nul
   return city?.timeZone ? openInZoneCondition(at, city.timeZone) : openAnyCityCondition(at);
 }
 
-/** Businesses whose hours are unknown: an open filter excludes them, and the envelope says how many. */
+/**
+ * Businesses whose hours are unknown: an open filter excludes them, and the envelope says how many.
+ * A temporarily closed one is not among them: it is closed, whatever its hours.
+ */
 export function unknownHoursCondition(): SQL {
-  return isNull(businesses.openWeek);
+  return and(isNull(businesses.openWeek), notTemporarilyClosed)!;
 }
 
 /** What an open filter leaves of a search's matches. */
