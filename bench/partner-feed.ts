@@ -1,7 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
-import { backfillFeedDocuments, createApiKey, recordFeedChanges } from "@directory/api";
+import { backfillFeedDocuments, createApiKey, recordFeedChanges, writeClaims } from "@directory/api";
 import { createDatabase, forChores, rowsOf } from "@directory/db";
 import { memoryOf, walkFeed } from "./feed";
 
@@ -117,6 +117,56 @@ async function writeChanges(databaseUrl: string, count: number): Promise<{ start
   }
 }
 
+/**
+ * What recording the feed costs the claim write path (issue 24: at most 20% of its throughput):
+ * - owner edits, one business per transaction as an owner saves one: the whole write path
+ *   (claims, projection, outbox, recordFeedChanges storing the document and its upsert), and
+ *   recordFeedChanges alone for the same businesses; its share is the feed's cost;
+ * - an import's businesses are not owner-verified, so recording finds them outside the feed:
+ *   recordFeedChanges on 10,000 such businesses in batches of 1,000, per business, beside the
+ *   import target's budget (5,000 businesses/s: 200 us each).
+ */
+async function writeCost(databaseUrl: string): Promise<{ editsPerSecond: number; editMs: number; feedMs: number; importFeedMicros: number }> {
+  const database = await createDatabase(forChores({ url: databaseUrl }));
+  try {
+    const edits = 300;
+    const visible = rowsOf<{ id: string; slug: string }>(
+      await database.db.execute(
+        sql`select b.id, b.slug from feed_documents d join businesses b on b.id = d.business_id order by d.business_id desc limit ${edits}`,
+      ),
+    );
+    const started = performance.now();
+    for (const [i, business] of visible.entries()) {
+      const claims = [
+        {
+          property: "description" as const,
+          value: `Owner edit ${i} at ${started}`,
+          source: "owner:bench",
+          confidence: 0.9,
+          verification: "self_reported" as const,
+        },
+      ];
+      await database.db.transaction((tx) => writeClaims(tx, [{ business, claims }]));
+    }
+    const editMs = (performance.now() - started) / visible.length;
+    const feedStarted = performance.now();
+    for (const business of visible) await database.db.transaction((tx) => recordFeedChanges(tx, [business.id], new Date()));
+    const feedMs = (performance.now() - feedStarted) / visible.length;
+
+    const outside = rowsOf<{ id: string }>(
+      await database.db.execute(sql`select id from businesses where ownership <> 'owner_verified' order by id limit 10000`),
+    ).map((row) => row.id);
+    const importStarted = performance.now();
+    for (let done = 0; done < outside.length; done += 1_000) {
+      await database.db.transaction((tx) => recordFeedChanges(tx, outside.slice(done, done + 1_000), new Date()));
+    }
+    const importFeedMicros = ((performance.now() - importStarted) * 1000) / Math.max(1, outside.length);
+    return { editsPerSecond: Math.round(1000 / editMs), editMs, feedMs, importFeedMicros };
+  } finally {
+    await database.close();
+  }
+}
+
 export async function benchPartnerFeed(databaseUrl: string, url: string, pid: number, note: Note): Promise<void> {
   const database = await createDatabase({ url: databaseUrl });
   const { key } = await createApiKey(database.db, { kind: "partner", label: "bench partner feed" }).finally(() => database.close());
@@ -150,5 +200,14 @@ export async function benchPartnerFeed(databaseUrl: string, url: string, pid: nu
   note(
     `- Change catch-up: ${caught.changes.toLocaleString("en")} changes at limit 1000 in ${caught.seconds.toFixed(1)} s: **${Math.round(caught.changes / caught.seconds).toLocaleString("en")} changes/s** (target >= 50,000); ` +
       `recording them (recordFeedChanges, 1,000 businesses per transaction): ${written.perSecond.toLocaleString("en")} changes/s`,
+  );
+
+  const cost = await writeCost(databaseUrl);
+  const editShare = (cost.feedMs / cost.editMs) * 100;
+  const importShare = (cost.importFeedMicros / 200) * 100;
+  note(
+    `- Write cost of the feed: owner edits (one business a transaction, claim write path with outbox and feed) ${cost.editsPerSecond.toLocaleString("en")}/s, ${cost.editMs.toFixed(2)} ms each, of which recordFeedChanges ${cost.feedMs.toFixed(2)} ms: ` +
+      `**${editShare.toFixed(0)}%** (target <= 20%; without it ~${Math.round(1000 / (cost.editMs - cost.feedMs)).toLocaleString("en")} edits/s); ` +
+      `import (businesses outside the feed, batches of 1,000): ${cost.importFeedMicros.toFixed(1)} us per business, **${importShare.toFixed(0)}%** of the 5,000 businesses/s import target's 200 us (target <= 20%)`,
   );
 }
