@@ -14,3 +14,13 @@ export {
 export { migrate } from "./migrate";
 export { postgresTarget, waitForDatabase } from "./wait-for-database";
 export { executePrepared, preparedQuery, rowsOf } from "./rows";
+export {
+  backfillListingFreshness,
+  isVouched,
+  listingFreshness,
+  staleAfterOf,
+  staleCountAt,
+  USEFUL_LIFE_DAYS,
+  type HeldClaim,
+  type ListingFreshness,
+} from "./claim-freshness";

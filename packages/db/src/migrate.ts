@@ -6,6 +6,7 @@ import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { Database } from "./client";
 import { dbPackageDir } from "./package-dir";
 import { backfillCityTimeZones } from "./time-zones";
+import { backfillListingFreshness } from "./claim-freshness";
 
 /**
  * Applies the committed drizzle-kit migrations; the same files on PGlite and PostgreSQL. Then
@@ -21,4 +22,6 @@ export async function migrate(database: Database): Promise<void> {
     await migratePostgres(database.db as unknown as PostgresJsDatabase, { migrationsFolder });
   }
   await backfillCityTimeZones(database.db);
+  // A database from before the listing freshness columns (migration 0022) gets them from its claims.
+  await backfillListingFreshness(database.db);
 }

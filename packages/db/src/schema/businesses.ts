@@ -76,6 +76,13 @@ export const businesses = pgTable(
      * business stays listed, marked, and open filters leave it out (open-filter.ts).
      */
     temporaryClosure: jsonb("temporary_closure").$type<TemporaryClosure>(),
+    /** The newest observedAt of a current claim a person vouched for (claim-freshness.ts); null when none. */
+    lastVerifiedAt: timestamp("last_verified_at", { withTimezone: true }),
+    /**
+     * When each current claim goes stale, epoch minutes ascending (claim-freshness.ts): a listing's
+     * staleCount without reading its claims. Null only until migrate() backfills it.
+     */
+    factsStaleAfter: integer("facts_stale_after").array(),
     /** INTERNAL. Never in public output (score contract 2.1-phase0). */
     geoScore: integer("geo_score").notNull().default(0),
     /** INTERNAL. Breaks ties within a plan tier; never in public output. */
