@@ -120,8 +120,9 @@ async function writeChanges(databaseUrl: string, count: number): Promise<{ start
 /**
  * What recording the feed costs the claim write path (issue 24: at most 20% of its throughput):
  * - owner edits, one business per transaction as an owner saves one: the whole write path
- *   (claims, projection, outbox, recordFeedChanges storing the document and its upsert), and
- *   recordFeedChanges alone for the same businesses; its share is the feed's cost;
+ *   (claims, projection, outbox, recordFeedChanges storing the document and its upsert, commit),
+ *   and recordFeedChanges for the same businesses with its numbering at commit; its share is the
+ *   feed's cost;
  * - an import's businesses are not owner-verified, so recording finds them outside the feed:
  *   recordFeedChanges on 10,000 such businesses in batches of 1,000, per business, beside the
  *   import target's budget (5,000 businesses/s: 200 us each).
@@ -149,9 +150,18 @@ async function writeCost(databaseUrl: string): Promise<{ editsPerSecond: number;
       await database.db.transaction((tx) => writeClaims(tx, [{ business, claims }]));
     }
     const editMs = (performance.now() - started) / visible.length;
-    const feedStarted = performance.now();
-    for (const business of visible) await database.db.transaction((tx) => recordFeedChanges(tx, [business.id], new Date()));
-    const feedMs = (performance.now() - feedStarted) / visible.length;
+    // Its share inside the edit's transaction: the call, and the numbering the deferred trigger does
+    // at commit (fired here by SET CONSTRAINTS), not the commit itself, which the edit pays anyway.
+    let feedTotalMs = 0;
+    for (const business of visible) {
+      await database.db.transaction(async (tx) => {
+        const feedStarted = performance.now();
+        await recordFeedChanges(tx, [business.id], new Date());
+        await tx.execute(sql`set constraints all immediate`);
+        feedTotalMs += performance.now() - feedStarted;
+      });
+    }
+    const feedMs = feedTotalMs / visible.length;
 
     const outside = rowsOf<{ id: string }>(
       await database.db.execute(sql`select id from businesses where ownership <> 'owner_verified' order by id limit 10000`),
