@@ -92,10 +92,13 @@ export function staleCountAt(factsStaleAfter: readonly number[], at: Date): numb
   return count;
 }
 
-/** USEFUL_LIFE_DAYS as a SQL CASE over claims.property. */
+/** USEFUL_LIFE_DAYS as a SQL CASE over claims.property, inlined: the table is ours, its keys plain words. */
 function lifeDaysSql() {
-  const arms = Object.entries(USEFUL_LIFE_DAYS).map(([property, days]) => sql`when ${property} then ${days}`);
-  return sql`(case c.property ${sql.join(arms, sql` `)} else ${DEFAULT_LIFE_DAYS} end)`;
+  const arms = Object.entries(USEFUL_LIFE_DAYS).map(([property, days]) => {
+    if (!/^[a-zA-Z]+$/.test(property) || !Number.isInteger(days)) throw new Error(`USEFUL_LIFE_DAYS: ${property}`);
+    return `when '${property}' then ${days}`;
+  });
+  return sql.raw(`(case c.property ${arms.join(" ")} else ${DEFAULT_LIFE_DAYS} end)`);
 }
 
 /**

@@ -1,4 +1,4 @@
-/** A text[] value as a PostgreSQL array literal (what `::text[]` and COPY read). */
-export function arrayLiteral(items: readonly string[]): string {
-  return `{${items.map((item) => `"${item.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
+/** A text[] or int[] value as a PostgreSQL array literal (what `::text[]`, `::integer[]` and COPY read). */
+export function arrayLiteral(items: readonly (string | number)[]): string {
+  return `{${items.map((item) => (typeof item === "number" ? String(item) : `"${item.replace(/["\\]/g, "\\$&")}"`)).join(",")}}`;
 }

@@ -10,6 +10,7 @@ import { businessName } from "./names";
 import { buildOffers } from "./offers";
 import { openingHoursFor } from "./opening-hours";
 import { createRng, isOneInPeriod, type Rng } from "./random";
+import { listingFreshness } from "../claim-freshness";
 import type { BusinessRow, BuyerQuestionRow, OfferRow, SlugHistoryRow } from "./rows";
 import type { SlugRegistry } from "./slugs";
 import { kebab } from "./text";
@@ -176,6 +177,9 @@ export function generateBusiness(world: DemoWorld, index: number): GeneratedBusi
     status,
     inactiveReason: status === "inactive" ? "decommissioned" : null,
     temporaryClosure: null,
+    // Projected from the claims below, once they are all built.
+    lastVerifiedAt: null,
+    factsStaleAfter: [],
     ownership,
     lat: jitter(rng, city.lat),
     lng: jitter(rng, city.lng),
@@ -195,6 +199,9 @@ export function generateBusiness(world: DemoWorld, index: number): GeneratedBusi
     values: rowClaimValues(business, city.slug),
   });
   const claims: BuiltClaims = { ...listingClaims, current: [...listingClaims.current, ...rowClaims] };
+  const freshness = listingFreshness(claims.current);
+  business.lastVerifiedAt = freshness.lastVerifiedAt?.getTime() ?? null;
+  business.factsStaleAfter = freshness.factsStaleAfter;
 
   const paidListing = tier === "pro" || tier === "premium";
   return {

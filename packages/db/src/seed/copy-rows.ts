@@ -58,7 +58,7 @@ function encoderFor(column: PgColumn): Encode {
       case "PgJsonb":
         return (value) => escapeCopyText(JSON.stringify(value));
       case "PgArray":
-        return (value) => escapeCopyText(arrayLiteral(value as string[]));
+        return (value) => escapeCopyText(arrayLiteral(value as (string | number)[]));
       default:
         return PLAIN_TEXT_TYPES.has(column.columnType) ? (value) => scalarText(value, column) : (value) => escapeCopyText(scalarText(value, column));
     }

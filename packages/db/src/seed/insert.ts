@@ -54,7 +54,7 @@ function columnCodecs(table: PgTable): ColumnCodec[] {
           ? { key, select: sql`e->${sql.raw(String(position))}` }
           : { key, select: sql`nullif(e->${sql.raw(String(position))}, 'null'::jsonb)` };
       case "PgArray":
-        return { key, select: sql`${text}::${sql.raw(column.getSQLType())}`, encode: (value) => arrayLiteral(value as string[]) };
+        return { key, select: sql`${text}::${sql.raw(column.getSQLType())}`, encode: (value) => arrayLiteral(value as (string | number)[]) };
       default:
         return { key, select: sql`${text}::${sql.raw(column.getSQLType())}` };
     }

@@ -16,7 +16,7 @@ export const REPEATED_PER_LISTING = ["directoryCompletenessScoreLabel", "ranking
  * Long owner text and links of a listing: left to get_business_profile, as the text rendering does.
  * The id stays: it is the key a program keeps (a slug can change), and costs a few tokens.
  */
-export const LEFT_TO_PROFILE = ["state", "description", "services", "usp", "profileUrl", "ownership"] as const;
+export const LEFT_TO_PROFILE = ["state", "description", "services", "usp", "profileUrl", "ownership", "lastVerifiedAt"] as const;
 
 const mask = (keys: readonly string[]) => Object.fromEntries(keys.map((key) => [key, true])) as Record<string, true>;
 

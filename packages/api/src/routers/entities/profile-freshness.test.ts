@@ -1,7 +1,8 @@
 import { TRPCError } from "@trpc/server";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businesses, claims } from "@directory/db";
+import { backfillListingFreshness, businesses, claims } from "@directory/db";
+import { writeClaims } from "../../services/claims/claim-writes";
 import { toPublicError } from "../../errors";
 import { createApiKey } from "../../services/access/api-keys";
 import { USEFUL_LIFE_DAYS } from "../../services/claims/freshness";
@@ -62,6 +63,53 @@ describe("freshness", () => {
     expect(profile.freshness.staleCount).toBe(profile.claims.filter((claim) => claim.stale).length);
     expect(profile.freshness.staleCount).toBeGreaterThanOrEqual(1);
     expect(profile.operatingStatus).toEqual({ status: "open" });
+  });
+});
+
+describe("a listing's freshness", () => {
+  /** The business's listing as a category search in its city shows it. */
+  async function listingOf(business: { id: string; categorySlug: string }) {
+    const [row] = await database.db.select({ cityId: businesses.cityId }).from(businesses).where(eq(businesses.id, business.id));
+    const caller = anonymousCaller(database.db);
+    const city = await database.db.execute(sql`select name from cities where id = ${row!.cityId}`);
+    const cityName = (city as { rows?: { name: string }[] }).rows?.[0]?.name ?? (city as { name: string }[])[0]!.name;
+    const page = await caller.search.lookupBusinesses({ category: business.categorySlug, city: cityName, limit: 50 });
+    return page.businesses.find((listing) => listing.id === business.id)!;
+  }
+
+  it("says what the profile says: lastVerifiedAt and staleCount, kept by the claim write path, and refilled by the backfill", async () => {
+    const business = await activeBusiness();
+    const caller = anonymousCaller(database.db);
+    const check = async () => {
+      const [listing, profile] = await Promise.all([listingOf(business), caller.entities.getEntityProfile({ slug: business.slug })]);
+      expect(listing.staleCount).toBe(profile.freshness.staleCount);
+      expect(listing.lastVerifiedAt && new Date(listing.lastVerifiedAt).getTime()).toBe(
+        profile.freshness.lastVerifiedAt && new Date(profile.freshness.lastVerifiedAt).getTime(),
+      );
+      return listing;
+    };
+    await check();
+    // Facts aged behind the write path's back: the backfill (migrate() runs it) projects them again.
+    const yearsAgo = new Date(Date.now() - 800 * 86_400_000);
+    await database.db
+      .update(claims)
+      .set({ observedAt: yearsAgo })
+      .where(and(eq(claims.businessId, business.id), isNull(claims.supersededAt)));
+    await database.db.update(businesses).set({ factsStaleAfter: null, lastVerifiedAt: null }).where(eq(businesses.id, business.id));
+    expect(await backfillListingFreshness(database.db)).toBe(1);
+    const aged = await check();
+    expect(aged.staleCount).toBeGreaterThanOrEqual(10);
+    // An owner states the phone again: one stale fact fewer, and vouched for now.
+    const before = Date.now();
+    const [row] = await database.db.select().from(businesses).where(eq(businesses.id, business.id));
+    await database.db.transaction((tx) =>
+      writeClaims(tx, [
+        { business: row!, claims: [{ property: "phone", value: "+14155550123", source: "owner:test", confidence: 0.8, verification: "self_reported" }] },
+      ]),
+    );
+    const edited = await check();
+    expect(edited.staleCount).toBe(aged.staleCount - 1);
+    expect(new Date(edited.lastVerifiedAt!).getTime()).toBeGreaterThanOrEqual(before - 1_000);
   });
 });
 

@@ -31,6 +31,11 @@ export const ZListing = z.object({
   verified: z.boolean().describe("True when the owner verified the listing"),
   ownership: z.enum(["owner_verified", "unclaimed"]),
   profileUrl: z.string(),
+  lastVerifiedAt: z
+    .string()
+    .nullable()
+    .describe("When a fact of this listing was last vouched for by an admin or the owner (newest such claim's observedAt); null if never"),
+  staleCount: z.number().int().min(0).describe("Current facts past their useful life (the profile's claims say which: stale)"),
   operatingStatus: z
     .object({ status: z.literal("temporarily_closed"), reopensOn: z.string().optional().describe("YYYY-MM-DD, when known") })
     .optional()

@@ -6,7 +6,7 @@ import { DomainError } from "../../errors";
 import { textList } from "../shared/sql-lists";
 import { claimRecord, insertClaimRecords, validateClaims, type NewClaim } from "./claim-writes";
 import { recordEntityUpdates } from "./outbox";
-import { projectClaims, resolveReferences, type ProjectionRow } from "./projection";
+import { projectClaims, resolveReferences, withFreshness, type ProjectionRow } from "./projection";
 
 /** A business to create: its first claims (name, category and city at least). */
 export interface NewBusiness {
@@ -45,8 +45,11 @@ export async function createBusinesses(tx: Db, inputs: readonly NewBusiness[], a
       ...{ id, slug: slugs[index]!, name: "", category_slug: "", city_id: 0, state: "", country: "", address: "", postal_code: null },
       ...{ lat: null, lng: null, phone: null, website: null, email: null, description: null, services: [], usp: null, tagline: null },
       ...{ keywords: [], opening_hours: [], rating: null, review_count: 0, status: "active", inactive_reason: null, temporary_closure: null },
+      ...{ last_verified_at: null, facts_stale_after: null },
     };
-    const projected = projectClaims(empty, values[index]!, references);
+    // Every claim of a new business is current.
+    const held = input.claims.map((claim) => ({ property: claim.property, verification: claim.verification, observedAt: claim.observedAt ?? at }));
+    const projected = withFreshness(projectClaims(empty, values[index]!, references), held);
     const times = { created_at: at.toISOString(), updated_at: at.toISOString() };
     return {
       ...projected,
@@ -60,9 +63,9 @@ export async function createBusinesses(tx: Db, inputs: readonly NewBusiness[], a
   });
   await tx.execute(sql`
     insert into businesses (id, slug, name, category_slug, city_id, state, country, address, postal_code, lat, lng, phone, website, email, description,
-      services, usp, tagline, keywords, opening_hours, rating, review_count, ownership, plan_tier, status, inactive_reason, temporary_closure, geo_score, visibility_score, is_demo, created_at, updated_at)
+      services, usp, tagline, keywords, opening_hours, rating, review_count, ownership, plan_tier, status, inactive_reason, temporary_closure, last_verified_at, facts_stale_after, geo_score, visibility_score, is_demo, created_at, updated_at)
     select id, slug, name, category_slug, city_id, state, country, address, postal_code, lat, lng, phone, website, email, description,
-      services, usp, tagline, keywords, opening_hours, rating, review_count, ownership, plan_tier, status, inactive_reason, temporary_closure, geo_score, visibility_score, is_demo, created_at, updated_at
+      services, usp, tagline, keywords, opening_hours, rating, review_count, ownership, plan_tier, status, inactive_reason, temporary_closure, last_verified_at, facts_stale_after, geo_score, visibility_score, is_demo, created_at, updated_at
     from jsonb_populate_recordset(null::businesses, ${JSON.stringify(rows)}::jsonb)`);
   await insertClaimRecords(
     tx,

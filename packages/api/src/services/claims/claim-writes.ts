@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { CLAIM_PROPERTIES, rowsOf, type ClaimProperty, type ClaimVerification, type Db } from "@directory/db";
+import { CLAIM_PROPERTIES, rowsOf, type ClaimProperty, type ClaimVerification, type Db, type HeldClaim } from "@directory/db";
 import { DomainError } from "../../errors";
 import { uuidList } from "../shared/sql-lists";
 import { parseClaimValue, sameClaimValue } from "./claim-values";
 import { recordEntityUpdates, type EntityUpdate } from "./outbox";
-import { businessRowsForUpdate, projectClaims, resolveReferences, writeProjections, type ProjectedBusiness } from "./projection";
+import { businessRowsForUpdate, projectClaims, resolveReferences, withFreshness, writeProjections, type ProjectedBusiness } from "./projection";
 
 export { CLAIM_PROPERTIES, type ClaimProperty };
 
@@ -65,6 +65,7 @@ interface StoredClaim {
   value: unknown;
   source: string;
   verification: ClaimVerification;
+  observed_at: string | Date;
   current: boolean;
 }
 
@@ -152,7 +153,7 @@ export async function insertClaimRecords(tx: Db, records: readonly ClaimRecord[]
 /** The current claim and, per source, the latest claim of each property the batch writes. */
 async function storedClaims(tx: Db, businessIds: string[]): Promise<StoredClaim[]> {
   const result = await tx.execute(sql`
-    select distinct on (business_id, property, source) id, business_id, property, value, source, verification, superseded_at is null as current
+    select distinct on (business_id, property, source) id, business_id, property, value, source, verification, observed_at, superseded_at is null as current
     from claims where business_id = any(${uuidList(businessIds)})
     order by business_id, property, source, recorded_at desc, (superseded_at is null) desc`);
   return rowsOf<StoredClaim>(result);
@@ -233,13 +234,26 @@ export async function writeClaims(
   await markSuperseded(tx, superseded, at);
   await insertClaimRecords(tx, inserts);
   await linkSuperseded(tx, superseded);
+  const held = currentClaimsByBusiness(currentByProperty.values());
   await writeProjections(
     tx,
-    projections.map((projection) => projectClaims(projection.row, projection.changes, references)),
+    projections.map((projection) => withFreshness(projectClaims(projection.row, projection.changes, references), held.get(projection.row.id) ?? [])),
     at,
   );
   if (options.events !== false) await recordEntityUpdates(tx, updates, at);
   return results;
+}
+
+/** Each business's current claims after the write, as its listing's freshness reads them. */
+function currentClaimsByBusiness(current: Iterable<StoredClaim>): Map<string, HeldClaim[]> {
+  const byBusiness = new Map<string, HeldClaim[]>();
+  for (const claim of current) {
+    const held = { property: claim.property, verification: claim.verification, observedAt: claim.observed_at };
+    const list = byBusiness.get(claim.business_id);
+    if (list) list.push(held);
+    else byBusiness.set(claim.business_id, [held]);
+  }
+  return byBusiness;
 }
 
 async function markSuperseded(tx: Db, superseded: readonly { oldId: string }[], at: Date): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { rowsOf, type ClaimProperty, type Db } from "@directory/db";
+import { listingFreshness, rowsOf, type ClaimProperty, type Db, type HeldClaim } from "@directory/db";
 import { DomainError } from "../../errors";
 import { textList, uuidList } from "../shared/sql-lists";
 
@@ -36,6 +36,9 @@ export interface ProjectionRow {
   status: "active" | "inactive";
   inactive_reason: string | null;
   temporary_closure: { status: "temporarily_closed"; reopensOn?: string } | null;
+  /** The freshness of the current claims (@directory/db claim-freshness.ts): set by withFreshness, not by a claim's value. */
+  last_verified_at: string | null;
+  facts_stale_after: number[] | null;
 }
 
 const PROJECTED_COLUMNS = [
@@ -62,6 +65,8 @@ const PROJECTED_COLUMNS = [
   "status",
   "inactive_reason",
   "temporary_closure",
+  "last_verified_at",
+  "facts_stale_after",
 ] as const satisfies readonly (keyof ProjectionRow)[];
 
 export interface ProjectedBusiness {
@@ -158,6 +163,12 @@ export function projectClaims(row: ProjectionRow, changes: Partial<Record<ClaimP
     }
   }
   return next;
+}
+
+/** The row with the freshness of the business's current claims (all of them, after the write). */
+export function withFreshness(row: ProjectionRow, current: readonly HeldClaim[]): ProjectionRow {
+  const freshness = listingFreshness(current);
+  return { ...row, last_verified_at: freshness.lastVerifiedAt?.toISOString() ?? null, facts_stale_after: freshness.factsStaleAfter };
 }
 
 /** Writes the projected columns of each row in one statement; the keyword-search row follows through its trigger. */

@@ -1,7 +1,6 @@
-import type { Db } from "@directory/db";
+import { isVouched, type Claim, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { findBusinessById, requireServable, requireServableBySlug, type BusinessRecord } from "./business-lookup";
-import type { Claim } from "@directory/db";
 import { listClaims, toPublicClaim } from "../claims/claims";
 import { staleAfterOf } from "../claims/freshness";
 import { businessAsOf, claimsAsOf } from "./as-of";
@@ -66,7 +65,7 @@ function operatingStatusOf(held: readonly Claim[]): { status: "open" | "temporar
 /** lastVerifiedAt: the newest fact a person vouched for (admin-verified or the owner's); staleCount: current facts past their useful life. */
 function freshnessOf(claims: readonly { verification: string; observedAt: string; stale: boolean; supersededAt: string | null }[]) {
   const current = claims.filter((claim) => claim.supersededAt === null);
-  const vouched = current.filter((claim) => claim.verification !== "registry").map((claim) => claim.observedAt);
+  const vouched = current.filter((claim) => isVouched(claim.verification)).map((claim) => claim.observedAt);
   return { lastVerifiedAt: vouched.length > 0 ? vouched.reduce((a, b) => (a > b ? a : b)) : null, staleCount: current.filter((claim) => claim.stale).length };
 }
 

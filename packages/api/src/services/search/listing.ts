@@ -1,5 +1,5 @@
 import { eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { businesses, categories, cities, type Business } from "@directory/db";
+import { businesses, categories, cities, staleCountAt, type Business } from "@directory/db";
 import type { BusinessRecord } from "../entities/business-lookup";
 import { publicUrls } from "../shared/public-urls";
 import { openingState } from "../where-when/opening-hours-time";
@@ -54,7 +54,19 @@ export function roundedRating(business: { rating: number | null }): number | nul
 export type ListingSource = CompletenessSource &
   Pick<
     BusinessRecord,
-    "id" | "slug" | "categoryName" | "cityName" | "timeZone" | "state" | "country" | "reviewCount" | "planTier" | "ownership" | "temporaryClosure"
+    | "id"
+    | "slug"
+    | "categoryName"
+    | "cityName"
+    | "timeZone"
+    | "state"
+    | "country"
+    | "reviewCount"
+    | "planTier"
+    | "ownership"
+    | "temporaryClosure"
+    | "lastVerifiedAt"
+    | "factsStaleAfter"
   >;
 
 /** What a search adds to each listing: the instant it named (openNow and nextChange), the distance from its point. */
@@ -86,6 +98,17 @@ function whereWhenFields(business: ListingSource, context: ListingContext | unde
 }
 
 /**
+ * How fresh a listing's facts are, without reading its claims: the newest fact a person vouched
+ * for, and how many of its current facts are past their useful life now (claim-freshness.ts).
+ */
+function freshnessFields(business: ListingSource) {
+  return {
+    lastVerifiedAt: business.lastVerifiedAt ? new Date(business.lastVerifiedAt).toISOString() : null,
+    staleCount: staleCountAt(business.factsStaleAfter ?? [], new Date()),
+  };
+}
+
+/**
  * The public listing (spec 2.1 under score contract 2.1-phase0). Built field by field so an
  * internal column (geoScore, visibilityScore) can never ride along by accident. Owner text is
  * cleaned and capped by the output schema (ZListing), not here.
@@ -111,6 +134,7 @@ export function toListing(business: ListingSource, baseUrl: string, context?: Li
     verified: business.ownership === "owner_verified",
     ownership: business.ownership,
     profileUrl: publicUrls.profile(baseUrl, business.slug),
+    ...freshnessFields(business),
     ...whereWhenFields(business, context),
     ...publicScoreFields(business),
   };
@@ -145,6 +169,8 @@ const LISTING_COLUMNS: { [K in keyof ListingSource]: AnyColumn } = {
   planTier: businesses.planTier,
   ownership: businesses.ownership,
   temporaryClosure: businesses.temporaryClosure,
+  lastVerifiedAt: businesses.lastVerifiedAt,
+  factsStaleAfter: businesses.factsStaleAfter,
 };
 
 /**
