@@ -111,13 +111,13 @@ export async function backfillListingFreshness(db: Db, batchSize = 5_000): Promi
   for (;;) {
     const result = await db.execute(sql`
       with batch as (select id from businesses where facts_stale_after is null limit ${batchSize}),
+      -- Per business, through the claims index: a join over the whole claims table would sort every claim.
       held as (
-        select b.id,
-          max(c.observed_at) filter (where c.verification <> 'registry') as last_verified_at,
-          coalesce(array_agg(ceil(extract(epoch from c.observed_at + make_interval(days => ${lifeDaysSql()})) / 60)::int order by 1)
-            filter (where c.id is not null), '{}') as facts_stale_after
-        from batch b left join claims c on c.business_id = b.id and c.superseded_at is null
-        group by b.id)
+        select b.id, f.last_verified_at, f.facts_stale_after
+        from batch b cross join lateral (
+          select max(c.observed_at) filter (where c.verification <> 'registry') as last_verified_at,
+            coalesce(array_agg(ceil(extract(epoch from c.observed_at + make_interval(days => ${lifeDaysSql()})) / 60)::int order by 1), '{}') as facts_stale_after
+          from claims c where c.business_id = b.id and c.superseded_at is null) f)
       update businesses set last_verified_at = held.last_verified_at, facts_stale_after = held.facts_stale_after
       from held where businesses.id = held.id
       returning businesses.id`);
