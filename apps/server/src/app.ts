@@ -19,6 +19,7 @@ import {
 import type { Database } from "@directory/db";
 import { mountMcp } from "@directory/mcp";
 import { classifyBodyError } from "./body-errors";
+import type { McpSseLimits } from "./config";
 import { mountDocs } from "./docs";
 import { errorHandler, publicErrorBodies, sendError } from "./errors";
 import { mountGraphql } from "./graphql";
@@ -47,6 +48,8 @@ export interface AppDeps {
   metricsToken?: string;
   /** This instance's metrics (shared with an in-process webhook worker); default: a fresh registry. */
   metrics?: ServerMetrics;
+  /** Caps of the legacy MCP SSE transport (MCP_SSE_*); default DEFAULT_SSE_LIMITS. */
+  mcpSse?: Partial<McpSseLimits>;
 }
 
 /** Request ids: keep a caller's if it is short and plain, so traces join up across services. */
@@ -162,6 +165,7 @@ export function createApp(deps: AppDeps): Express {
   // The MCP door is one more tRPC client, run in process with the caller's own request context:
   // its key, its address (so rate limits count the real client) and its response headers.
   mountMcp(app, {
+    ...deps.mcpSse,
     classifyBodyError,
     allowedHosts: [new URL(publicBaseUrl).hostname, ...(deps.allowedHosts ?? [])],
     onToolCall: (call, req, res) => {

@@ -7,6 +7,7 @@ import {
   type RateLimitSettings,
 } from "@directory/api";
 import { databaseTimeoutsFromEnv, type DatabaseTimeouts } from "@directory/db";
+import { DEFAULT_SSE_LIMITS } from "@directory/mcp";
 
 /** Everything the server reads from the environment, read once, with the defaults a newcomer needs. */
 export interface ServerConfig {
@@ -34,6 +35,25 @@ export interface ServerConfig {
   /** GET /metrics is served only to requests bearing this token (METRICS_TOKEN); unset: no /metrics. */
   metricsToken?: string;
   connectionTimeouts: ConnectionTimeouts;
+  mcpSse: McpSseLimits;
+}
+
+/** Caps of the legacy MCP SSE transport (GET /api/mcp/sse): each session holds a stream and a server. */
+export interface McpSseLimits {
+  /** MCP_SSE_MAX_SESSIONS: open sessions at once; more get 503. */
+  maxSseSessions: number;
+  /** MCP_SSE_MAX_SESSIONS_PER_ADDRESS: open sessions per client address (IPv6: its /64); more get 429. */
+  maxSseSessionsPerClient: number;
+  /** MCP_SSE_IDLE_TIMEOUT_MS: a session that posts nothing for this long is closed. */
+  sseIdleTimeoutMs: number;
+}
+
+export function readMcpSseLimits(env: NodeJS.ProcessEnv = process.env): McpSseLimits {
+  return {
+    maxSseSessions: nonNegativeInteger(env, "MCP_SSE_MAX_SESSIONS", DEFAULT_SSE_LIMITS.maxSseSessions),
+    maxSseSessionsPerClient: nonNegativeInteger(env, "MCP_SSE_MAX_SESSIONS_PER_ADDRESS", DEFAULT_SSE_LIMITS.maxSseSessionsPerClient),
+    sseIdleTimeoutMs: nonNegativeInteger(env, "MCP_SSE_IDLE_TIMEOUT_MS", DEFAULT_SSE_LIMITS.sseIdleTimeoutMs),
+  };
 }
 
 /** How long a client connection may take or stay quiet before the server closes it (milliseconds). */
@@ -125,6 +145,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webhooks: readWebhookSettings(env),
     metricsToken: env.METRICS_TOKEN || undefined,
     connectionTimeouts: readConnectionTimeouts(env),
+    mcpSse: readMcpSseLimits(env),
     allowedHosts: (env.ALLOWED_HOSTS ?? "")
       .split(",")
       .map((host) => host.trim())

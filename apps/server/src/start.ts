@@ -117,6 +117,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     rateLimits: config.rateLimits,
     allowedHosts: config.allowedHosts,
     webhookConfig,
+    mcpSse: config.mcpSse,
   });
   const server = await listenHttp(app, config, config.connectionTimeouts);
   const address = server.address();

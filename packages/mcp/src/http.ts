@@ -9,9 +9,9 @@ import { createMcpServer, type ToolCallRecord } from "./server";
 export interface MountMcpOptions {
   /** The directory client that serves one request: the caller's own credentials and address, nothing more. */
   clientFor(req: Request, res: Response): DirectoryClient;
-  /** Open legacy SSE sessions kept at once; more are refused with 503. Default 100. */
+  /** Open legacy SSE sessions kept at once; more are refused with 503. Default 100 (DEFAULT_SSE_LIMITS). */
   maxSseSessions?: number;
-  /** Open legacy SSE sessions one client address (IPv6: its /64) may hold; more are refused with 429. Default 5. */
+  /** Open legacy SSE sessions one client address (IPv6: its /64) may hold; more are refused with 429. Default 2. */
   maxSseSessionsPerClient?: number;
   /** A legacy SSE session that posts no message for this long is closed, freeing its slot. Default 5 minutes. */
   sseIdleTimeoutMs?: number;
@@ -38,6 +38,16 @@ export interface RefusedBody {
 }
 
 export const MCP_PATH = "/api/mcp";
+
+/**
+ * The legacy SSE transport holds a stream and a server per session, so its sessions are capped.
+ * Two per address: at five, 20 addresses held all 100 slots for the idle timeout; at two, a full
+ * house needs 50 addresses, and Streamable HTTP (stateless, uncapped here) stays open to everyone.
+ */
+export const DEFAULT_SSE_LIMITS = { maxSseSessions: 100, maxSseSessionsPerClient: 2, sseIdleTimeoutMs: 5 * 60_000 } as const;
+
+/** Seconds a refused SSE client is told to wait: slots free as sessions close or go idle. */
+const SSE_RETRY_AFTER_SECONDS = 30;
 
 /** How a local client names this server; allowed with any port. */
 export const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
@@ -167,9 +177,9 @@ function toolCallReporter(req: Request, res: Response, options: MountMcpOptions)
  * legacy HTTP+SSE transport at GET /api/mcp/sse and POST /api/mcp/messages?sessionId=...
  */
 export function mountMcp(app: Express, options: MountMcpOptions): void {
-  const maxSseSessions = options.maxSseSessions ?? 100;
-  const maxSseSessionsPerClient = options.maxSseSessionsPerClient ?? 5;
-  const sseIdleTimeoutMs = options.sseIdleTimeoutMs ?? 5 * 60_000;
+  const maxSseSessions = options.maxSseSessions ?? DEFAULT_SSE_LIMITS.maxSseSessions;
+  const maxSseSessionsPerClient = options.maxSseSessionsPerClient ?? DEFAULT_SSE_LIMITS.maxSseSessionsPerClient;
+  const sseIdleTimeoutMs = options.sseIdleTimeoutMs ?? DEFAULT_SSE_LIMITS.sseIdleTimeoutMs;
 
   const hostAndOrigin = hostAndOriginValidation(options.allowedHosts ?? []);
   app.use(MCP_PATH, hostAndOrigin, mcpCors);
@@ -204,16 +214,22 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
   const sessions = new Map<string, SseSession>();
   const openPerClient = new Map<string, number>();
   app.get(`${MCP_PATH}/sse`, async (req, res) => {
+    // The stream is not JSON-RPC yet: a refusal is the REST error body every other door uses.
     if (sessions.size >= maxSseSessions) {
-      res.setHeader("Retry-After", "30");
-      jsonRpcError(res, 503, "Too many open MCP SSE sessions; retry later or use Streamable HTTP at POST /api/mcp");
+      res.setHeader("Retry-After", String(SSE_RETRY_AFTER_SECONDS));
+      res
+        .status(503)
+        .json({ error: `All ${maxSseSessions} MCP SSE sessions are open; retry later, or use Streamable HTTP at POST ${MCP_PATH}`, code: "UNAVAILABLE" });
       return;
     }
     const client = clientBucketOf(req.ip ?? req.socket.remoteAddress ?? "");
     const openByClient = openPerClient.get(client) ?? 0;
     if (openByClient >= maxSseSessionsPerClient) {
-      res.setHeader("Retry-After", "30");
-      jsonRpcError(res, 429, `This address already holds ${maxSseSessionsPerClient} open MCP SSE sessions; close one, or use Streamable HTTP at POST /api/mcp`);
+      res.setHeader("Retry-After", String(SSE_RETRY_AFTER_SECONDS));
+      res.status(429).json({
+        error: `This address already holds ${maxSseSessionsPerClient} open MCP SSE sessions, the most one address may; close one, or use Streamable HTTP at POST ${MCP_PATH}`,
+        code: "RATE_LIMITED",
+      });
       return;
     }
     const transport = new SSEServerTransport(`${MCP_PATH}/messages`, res);

@@ -142,7 +142,7 @@ describe("ALLOWED_HOSTS", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "directory-allowed-hosts-"));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it("extends the allow-list from the environment through to the running server", async () => {
+  it("extends the allow-list and sets the SSE caps from the environment through to the running server", async () => {
     const config = readConfig({
       PORT: "0",
       HOST: "127.0.0.1",
@@ -151,15 +151,21 @@ describe("ALLOWED_HOSTS", () => {
       LOG_LEVEL: "silent",
       PUBLIC_BASE_URL: "https://directory.example",
       ALLOWED_HOSTS: " mcp.example.net, Agents.Example.org ,",
+      MCP_SSE_MAX_SESSIONS_PER_ADDRESS: "1",
     });
     expect(config.allowedHosts).toEqual(["mcp.example.net", "Agents.Example.org"]);
+    expect(config.mcpSse).toEqual({ maxSseSessions: 100, maxSseSessionsPerClient: 1, sseIdleTimeoutMs: 300_000 });
     const running = await startServer(config);
+    const sessions: OpenSse[] = [];
     try {
       for (const host of ["mcp.example.net", "agents.example.org:8443", "directory.example", "localhost"]) {
         expect((await postInitialize(running.url, { host })).status, host).toBe(200);
       }
       expect((await postInitialize(running.url, { host: "evil.example.com" })).status).toBe(403);
+      sessions.push(await openSse(running.url), await openSse(running.url));
+      expect(sessions.map((session) => session.status)).toEqual([200, 429]);
     } finally {
+      sessions.forEach((session) => session.close());
       await running.close();
     }
   });
@@ -167,6 +173,9 @@ describe("ALLOWED_HOSTS", () => {
 
 interface OpenSse {
   status: number;
+  /** The refusal's JSON body (refused sessions only). */
+  body: JsonBody;
+  retryAfter: string | undefined;
   /** The message endpoint the session announced (SSE sessions only). */
   endpoint: string | undefined;
   /** Settles when the server ends the stream. */
@@ -185,9 +194,17 @@ function openSse(baseUrl: string, headers: Record<string, string> = {}) {
       res.on("data", (chunk: string) => {
         text += chunk;
         const endpoint = /event: endpoint\ndata: (\S+)/.exec(text)?.[1];
-        if (endpoint) resolve({ status: res.statusCode ?? 0, endpoint, ended, close });
+        if (endpoint) resolve({ status: res.statusCode ?? 0, body: undefined, retryAfter: undefined, endpoint, ended, close });
       });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, endpoint: undefined, ended, close }));
+      res.on("end", () => {
+        let body: JsonBody = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // not JSON: the assertions say so
+        }
+        resolve({ status: res.statusCode ?? 0, body, retryAfter: res.headers["retry-after"], endpoint: undefined, ended, close });
+      });
     });
     req.on("error", reject);
     req.end();
@@ -210,26 +227,38 @@ describe("legacy SSE caps", () => {
     return session;
   };
 
-  it("holds at most 5 open sessions per client address (IPv6: per /64), freeing a slot when one closes", async () => {
+  it("holds at most 2 open sessions per client address (IPv6: per /64), refusing a third with 429 { error, code } and Retry-After", async () => {
     const mine = { "x-forwarded-for": "192.0.2.1" };
-    const five = [];
-    for (let i = 0; i < 5; i++) five.push(await open(server.url, mine));
-    expect(five.map((session) => session.status)).toEqual([200, 200, 200, 200, 200]);
-    const refused = await open(server.url, mine);
+    const two = [await open(server.url, mine), await open(server.url, mine)];
+    expect(two.map((session) => session.status)).toEqual([200, 200]);
+    const refused = await openSse(server.url, mine);
     expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: expect.stringMatching(/already holds 2 open MCP SSE sessions.*POST \/api\/mcp/), code: "RATE_LIMITED" });
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
 
     expect((await open(server.url, { "x-forwarded-for": "192.0.2.2" })).status).toBe(200);
-    for (let i = 1; i <= 5; i++) expect((await open(server.url, { "x-forwarded-for": `2001:db8:1:2::${i}` })).status).toBe(200);
+    for (let i = 1; i <= 2; i++) expect((await open(server.url, { "x-forwarded-for": `2001:db8:1:2::${i}` })).status).toBe(200);
     expect((await open(server.url, { "x-forwarded-for": "2001:db8:1:2:ffff::9" })).status).toBe(429);
 
-    five[0]!.close();
-    await five[0]!.ended;
+    two[0]!.close();
+    await two[0]!.ended;
     let reopened = 0;
     for (let attempt = 0; attempt < 50 && reopened !== 200; attempt++) {
       reopened = (await open(server.url, mine)).status;
       if (reopened !== 200) await new Promise((wait) => setTimeout(wait, 20));
     }
     expect(reopened).toBe(200);
+  });
+
+  it("leaves most of the 100 slots free when 20 addresses open all they may (the issue's 20 addresses held all 100)", async () => {
+    const statuses: number[] = [];
+    for (let address = 1; address <= 20; address++) {
+      for (let attempt = 0; attempt < 6; attempt++) statuses.push((await open(server.url, { "x-forwarded-for": `198.51.100.${address}` })).status);
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(40);
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    // A newcomer still gets a session.
+    expect((await open(server.url, { "x-forwarded-for": "203.0.113.50" })).status).toBe(200);
   });
 
   it("closes a session that posts nothing for the idle timeout, and frees its slot", async () => {
