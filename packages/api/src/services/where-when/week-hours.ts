@@ -118,6 +118,26 @@ function daysText(days: readonly number[]): string {
  * closed. Null when no hours are known.
  */
 export function compactOpeningHours(hours: readonly OpeningHoursSpec[]): string | null {
+  if (hours.length === 0) return null;
+  // Every listing carries its hours: a search's hot path must not rebuild the same week each time.
+  const key = JSON.stringify(hours);
+  const known = COMPACT_CACHE.get(key);
+  if (known !== undefined) return known;
+  if (COMPACT_CACHE.size >= COMPACT_CACHE_MAX) COMPACT_CACHE.clear();
+  const compact = compactWeek(hours);
+  COMPACT_CACHE.set(key, compact);
+  return compact;
+}
+
+/**
+ * Compact forms by their hours' JSON: few distinct weeks recur across a directory (a profile of a
+ * trade, OSM's common strings), and building one costs ~25 µs against ~1 µs for the key. Bounded,
+ * cleared when full.
+ */
+const COMPACT_CACHE = new Map<string, string | null>();
+const COMPACT_CACHE_MAX = 10_000;
+
+function compactWeek(hours: readonly OpeningHoursSpec[]): string | null {
   const intervals = weeklyIntervals(hours);
   if (!intervals) return null;
   if (isAlwaysOpen(intervals)) return "24/7";
