@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "@directory/api";
-import { createDatabase, type Database, type DatabaseTimeouts } from "@directory/db";
+import { createDatabase, migrate, type Database, type DatabaseTimeouts } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "@directory/api/testing";
 import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
 
@@ -276,5 +276,27 @@ describe("/healthz over the embedded database", () => {
     rmSync(dataDir, { recursive: true, force: true });
     const answer = await DOORS.healthz!(server.url);
     expectUnavailable("healthz", answer);
+  });
+
+  it("refuses a write with 503 once the data folder is removed (PGlite would acknowledge it and lose it)", async () => {
+    const dataDir = join(dataRoot, "pglite-writes");
+    const database = await createDatabase({ dataDir });
+    cleanups.push(() => database.close());
+    await migrate(database);
+    const server = await startTestServer({ database: { ...database, destroy: async () => {} } });
+    cleanups.push(() => server.close());
+    const createKey = () =>
+      timed(async () => {
+        const response = await fetch(`${server.url}/trpc/apiKeys.create`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${server.adminKey}` },
+          body: JSON.stringify({ json: { kind: "partner", label: "written before the folder went" } }),
+        });
+        return { status: response.status, headers: response.headers, body: await response.json() };
+      });
+    expect((await createKey()).status).toBe(200);
+    rmSync(dataDir, { recursive: true, force: true });
+    expectUnavailable("tRPC", await createKey());
+    expectUnavailable("healthz", await DOORS.healthz!(server.url));
   });
 });

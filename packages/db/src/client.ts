@@ -1,12 +1,11 @@
 import { mkdirSync } from "node:fs";
-import { stat } from "node:fs/promises";
-import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { guardDataDir } from "./data-dir-guard";
 import { lockDataDir } from "./data-dir-lock";
 import { createLivenessGuard } from "./postgres-liveness";
 import * as schema from "./schema/index";
@@ -92,6 +91,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     releaseLock = lockDataDir(options.dataDir);
     try {
       client = await PGlite.create(options.dataDir, { extensions: PGLITE_EXTENSIONS });
+      guardDataDir(client, options.dataDir);
     } catch (error) {
       releaseLock();
       throw error;
@@ -99,14 +99,12 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   } else {
     client = await PGlite.create({ extensions: PGLITE_EXTENSIONS, loadDataDir: options.loadDataDir });
   }
-  const dataDir = "dataDir" in options ? options.dataDir : null;
   return {
     db: drizzlePglite(client, { schema }) as unknown as Db,
     driver: "pglite",
     ping: async () => {
+      // Fails once the data folder is gone (data-dir-guard.ts), though PGlite would still answer from memory.
       await client.query("select 1");
-      // PGlite keeps answering from memory after its folder is removed: check the folder too.
-      if (dataDir) await stat(join(dataDir, "PG_VERSION"));
     },
     listen: async (channel, onNotify) => {
       const unlisten = await client.listen(channel, onNotify);

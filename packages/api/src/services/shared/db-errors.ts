@@ -33,6 +33,8 @@ const UNAVAILABLE_CODES = new Set([
   "CONNECTION_FAILED",
   "QUERY_TIMEOUT",
   "DATABASE_UNREACHABLE",
+  // The embedded database's folder was removed under it (packages/db/src/data-dir-guard.ts).
+  "DATA_DIR_GONE",
   "57014",
   "57P01",
   "57P02",
