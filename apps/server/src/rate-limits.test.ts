@@ -134,6 +134,29 @@ describe("keyed monthly quota", () => {
     expect(results.filter((r) => r.status === "rejected")).toHaveLength(2);
   });
 
+  it("charges only what was served: a refused call (404, 400, 403) leaves the remaining quota as it was", async () => {
+    const { key } = await createApiKey(database.db, { kind: "developer" });
+    const auth = { authorization: `Bearer ${key}` };
+    const remaining = (answer: { headers: Headers }) => Number(/;r=(\d+);/.exec(answer.headers.get("ratelimit") ?? "")?.[1]);
+    const served = await getJson(first.url, `/api/v2/entity-profile?slug=${slug}`, auth);
+    expect(served.status).toBe(200);
+    expect(remaining(served)).toBe(LIMITS.keyedPerMonth - 1);
+    const refusals = [
+      ["/api/v2/entity-profile?slug=no-such-business-anywhere", 404],
+      ["/api/v2/businesses?category=dentist&city=Mumbai&limit=many", 400],
+      ["/api/v2/businesses?category=no-such-category&city=Mumbai", 404],
+      ["/api/v2/partner-feed?limit=1", 403],
+    ] as const;
+    for (const [path, status] of refusals) {
+      const refused = await getJson(first.url, path, auth);
+      expect(refused.status, path).toBe(status);
+      expect(refused.body.code, path).toBeTypeOf("string");
+    }
+    const next = await getJson(second.url, `/api/v2/entity-profile?slug=${slug}`, auth);
+    expect(next.status).toBe(200);
+    expect(remaining(next)).toBe(LIMITS.keyedPerMonth - 2);
+  });
+
   it("never limits admin keys", async () => {
     for (let i = 0; i < LIMITS.keyedPerMonth + 2; i++) {
       expect((await getJson(first.url, `/api/v2/entity-profile?slug=${slug}`, { authorization: `Bearer ${first.adminKey}` })).status).toBe(200);

@@ -15,6 +15,7 @@ import {
   consumeRateLimit,
   DEFAULT_RATE_LIMITS,
   rateLimitHeaders,
+  refundRateLimit,
   type RateLimitDecision,
   type RateLimitPolicy,
   type RateLimitSettings,
@@ -28,7 +29,8 @@ import {
  * - lead-submission: anonymous-daily plus tighter lead limits per address, key and business
  * - correction-submission: anonymous-daily plus hourly correction limits per address and per key
  * - key, partner, business, admin: that kind of key required
- * Every keyed call, in any class, counts against the key's monthly quota (admin keys excepted).
+ * Every keyed call that is served, in any class, counts against the key's monthly quota (admin keys
+ * excepted); a refused or failed one gives its count back.
  */
 export type AccessClass = "open" | "anonymous-daily" | "lead-submission" | "correction-submission" | "key" | "partner" | "business" | "admin";
 
@@ -127,11 +129,18 @@ function refuseOverLimit(ctx: Context, decision: RateLimitDecision, what: string
  * counter cannot be read, "closed" refuses the call with a 503 (a quota we cannot check is spent)
  * and "open" lets it through (a limiter outage must not take the public directory down).
  */
-async function countCall(ctx: Context, subject: string, policy: RateLimitPolicy, what: string, onCounterFailure: "open" | "closed"): Promise<void> {
+async function countCall(
+  ctx: Context,
+  subject: string,
+  policy: RateLimitPolicy,
+  what: string,
+  onCounterFailure: "open" | "closed",
+  now = new Date(),
+): Promise<void> {
   let decision: RateLimitDecision;
   try {
     // Fail-open limits may count in memory between exact writes (buffered-rate-limits.ts).
-    decision = await (onCounterFailure === "open" ? consumeBufferedRateLimit : consumeRateLimit)(ctx.db, { subject, policy });
+    decision = await (onCounterFailure === "open" ? consumeBufferedRateLimit : consumeRateLimit)(ctx.db, { subject, policy, now });
   } catch (error) {
     ctx.log.warn(
       { err: error, policy: policy.name },
@@ -143,19 +152,26 @@ async function countCall(ctx: Context, subject: string, policy: RateLimitPolicy,
   refuseOverLimit(ctx, decision, what);
 }
 
-/** Keyed quota: every call made with a key counts against its flat monthly quota (admin keys excepted). */
+/**
+ * Keyed quota: every call made with a key that is served counts against its flat monthly quota
+ * (admin keys excepted). The call is counted first, so N remaining calls admit exactly N however
+ * many race; one that is then refused (a wrong key kind, an unknown slug, a malformed parameter) or
+ * fails gives its count back: a caller pays for answers, not for our refusals.
+ */
 const keyedQuota = t.middleware(async ({ ctx, next }) => {
   const key = ctx.apiKey;
-  if (key && key.kind !== "admin") {
-    await countCall(
-      ctx,
-      `key:${key.id}`,
-      { name: "key-monthly", limit: ctx.rateLimits.keyedPerMonth, window: "month" },
-      "This API key's monthly quota",
-      "closed",
-    );
+  if (!key || key.kind === "admin") return next();
+  const charge = { subject: `key:${key.id}`, policy: { name: "key-monthly", limit: ctx.rateLimits.keyedPerMonth, window: "month" as const }, now: new Date() };
+  await countCall(ctx, charge.subject, charge.policy, "This API key's monthly quota", "closed", charge.now);
+  const result = await next();
+  if (!result.ok) {
+    try {
+      for (const [name, value] of Object.entries(rateLimitHeaders(await refundRateLimit(ctx.db, charge)))) ctx.setHeader(name, value);
+    } catch (error) {
+      ctx.log.warn({ err: error, policy: charge.policy.name }, "rate-limit counter unavailable: a refused call stays counted");
+    }
   }
-  return next();
+  return result;
 });
 
 /**

@@ -1,4 +1,4 @@
-import { lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { rateLimitCounters, type Db } from "@directory/db";
 
 export type RateLimitWindow = "minute" | "hour" | "day" | "month";
@@ -91,6 +91,22 @@ export async function consumeRateLimit(db: Db, params: ConsumeRateLimitParams): 
   const hits = rows[0]?.hits;
   if (hits === undefined || hits > policy.limit) return { allowed: false, policy, remaining: 0, resetAt: end };
   return { allowed: true, policy, remaining: policy.limit - hits, resetAt: end };
+}
+
+/**
+ * Gives back one request counted by consumeRateLimit with the same subject, policy and moment: a
+ * call that was refused or failed after it was counted served nothing. Never below zero.
+ */
+export async function refundRateLimit(db: Db, params: Required<ConsumeRateLimitParams>): Promise<RateLimitDecision> {
+  const { subject, policy, now } = params;
+  const { start, end } = windowBounds(policy.window, now);
+  const rows = await db
+    .update(rateLimitCounters)
+    .set({ hits: sql`${rateLimitCounters.hits} - 1` })
+    .where(and(eq(rateLimitCounters.bucket, `${policy.name}|${subject}`), eq(rateLimitCounters.windowStart, start), gt(rateLimitCounters.hits, 0)))
+    .returning({ hits: rateLimitCounters.hits });
+  const hits = rows[0]?.hits ?? 0;
+  return { allowed: true, policy, remaining: Math.max(0, policy.limit - hits), resetAt: end };
 }
 
 /** IETF RateLimit / RateLimit-Policy fields (draft-ietf-httpapi-ratelimit-headers), plus Retry-After on refusal. */
