@@ -1,11 +1,12 @@
 import { and, count, desc, eq, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, cities, type OpeningHoursSpec } from "@directory/db";
-import { writeClaims, type NewClaim } from "../../services/claims/claim-writes";
+import { writeClaims } from "../../services/claims/claim-writes";
 import { openingState } from "../../services/where-when/opening-hours-time";
 import { atLocal, haversineKm } from "../../services/where-when/near-fixtures";
 import { anonymousCaller, SERVABLE } from "../../test-callers";
 import { createTestDatabase, type TestDatabase } from "../../testing";
+import { ownerClaim } from "../../services/claims/claim-fixtures";
 
 /*
  * openNow/openAt, near/radiusKm and sort=distance through the search procedures (what every door
@@ -43,13 +44,7 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-const owner = (property: NewClaim["property"], value: unknown): NewClaim => ({
-  property,
-  value,
-  source: "owner:test",
-  confidence: 0.9,
-  verification: "self_reported",
-});
+const owner = ownerClaim;
 
 /** The pair's servable businesses with their hours, as stored. */
 async function pairRows() {

@@ -6,6 +6,7 @@ import { anonymousCaller } from "../../test-callers";
 import { createTestDatabase, type TestDatabase } from "../../testing";
 import { createBusinesses } from "./business-creation";
 import { writeClaims, type NewClaim } from "./claim-writes";
+import { ownerClaim } from "./claim-fixtures";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -15,13 +16,7 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-const owner = (property: NewClaim["property"], value: unknown): NewClaim => ({
-  property,
-  value,
-  source: "owner:test",
-  confidence: 0.9,
-  verification: "self_reported",
-});
+const owner = ownerClaim;
 const registry = (property: NewClaim["property"], value: unknown): NewClaim => ({
   property,
   value,

@@ -1,12 +1,11 @@
 import type { Db } from "@directory/db";
 import { publicUrls } from "../shared/public-urls";
-import { invalidParameter, readWhereWhen, type WhereWhenInput } from "../where-when/where-when-params";
-import { categoryDisclosure, categorySearchPage, filteredListings, resolveSearchScope, searchCategory, searchOrderDisclosure } from "./category-search";
+import { invalidParameter, type WhereWhenInput } from "../where-when/where-when-params";
+import { categoryDisclosure, rankedListings, searchCategory } from "./category-search";
 import { SCORE_CONTRACT_VERSION, type CategorySort, type DISTANCE_SORT } from "./disclosures";
 import { toListing } from "./listing";
 import { referenceData } from "./reference-data";
 import { describeMiss } from "./suggestions";
-import { resolvedCategory, resolvedCity } from "./resolve";
 
 /**
  * The assistant plugin (spec 4.1): an unknown category or city is an empty result, as the spec's
@@ -42,17 +41,7 @@ export interface LookupBusinessesParams extends WhereWhenInput {
  * by keyset cursor; with near, category and city are optional (the circle bounds the search).
  */
 export async function lookupBusinesses(db: Db, params: LookupBusinessesParams) {
-  const sort = params.sort ?? "ranking";
-  const whereWhen = readWhereWhen(params);
-  if (!params.city && !whereWhen.near) throw invalidParameter("city", "give a city, or near=<lat>,<lng> to search around a point");
-  const { category, city } = await resolveSearchScope(db, params, whereWhen);
-  const page = await categorySearchPage(db, { category, city, sort, limit: params.limit, cursor: params.cursor, whereWhen });
-  return {
-    category: category ? resolvedCategory(category) : null,
-    city: city ? resolvedCity(city) : null,
-    ...filteredListings(page, whereWhen, params.baseUrl),
-    limit: params.limit,
-    apiVersion: SCORE_CONTRACT_VERSION,
-    rankingDisclosure: searchOrderDisclosure(sort),
-  };
+  if (!params.city && !params.near) throw invalidParameter("city", "give a city, or near=<lat>,<lng> to search around a point");
+  const { rankingModel, ...found } = await rankedListings(db, params);
+  return { ...found, limit: params.limit, apiVersion: SCORE_CONTRACT_VERSION, rankingDisclosure: rankingModel };
 }

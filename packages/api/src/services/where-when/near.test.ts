@@ -2,11 +2,12 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, cities, rowsOf } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "../../testing";
-import { writeClaims, type NewClaim } from "../claims/claim-writes";
+import { writeClaims } from "../claims/claim-writes";
 import { RANKING_ORDER } from "../search/ranking";
 import { businessesWithinRadius, nearestBusinesses, roundDistanceKm } from "./near";
 import { haversineKm, servableWithDistances } from "./near-fixtures";
 import { NEAR_RADIUS_MAX_KM, type NearPoint } from "./where-when-params";
+import { ownerClaim } from "../claims/claim-fixtures";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -16,13 +17,7 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-const owner = (property: NewClaim["property"], value: unknown): NewClaim => ({
-  property,
-  value,
-  source: "owner:test",
-  confidence: 0.9,
-  verification: "self_reported",
-});
+const owner = ownerClaim;
 
 async function cityCentre(slug: string): Promise<NearPoint> {
   const [city] = await database.db.select({ lat: cities.lat, lng: cities.lng }).from(cities).where(eq(cities.slug, slug));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, cities, rowsOf, type OpeningHoursSpec } from "@directory/db";
 import { backfillCityTimeZones, timeZoneAt } from "@directory/db/time-zones";
 import { createTestDatabase, type TestDatabase } from "../../testing";
-import { writeClaims, type NewClaim } from "../claims/claim-writes";
+import { writeClaims } from "../claims/claim-writes";
 import { servableCondition } from "../entities/servable";
 import { parseOpeningHours } from "../registry/osm/opening-hours";
 import { isKnownTimeZone } from "./local-time";
@@ -11,6 +11,7 @@ import { openingState } from "./opening-hours-time";
 import { RANKING_ORDER } from "../search/ranking";
 import { countOpenMatches, openAnyCityCondition, openPageAndCounts, withOpenFilter } from "./open-filter";
 import { weeklyIntervals, weekRangesLiteral } from "./week-hours";
+import { ownerClaim } from "../claims/claim-fixtures";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -47,13 +48,7 @@ const jsWeek = (hours: readonly OpeningHoursSpec[]) => {
   return intervals ? weekRangesLiteral(intervals) : null;
 };
 
-const owner = (property: NewClaim["property"], value: unknown): NewClaim => ({
-  property,
-  value,
-  source: "owner:test",
-  confidence: 0.9,
-  verification: "self_reported",
-});
+const owner = ownerClaim;
 
 async function matchingRows(where: SQL) {
   return rowsOf<{ id: string; opening_hours: OpeningHoursSpec[]; time_zone: string }>(
