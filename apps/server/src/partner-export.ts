@@ -94,7 +94,7 @@ export function mountPartnerExport(app: Express, contextFor: (req: Request, res:
       }
       // The header trpc-to-openapi sends, so both writers answer alike.
       res.status(200).setHeader("Content-Type", "application/json");
-      res.end(body.text);
+      res.end(body.bytes());
     });
   page(PARTNER_FEED_PATH, ZGetPartnerFeedInput.shape, (req, res, input) => createPartnerFeedRestCaller(contextFor(req, res)).page(input));
   page(PARTNER_FEED_CHANGES_PATH, ZGetPartnerFeedChangesInput.shape, (req, res, input) => createPartnerFeedRestCaller(contextFor(req, res)).changes(input));

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
-import { executePrepared, rowsOf, type Db } from "@directory/db";
+import { rowsOf, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import type { toJsonLd } from "../entities/structured-data";
 import { baseReplacement, recordFeedChanges, type RemoveReason } from "./feed-documents";
 import { JsonText } from "./json-text";
+import { rowsAsSent, sentText, type SentValue } from "./rows-as-sent";
 
 export const CHANGES_MAX_LIMIT = 1_000;
 export const CHANGES_DEFAULT_LIMIT = 100;
@@ -16,17 +17,6 @@ export interface FeedChangesParams {
   after: number;
   limit: number;
   baseUrl: string;
-}
-
-interface ChangeRow {
-  seq: string | number;
-  action: "upsert" | "remove";
-  id: string;
-  reason: RemoveReason | null;
-  mergedInto: string | null;
-  document: string | null;
-  changedAt: number;
-  stale: boolean;
 }
 
 /** A location as the builder makes it; read back from its stored text. */
@@ -66,8 +56,9 @@ export interface FeedChangesPage {
 /**
  * The changes after a position, in position order (commit order: see feed_changes). Every entry
  * is one change, never merged with a later one; an upsert carries the location as it was then.
- * The page is its JSON text: each entry written around its stored document (given its base URL by
- * PostgreSQL), keys in the order the schema lists them; no document is parsed or stringified.
+ * The page is its JSON: each entry written around its stored document (given its base URL by
+ * PostgreSQL, and on PostgreSQL kept as the bytes it sent), keys in the order the schema lists
+ * them; no document is parsed or stringified.
  */
 export async function feedChangesText(db: Db, params: FeedChangesParams): Promise<JsonText<FeedChangesPage>> {
   const { after, limit } = params;
@@ -80,27 +71,33 @@ export async function feedChangesText(db: Db, params: FeedChangesParams): Promis
   }
   if (after < position.prunedThrough) throw positionExpired(after);
   const { placeholder, replacement } = baseReplacement(params.baseUrl);
-  const rows = await executePrepared<ChangeRow>(
+  const rows = await rowsAsSent(
     db,
-    sql`select seq, action, business_id as "id", reason, merged_into as "mergedInto", replace(document, ${placeholder}, ${replacement}) as "document",
-      floor(extract(epoch from changed_at) * 1000)::float8 as "changedAt",
-      changed_at < now() - ${`${CHANGES_RETENTION_DAYS} days`}::interval as "stale"
-    from feed_changes where seq > ${after} order by seq limit ${limit + 1}`,
+    // Columns as text (raw rows are bytes); ordered by c.seq, the column, not the text "seq" the select names.
+    sql`select seq::text, action, business_id::text, reason, merged_into::text, replace(document, ${placeholder}, ${replacement}),
+      floor(extract(epoch from changed_at) * 1000)::float8::text,
+      (changed_at < now() - ${`${CHANGES_RETENTION_DAYS} days`}::interval)::text
+    from feed_changes c where c.seq > ${after} order by c.seq limit ${limit + 1}`,
   );
   // The first change after a position is at least as old as the position: if it is past retention, so is the position.
-  if (rows[0]?.stale && after > 0) throw positionExpired(after);
+  if (rows[0] && sentText(rows[0][7] ?? null) === "true" && after > 0) throw positionExpired(after);
   const page = rows.slice(0, limit);
-  // Ids, actions and reasons are uuids and fixed words (no character JSON escapes); the rest is stringified.
-  const entries = page.map(
-    (row) =>
-      `{"seq":${Number(row.seq)},"action":"${row.action}","id":"${row.id}","changedAt":"${new Date(row.changedAt).toISOString()}"` +
-      (row.reason ? `,"reason":${JSON.stringify(row.reason)}` : "") +
-      (row.mergedInto ? `,"mergedInto":"${row.mergedInto}"` : "") +
-      (row.document ? `,"location":${row.document}` : "") +
-      "}",
-  );
-  const nextAfter = page.length > 0 ? Number(page.at(-1)!.seq) : after;
-  return new JsonText(`{"changes":[${entries.join(",")}],"nextAfter":${nextAfter},"hasMore":${rows.length > limit}}`);
+  const parts: SentValue[] = ['{"changes":['];
+  for (const [index, [seq, action, id, reason, mergedInto, document, changedAt]] of page.entries()) {
+    // Ids are uuids, actions and reasons fixed words, changedAt as toISOString writes it: nothing JSON escapes.
+    const at = new Date(Number(sentText(changedAt ?? null))).toISOString();
+    parts.push(
+      `${index > 0 ? "," : ""}{"seq":${sentText(seq ?? null)},"action":"${sentText(action ?? null)}","id":"${sentText(id ?? null)}","changedAt":"${at}"`,
+    );
+    if (reason) parts.push(`,"reason":"${sentText(reason)}"`);
+    if (mergedInto) parts.push(`,"mergedInto":"${sentText(mergedInto)}"`);
+    if (document) parts.push(',"location":', document);
+    parts.push("}");
+  }
+  const last = page.at(-1);
+  const nextAfter = last ? Number(sentText(last[0] ?? null)) : after;
+  parts.push(`],"nextAfter":${nextAfter},"hasMore":${rows.length > limit}}`);
+  return new JsonText(parts.filter((part) => part !== null));
 }
 
 /** The changes as values, for the doors that need them (tRPC, in-process callers). */

@@ -3,6 +3,7 @@ import { executePrepared, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { baseReplacement } from "./feed-documents";
 import { pullStream } from "./pull-stream";
+import { rowsAsSent, sentText } from "./rows-as-sent";
 
 /** Rows per read: ~500 KB of text; at most two reads are held at once (one ahead of the one being written). */
 export const EXPORT_CHUNK_ROWS = 300;
@@ -72,34 +73,10 @@ export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableI
   );
 }
 
-interface Chunk {
-  text: string | Uint8Array;
-  last: string;
-  rows: number;
-}
-
-/** postgres-js's client under a drizzle handle (a transaction's own); absent on PGlite. */
-interface PostgresJsHandle {
-  dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
-  session: { client: { unsafe?: (query: string, params: unknown[], options: { prepare: boolean }) => { raw(): Promise<(Buffer | null)[][]> } } };
-}
-
-/**
- * One read of the export. On PostgreSQL the text comes as the bytes PostgreSQL sent (postgres-js
- * raw rows): decoding 1.7 MB to a string and encoding it back for the socket cost more than
- * reading it, and a Buffer lives outside the JS heap, so memory stays flat. PGlite answers text.
- */
-async function readChunk(tx: Db, query: SQL): Promise<Chunk | null> {
-  const handle = tx as unknown as PostgresJsHandle;
-  const client = handle.session.client;
-  if (typeof client.unsafe === "function") {
-    const { sql: text, params } = handle.dialect.sqlToQuery(query);
-    const [row] = await client.unsafe(text, params, { prepare: true }).raw();
-    const [body, last, rows] = row ?? [];
-    if (!body || !last || !rows) return null;
-    return { text: body, last: last.toString(), rows: Number(rows.toString()) };
-  }
-  const [row] = await executePrepared<{ text: string | null; last: string | null; rows: number }>(tx, query);
-  if (!row?.text || !row.last) return null;
-  return { text: row.text, last: row.last, rows: row.rows };
+/** One read of the export: its NDJSON (bytes on PostgreSQL, text on PGlite), the last id, the rows. */
+async function readChunk(tx: Db, query: SQL): Promise<{ text: string | Uint8Array; last: string; rows: number } | null> {
+  const [text = null, last = null, rows = null] = (await rowsAsSent(tx, query))[0] ?? [];
+  const lastId = sentText(last);
+  if (!text || !lastId) return null;
+  return { text, last: lastId, rows: Number(sentText(rows)) };
 }

@@ -1,11 +1,12 @@
 import { and, count, eq, gte, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
-import { businesses, categories, executePrepared, feedDocuments, type Db } from "@directory/db";
+import { businesses, categories, feedDocuments, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { servableCondition } from "../entities/servable";
 import { decodeFeedCursor, encodeFeedCursor, filtersFingerprint } from "./feed-cursor";
 import type { FeedLocation } from "./changes";
 import { baseReplacement } from "./feed-documents";
 import { JsonText } from "./json-text";
+import { rowsAsSent, sentText } from "./rows-as-sent";
 
 export const FEED_MAX_LIMIT = 500;
 export const FEED_DEFAULT_LIMIT = 100;
@@ -20,13 +21,6 @@ export interface PartnerFeedPageParams {
   cursor?: string;
   /** Origin of the URLs inside each location. */
   baseUrl: string;
-}
-
-/** A page's row: the stored document and the keyset position (updated_at in microseconds, id). */
-interface FeedRow {
-  id: string;
-  document: string;
-  updatedAtMicros: string;
 }
 
 /** LIKE treats % and _ as wildcards; a partner's "%" means a percent sign. */
@@ -118,10 +112,10 @@ export async function partnerFeedPageText(db: Db, params: PartnerFeedPageParams)
   const { placeholder, replacement } = baseReplacement(params.baseUrl);
   // The page's rows are chosen first, by the index alone, then joined to their documents: as one
   // join, PostgreSQL planned a parallel scan for the LIMIT, 17 ms a page where this takes 4.
-  const rows = await executePrepared<FeedRow>(
+  const rows = await rowsAsSent(
     db,
-    sql`select p.id as "id", replace(${feedDocuments.document}, ${placeholder}, ${replacement}) as "document",
-      (extract(epoch from p.updated_at) * 1000000)::bigint::text as "updatedAtMicros"
+    sql`select p.id::text, replace(${feedDocuments.document}, ${placeholder}, ${replacement}),
+      (extract(epoch from p.updated_at) * 1000000)::bigint::text
     from (
       select ${businesses.id} as id, ${businesses.updatedAt} as updated_at from ${businesses}
       where ${and(...conditions, seek)}
@@ -136,19 +130,28 @@ export async function partnerFeedPageText(db: Db, params: PartnerFeedPageParams)
   const last = page.at(-1);
   const nextCursor =
     rows.length > params.limit && last
-      ? encodeFeedCursor({ updatedAtMicros: last.updatedAtMicros, id: last.id, offset: offset + page.length, total, filters: fingerprint })
+      ? encodeFeedCursor({
+          updatedAtMicros: sentText(last[2] ?? null) ?? "",
+          id: sentText(last[0] ?? null) ?? "",
+          offset: offset + page.length,
+          total,
+          filters: fingerprint,
+        })
       : null;
   return pageText(
     { total, limit: params.limit, offset, nextCursor },
-    page.map((row) => row.document),
+    page.map((row) => row[1] ?? ""),
   );
 }
 
 /** The page's JSON, keys in the order its schema lists them (as a stringified page had them). */
-function pageText(head: Omit<PartnerFeedPage, "locations">, documents: string[]): JsonText<PartnerFeedPage> {
-  return new JsonText(
-    `{"total":${head.total},"limit":${head.limit},"offset":${head.offset},"nextCursor":${JSON.stringify(head.nextCursor)},"locations":[${documents.join(",")}]}`,
-  );
+function pageText(head: Omit<PartnerFeedPage, "locations">, documents: (string | Uint8Array)[]): JsonText<PartnerFeedPage> {
+  const parts: (string | Uint8Array)[] = [
+    `{"total":${head.total},"limit":${head.limit},"offset":${head.offset},"nextCursor":${JSON.stringify(head.nextCursor)},"locations":[`,
+  ];
+  for (const [index, document] of documents.entries()) parts.push(...(index > 0 ? [",", document] : [document]));
+  parts.push("]}");
+  return new JsonText(parts);
 }
 
 /** The page as values, for the doors that need them (tRPC, in-process callers). */
