@@ -80,6 +80,11 @@ const ZStatistics = z.object({
   businessesMentioned: z.number().int(),
   edges: z.number().int(),
   lastIngestAt: z.string().nullable(),
+  countedAt: z
+    .string()
+    .describe(
+      "When these counts were taken: held up to 5 minutes (a minute, plus one recount, on a server asked at least once a minute); an ingest batch on this server recounts at once",
+    ),
 });
 
 /** Knowledge graph data (spec 4.3); `type` says which shape. Derived from document text only. */
@@ -96,7 +101,8 @@ export const getKnowledgeGraphMeta: OpenApiMeta = {
     tags: ["graph"],
     summary: "Co-citation knowledge graph: businesses and categories named together in AI answers and articles",
     description:
-      "Authentication optional (anonymous daily limit). Edges are counted from the text of stored documents; decommissioned businesses are left out.",
+      "Authentication optional (anonymous daily limit). Edges are counted from the text of stored documents; decommissioned businesses are left out. " +
+      "The statistics (no type) are held up to 5 minutes and say when they were counted (countedAt).",
     errorResponses: {
       400: "Invalid parameter: a parameter the type needs is missing (network: businessId; complementary: category), one is given that the type does not use, or a value is malformed",
       404: "Not found: no business has this id or slug, or the category or city is unknown",

@@ -107,33 +107,6 @@ export async function topPairs(db: Db) {
   return { apiVersion: SCORE_CONTRACT_VERSION, type: "top_pairs" as const, pairs, total: pairs.length };
 }
 
-/** Counts over the graph's own tables, less what touches the few businesses not live: no businesses row is read per mention. */
-export async function graphStatistics(db: Db) {
-  const [row] = rowsOf<{ documents: number; mentions: number; businesses: number; edges: number; last_ingest: Date | string | null }>(
-    await db.execute(sql`
-      with not_live as (${NOT_LIVE}),
-      live_mentions as (
-        select m.business_id from document_mentions m where not exists (select 1 from not_live n where n.id = m.business_id)
-      )
-      select
-        (select count(*)::int from documents) as documents,
-        (select count(*)::int from live_mentions) as mentions,
-        (select count(distinct business_id)::int from live_mentions) as businesses,
-        (select count(*)::int from co_mention_edges e
-         where ${edgeIsLive}) as edges,
-        (select max(ingested_at) from documents) as last_ingest`),
-  );
-  return {
-    apiVersion: SCORE_CONTRACT_VERSION,
-    type: "stats" as const,
-    documents: Number(row?.documents ?? 0),
-    mentions: Number(row?.mentions ?? 0),
-    businessesMentioned: Number(row?.businesses ?? 0),
-    edges: Number(row?.edges ?? 0),
-    lastIngestAt: row?.last_ingest ? new Date(row.last_ingest).toISOString() : null,
-  };
-}
-
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { categories, cities, documentMentions, documents, type Db } from "@directory/db";
 import { addCoMentionEdges, refreshVisibilityScores } from "./derive";
+import { invalidateGraphStatistics } from "./graph-statistics";
 import { loadDictionary } from "./dictionary";
 import { MentionMatcher, type DocumentContext } from "./extract";
 
@@ -71,7 +72,7 @@ export interface IngestDocumentsParams {
 export async function ingestDocuments(db: Db, { batch, matchers = new MatcherCache() }: IngestDocumentsParams): Promise<IngestResult> {
   const byHash = new Map(batch.map((doc) => [contentHash(doc), doc]));
   if (byHash.size === 0) return { stored: 0, duplicates: batch.length, mentions: 0 };
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     // A batch's derivations may exceed the interactive statement timeout on a large world.
     await tx.execute(sql`set local statement_timeout = 0`);
     const inserted = await tx
@@ -93,6 +94,9 @@ export async function ingestDocuments(db: Db, { batch, matchers = new MatcherCac
     await refreshVisibilityScores(tx, { documentIds: ids });
     return { stored: inserted.length, duplicates: batch.length - inserted.length, mentions: mentionRows.length };
   });
+  // Statistics held by this process count the batch from the next request on (graph-statistics.ts).
+  if (result.stored > 0) invalidateGraphStatistics(db);
+  return result;
 }
 
 /** City and category slugs as the ids documents store; read once per ingest run. */

@@ -4,7 +4,8 @@ import { DomainError } from "../../errors";
 import { findBusinessById, findBusinessBySlugOrHistory, requireServable } from "../entities/business-lookup";
 import { SCORE_CONTRACT_VERSION } from "../search/disclosures";
 import { isUuid } from "../shared/ids";
-import { complementaryCategories, graphStatistics, topPairs } from "./graph-aggregates";
+import { complementaryCategories, topPairs } from "./graph-aggregates";
+import { graphStatistics } from "./graph-statistics";
 import { businessRef, GRAPH_LIMITS, servable, type BusinessRefRow } from "./graph-sql";
 
 /** Characters of context kept on each side of the two names in an excerpt. */
