@@ -100,16 +100,16 @@ describe("MCP tool inputs are the procedures' input schemas", () => {
     }
   });
 
-  it("every tool lists the compact view of its procedure's input schema: only string bounds and additionalProperties false left out", () => {
+  it("every tool lists the compact view of its procedure's input schema: only string bounds, examples and additionalProperties false left out", () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(PROCEDURE_INPUTS).sort());
     for (const tool of tools) {
       const schema = PROCEDURE_INPUTS[tool.name];
       const procedure = schema ? procedureJsonSchema(schema) : { type: "object", properties: {} };
       const listed = tool.inputSchema as JsonBody;
       expect(listed, tool.name).toEqual(compactInput(procedure));
-      // The view drops keywords, never a field or a rule other than these (descriptions, enums, defaults, ranges stay).
+      // The view drops keywords, never a field or a rule other than these (descriptions, enums, defaults, ranges stay); examples are not rules.
       const dropped = keywords(procedure).filter((keyword) => !keywords(listed).includes(keyword));
-      for (const keyword of dropped) expect(keyword, tool.name).toMatch(/(^|\.)(minLength|maxLength|pattern|additionalProperties)$/);
+      for (const keyword of dropped) expect(keyword, tool.name).toMatch(/(^|\.)(minLength|maxLength|pattern|example|additionalProperties)$/);
     }
     const search = tools.find((tool) => tool.name === "search_businesses")!.inputSchema as JsonBody;
     expect(search.properties.city.description).toMatch(/omit for national/);
