@@ -9,14 +9,15 @@ import { startTestServer, type JsonBody, type TestServer } from "../testing";
  * What an agent pays to read us over MCP, in o200k tokens: a count, not a timing, so it is exact
  * on every machine. Issue 22's targets: a 10-result search at most 1,200 tokens of text, and
  * tools/list at most 3,000. tools/list is not there: 4,701 after the compact views (6,227
- * before), 5,584 with issue 23's where-when parameters (openNow, openAt, near, radiusKm on three
- * tools) and listing fields (openingHours, openNow, nextChange, distanceKm): output schemas ~2,840
+ * before), 5,716 with issue 23's where-when parameters (openNow, openAt, near, radiusKm on three
+ * tools) and listing fields (openingHours, openNow, nextChange, distanceKm; issue 25's staleCount
+ * and operatingStatus): output schemas ~2,970
  * (every field a result fills is named with its type, as issue 22 asks), input schemas ~1,730.
  * Its ceiling holds today's figure to stop growth; lower it as the listing shrinks.
  */
 const SEARCH_TEXT_TARGET = 1_200;
 const TOOLS_LIST_TARGET = 3_000;
-const TOOLS_LIST_CEILING = 5_600;
+const TOOLS_LIST_CEILING = 5_750;
 
 let server: TestServer;
 let mcp: Client;
