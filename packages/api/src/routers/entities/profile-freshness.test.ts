@@ -113,6 +113,27 @@ describe("a listing's freshness", () => {
   });
 });
 
+describe("freshness in the JSON-LD", () => {
+  it("the partner feed and the profile's structuredData say lastVerifiedAt and firstFactStaleAt alike, as PropertyValues", async () => {
+    const partner = await createApiKey(database.db, { kind: "partner", label: "freshness test" });
+    const feed = await keyedCaller(database.db, partner.key).feed.getPartnerFeed({ limit: 20 });
+    expect(feed.locations.length).toBeGreaterThan(0);
+    const facts = (document: { additionalProperty?: unknown }) =>
+      Object.fromEntries(((document.additionalProperty ?? []) as { propertyID: string; value: string }[]).map((fact) => [fact.propertyID, fact.value]));
+    for (const location of feed.locations.slice(0, 5)) {
+      const [row] = await database.db.select({ slug: businesses.slug }).from(businesses).where(eq(businesses.id, location.identifier));
+      const profile = await anonymousCaller(database.db).entities.getEntityProfile({ slug: row!.slug });
+      expect(facts(location)).toEqual(facts(profile.structuredData));
+      const lastVerified = facts(location).lastVerifiedAt;
+      expect(lastVerified ? new Date(lastVerified).getTime() : null).toBe(profile.freshness.lastVerifiedAt ? new Date(profile.freshness.lastVerifiedAt).getTime() : null);
+      const firstStale = Math.min(...profile.claims.filter((claim) => claim.supersededAt === null).map((claim) => new Date(claim.staleAfter).getTime()));
+      // The column keeps minutes, rounded up.
+      expect(new Date(facts(location).firstFactStaleAt!).getTime() - firstStale).toBeGreaterThanOrEqual(0);
+      expect(new Date(facts(location).firstFactStaleAt!).getTime() - firstStale).toBeLessThan(60_000);
+    }
+  });
+});
+
 describe("asOf", () => {
   it("answers the old phone before an owner edit and the new one after; needs a key; before the business existed is 404", async () => {
     const business = await activeBusiness();

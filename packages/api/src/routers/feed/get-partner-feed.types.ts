@@ -36,6 +36,12 @@ export const ZFeedLocation = z
     url: z.string().optional(),
     address: z.object({ "@type": z.literal("PostalAddress") }).passthrough(),
     dateModified: z.string(),
+    additionalProperty: z
+      .array(z.object({ "@type": z.literal("PropertyValue"), propertyID: z.string(), value: z.string() }))
+      .optional()
+      .describe(
+        "What schema.org has no property for: operatingStatus (temporarily_closed) and reopensOn, lastVerifiedAt (a person last vouched for a fact), firstFactStaleAt (the first current fact's staleAfter)",
+      ),
   })
   .passthrough();
 

@@ -27,7 +27,9 @@ export type JsonLdSource = Pick<
   | "rating"
   | "reviewCount"
   | "services"
-> & { updatedAt: Date | number };
+  | "temporaryClosure"
+  | "factsStaleAfter"
+> & { updatedAt: Date | number; lastVerifiedAt: Date | number | null };
 
 /** schema.org day URLs, built once rather than per business and day. */
 const DAY_URLS: Record<string, string> = Object.fromEntries(
@@ -74,5 +76,24 @@ export function toJsonLd(business: JsonLdSource, baseUrl: string) {
     })),
     sameAs: [publicUrls.profile(baseUrl, business.slug)],
     dateModified: new Date(business.updatedAt).toISOString(),
+    additionalProperty: directoryFacts(business),
   };
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * What schema.org has no property for, as PropertyValues: a temporary closure (with its reopening
+ * date), when a person last vouched for a fact, and when the first current fact goes stale (the
+ * profile's claims say which; a stored feed document cannot say "stale now" as time passes).
+ */
+function directoryFacts(business: JsonLdSource) {
+  const fact = (propertyID: string, value: string) => ({ "@type": "PropertyValue" as const, propertyID, value });
+  const facts = [
+    ...(business.temporaryClosure ? [fact("operatingStatus", business.temporaryClosure.status)] : []),
+    ...(business.temporaryClosure?.reopensOn ? [fact("reopensOn", business.temporaryClosure.reopensOn)] : []),
+    ...(business.lastVerifiedAt === null ? [] : [fact("lastVerifiedAt", new Date(business.lastVerifiedAt).toISOString())]),
+    ...(business.factsStaleAfter?.length ? [fact("firstFactStaleAt", new Date(Math.min(...business.factsStaleAfter) * MINUTE_MS).toISOString())] : []),
+  ];
+  return facts.length > 0 ? facts : undefined;
 }

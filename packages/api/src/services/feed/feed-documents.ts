@@ -31,6 +31,9 @@ export const jsonLdColumns = sql.join(
     sql`${businesses.reviewCount} as "reviewCount"`,
     sql`${businesses.services} as "services"`,
     sql`floor(extract(epoch from ${businesses.updatedAt}) * 1000)::float8 as "updatedAt"`,
+    sql`${businesses.temporaryClosure} as "temporaryClosure"`,
+    sql`${businesses.factsStaleAfter} as "factsStaleAfter"`,
+    sql`floor(extract(epoch from ${businesses.lastVerifiedAt}) * 1000)::float8 as "lastVerifiedAt"`,
   ],
   sql`, `,
 );
