@@ -125,7 +125,9 @@ describe("freshness in the JSON-LD", () => {
       const profile = await anonymousCaller(database.db).entities.getEntityProfile({ slug: row!.slug });
       expect(facts(location)).toEqual(facts(profile.structuredData));
       const lastVerified = facts(location).lastVerifiedAt;
-      expect(lastVerified ? new Date(lastVerified).getTime() : null).toBe(profile.freshness.lastVerifiedAt ? new Date(profile.freshness.lastVerifiedAt).getTime() : null);
+      expect(lastVerified ? new Date(lastVerified).getTime() : null).toBe(
+        profile.freshness.lastVerifiedAt ? new Date(profile.freshness.lastVerifiedAt).getTime() : null,
+      );
       const firstStale = Math.min(...profile.claims.filter((claim) => claim.supersededAt === null).map((claim) => new Date(claim.staleAfter).getTime()));
       // The column keeps minutes, rounded up.
       expect(new Date(facts(location).firstFactStaleAt!).getTime() - firstStale).toBeGreaterThanOrEqual(0);
