@@ -79,6 +79,11 @@ const CITY_PAGE_ORDERS = {
   },
 } satisfies Record<CategorySort, { orderBy: SQL[]; after(db: Db, id: string): Promise<SQL> }>;
 
+/** The ORDER BY of a category search's order (RANKING_ORDER or RATING_ORDER): what a search within a circle pages in too. */
+export function searchOrder(sort: CategorySort): SQL[] {
+  return CITY_PAGE_ORDERS[sort].orderBy;
+}
+
 /** Rows strictly after the given keys in RANKING_ORDER (tier asc, score desc, name asc, id asc). */
 function after(keys: RankingKeys): SQL {
   return or(

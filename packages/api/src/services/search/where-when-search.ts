@@ -1,4 +1,4 @@
-import { inArray, sql, type SQL } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import { businesses, type Db } from "@directory/db";
 import { recordsInOrder, type BusinessRecord } from "../entities/business-lookup";
 import { decodeOffsetCursor, listingFingerprint, nextOffsetCursor } from "../shared/opaque-cursor";
@@ -6,8 +6,7 @@ import { businessesWithinRadius, nearGeometry } from "../where-when/near";
 import { openAnyCityCondition, unknownHoursCondition } from "../where-when/open-filter";
 import { NEAR_LIMIT_MAX, type WhereWhen } from "../where-when/where-when-params";
 import type { CategorySort } from "./disclosures";
-import { RANKING_ORDER } from "./ranking";
-import { RATING_ORDER } from "./rating-order";
+import { searchOrder } from "./ranking";
 
 /*
  * The where-when filters (open now or at an instant, near a point) applied to the searches that
@@ -30,8 +29,6 @@ export interface FilteredPage<T> {
   /** km from the search's point per business id; null without near. */
   distances: Map<string, number> | null;
 }
-
-const SEARCH_ORDERS: Record<CategorySort, SQL[]> = { ranking: RANKING_ORDER, rating: RATING_ORDER };
 
 /**
  * A category search within the circle of `near` (category or city optional): nearest first with
@@ -61,7 +58,7 @@ export async function nearPage(
     ...(at ? { openAt: at } : {}),
     limit: Math.min(params.limit, NEAR_LIMIT_MAX),
     offset,
-    ...(params.sort === "distance" ? {} : { order: SEARCH_ORDERS[params.sort] }),
+    ...(params.sort === "distance" ? {} : { order: searchOrder(params.sort) }),
   });
   const records = await recordsInOrder(
     db,
