@@ -1,7 +1,7 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
-import { businesses, categories, cities } from "@directory/db";
+import { backfillListingFreshness, businesses, categories, cities, claims } from "@directory/db";
 import { startTestServer, type JsonBody, type TestServer } from "./testing";
 
 /**
@@ -79,14 +79,58 @@ describe("a permanently closed business", () => {
     });
     const tool = ((await mcp.json()) as JsonBody).result;
     expect(tool.structuredContent.operatingStatus).toEqual(closed);
-    // The model's text says it too, with the count of stale facts.
-    expect(tool.content[0].text).toMatch(/operatingStatus: .*permanently_closed/);
-    expect(tool.content[0].text).toMatch(/staleCount/);
+    // The model's text says it first, in one line with the stale facts.
+    expect(tool.content[0].text.split("\n")[0]).toMatch(/^standing: PERMANENTLY CLOSED since 2026-10-31; (no stale facts|\d+ stale facts?)/);
 
     const search = await call("GET", `/api/v2/businesses?category=${encodeURIComponent(target!.category)}&city=${encodeURIComponent(target!.city)}&limit=50`);
     expect(search.status).toBe(200);
     expect(JSON.stringify(search.body)).not.toContain(target!.slug);
     const changes = await call("GET", `/api/v2/partner-feed/changes?after=${start}&limit=1000`, undefined, partnerKey);
     expect(changes.body.changes).toContainEqual(expect.objectContaining({ action: "remove", id: target!.id, reason: "closed" }));
+  });
+});
+
+async function mcpProfileText(slug: string): Promise<string> {
+  const response = await fetch(`${server.url}/api/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_business_profile", arguments: { slug } } }),
+  });
+  return ((await response.json()) as JsonBody).result.content[0].text;
+}
+
+describe("stale facts", () => {
+  it("are marked on the profile page and named in the MCP profile's standing line", async () => {
+    const [target] = await server.database.db
+      .select({ id: businesses.id, slug: businesses.slug })
+      .from(businesses)
+      .where(and(eq(businesses.status, "active"), isNull(businesses.temporaryClosure)))
+      .orderBy(asc(businesses.slug))
+      .offset(5)
+      .limit(1);
+    // The seed ages facts at random: start from every fact seen today.
+    const observe = async (properties: string[] | null, daysAgo: number) => {
+      await server.database.db
+        .update(claims)
+        .set({ observedAt: new Date(Date.now() - daysAgo * 86_400_000) })
+        .where(and(eq(claims.businessId, target!.id), properties ? inArray(claims.property, properties) : undefined, isNull(claims.supersededAt)));
+      await server.database.db.update(businesses).set({ factsStaleAfter: null }).where(eq(businesses.id, target!.id));
+      await backfillListingFreshness(server.database.db);
+    };
+    await observe(null, 0);
+    const fresh = await mcpProfileText(target!.slug);
+    expect(fresh.split("\n")[0]).toMatch(/^standing: open; no stale facts; /);
+    expect((await call("GET", `/business/${target!.slug}`)).body).not.toContain("(stale)");
+
+    // Hours and phone last seen two years ago: past their useful lives (180 and 365 days).
+    await observe(["openingHours", "phone"], 730);
+
+    const page = (await call("GET", `/business/${target!.slug}`)).body as string;
+    for (const label of ["Opening hours", "Phone"]) {
+      const row = new RegExp(`<tr><th scope="row" data-label="Fact">${label}</th>.*?</tr>`).exec(page)?.[0];
+      expect(row, label).toContain("(stale)");
+    }
+    const standing = (await mcpProfileText(target!.slug)).split("\n")[0]!;
+    expect(standing).toMatch(/^standing: open; 2 stale facts \((openingHours, phone|phone, openingHours): check or say how old\); /);
   });
 });

@@ -3,6 +3,7 @@ import { ZEntityProfile, ZGetEntityProfileInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
 import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
+import { profileText } from "./tool-text";
 import { profileView } from "./tool-views";
 
 const OUTPUT = profileView(ZEntityProfile);
@@ -18,6 +19,6 @@ export function registerGetBusinessProfile(server: McpServer, client: DirectoryC
       outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,
     },
-    ({ slug }) => callProcedure(() => client.entities.getEntityProfile.query({ slug }), OUTPUT.view),
+    ({ slug }) => callProcedure(() => client.entities.getEntityProfile.query({ slug }), OUTPUT.view, profileText),
   );
 }

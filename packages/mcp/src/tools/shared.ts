@@ -50,12 +50,17 @@ export function toolError(error: unknown): CallToolResult {
  * Runs one procedure call and returns its result once: the data as structuredContent, and for
  * the model a compact text rendering of it (tool-text.ts says why), not the same JSON again.
  * A tool with a narrower MCP view (tool-views.ts) passes it: the result then carries the fields its output schema names.
+ * A tool whose text leads with a summary (the profile's standing) passes its own rendering.
  */
-export async function callProcedure(call: () => Promise<object>, view?: ToolView["view"]): Promise<CallToolResult> {
+export async function callProcedure(
+  call: () => Promise<object>,
+  view?: ToolView["view"],
+  text: (result: Record<string, unknown>) => string = toolText,
+): Promise<CallToolResult> {
   try {
     const answer = (await call()) as Record<string, unknown>;
     const result = truncateStrings(view ? view(answer) : answer);
-    return { content: [{ type: "text", text: toolText(result) }], structuredContent: result };
+    return { content: [{ type: "text", text: text(result) }], structuredContent: result };
   } catch (error) {
     return toolError(error);
   }

@@ -124,3 +124,31 @@ export function toolText(result: Record<string, unknown>): string {
   if (listings) body.push(`Not shown per listing: id (structuredContent); ${LEFT_TO_PROFILE.join(", ")} (get_business_profile).`);
   return body.join("\n");
 }
+
+/**
+ * A profile's standing, in the one line the model reads first: whether it is open, which facts are
+ * past their useful life, and when an owner or the directory last checked one. It replaces the
+ * operatingStatus and freshness fields in the text (structuredContent keeps both).
+ */
+export function standingLine(profile: Record<string, unknown>): string {
+  const status = (profile.operatingStatus ?? {}) as { status?: string; closedOn?: string; reopensOn?: string };
+  const freshness = (profile.freshness ?? {}) as { lastVerifiedAt?: string | null; staleCount?: number };
+  const claims = Array.isArray(profile.claims) ? (profile.claims as { property?: string; stale?: boolean }[]) : [];
+  const closure =
+    status.status === "permanently_closed"
+      ? `PERMANENTLY CLOSED${status.closedOn ? ` since ${status.closedOn}` : ""}`
+      : status.status === "temporarily_closed"
+        ? `TEMPORARILY CLOSED${status.reopensOn ? `, reopens ${status.reopensOn}` : ""}`
+        : "open";
+  const stale = [...new Set(claims.filter((claim) => claim.stale).map((claim) => String(claim.property)))];
+  const staleCount = freshness.staleCount ?? stale.length;
+  const staleText = staleCount === 0 ? "no stale facts" : `${staleCount} stale fact${staleCount === 1 ? "" : "s"} (${stale.join(", ")}: check or say how old)`;
+  const verified = freshness.lastVerifiedAt ? `last verified ${freshness.lastVerifiedAt.slice(0, 10)}` : "never verified by owner or directory";
+  return `standing: ${closure}; ${staleText}; ${verified}`;
+}
+
+/** The profile's text: its standing line, then the rest without the two fields that line said. */
+export function profileText(profile: Record<string, unknown>): string {
+  const { operatingStatus: _status, freshness: _freshness, ...rest } = profile;
+  return `${standingLine(profile)}\n${toolText(rest)}`;
+}
