@@ -94,12 +94,15 @@ export const businesses = pgTable(
   },
   (t) => [
     // Serves category+city search in index order: no sort step, reads only `limit` rows.
+    // Migration 0024 adds INCLUDE (subscription_expires_at), which drizzle's builder cannot say: a
+    // match count is then an index-only scan.
     index("businesses_search_idx")
       .on(t.categorySlug, t.cityId, t.planTier, t.visibilityScore.desc().nullsFirst(), t.name, t.id)
       .where(sql`${t.status} = 'active'`),
     // The same without a city: a category's national ranking (category leaders, a search with no
     // city) reads `limit` entries instead of sorting every business of the category (~34,000
     // dentists at 1M: 334 ms).
+    // Migration 0024: INCLUDE (subscription_expires_at), as businesses_search_idx.
     index("businesses_category_rank_idx")
       .on(t.categorySlug, t.planTier, t.visibilityScore.desc().nullsFirst(), t.name, t.id)
       .where(sql`${t.status} = 'active'`),
@@ -114,6 +117,7 @@ export const businesses = pgTable(
       .where(sql`${t.status} = 'active'`),
     // Near a point: radius (earth_box @>) and nearest-first (<-> in index order) searches over
     // servable businesses (services/where-when/near.ts). cube + earthdistance, no PostGIS.
+    // Migration 0024: INCLUDE (lat, lng, subscription_expires_at, category_slug, city_id), so a radius count is index-only.
     index("businesses_earth_idx")
       .using("gist", sql`ll_to_earth(${t.lat}, ${t.lng})`)
       .where(sql`${t.status} = 'active'`),
