@@ -190,6 +190,31 @@ describe("the correction loop (tRPC)", () => {
     expect(await refusal(admin().corrections.accept({ id: first.correctionId! }))).toMatchObject({ status: 409 });
   });
 
+  it("an accepted correction on a feed-visible business reaches partners as one change-feed upsert carrying the new value", async () => {
+    const [visible] = await database.db
+      .select({ id: businesses.id, slug: businesses.slug })
+      .from(businesses)
+      .where(and(eq(businesses.status, "active"), eq(businesses.ownership, "owner_verified"), isNull(businesses.subscriptionExpiresAt)))
+      .orderBy(asc(businesses.slug))
+      .limit(1);
+    const partner = callerWith({ key: (await createApiKey(database.db, { kind: "partner" })).key });
+    let page = await partner.feed.getPartnerFeedChanges({ after: 0, limit: 1000 });
+    while (page.hasMore) page = await partner.feed.getPartnerFeedChanges({ after: page.nextAfter, limit: 1000 });
+    const before = page.nextAfter;
+    const submitted = await callerWith({ ip: "192.0.2.40" }).corrections.submit({
+      slug: visible!.slug,
+      property: "phone",
+      value: "+41 44 321 00 99",
+      evidence: "their shop window",
+    });
+    expect((await partner.feed.getPartnerFeedChanges({ after: before, limit: 1000 })).changes).toHaveLength(0);
+    await admin().corrections.accept({ id: submitted.correctionId! });
+    const { changes } = await partner.feed.getPartnerFeedChanges({ after: before, limit: 1000 });
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ action: "upsert", id: visible!.id });
+    expect(JSON.stringify(changes[0]!.location)).toContain("+41 44 321 00 99");
+  });
+
   it("rejecting changes no fact; an unknown id is 404 on every read", async () => {
     const business = await activeBusiness();
     const submitted = await callerWith({ ip: "192.0.2.20" }).corrections.submit({
