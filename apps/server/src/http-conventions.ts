@@ -58,12 +58,18 @@ const PUBLIC_EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "Retry-After", 
 /** Public documents outside the procedures: the OpenAPI document, discovery files, the business pages. */
 const PUBLIC_DOCUMENT_PREFIXES = ["/api/openapi.json", "/.well-known", "/llms.txt", "/business"];
 
-/** REST procedures whose answers may be public or that allow keyed cross-origin reads (meta), and the public documents; never tRPC. */
+/**
+ * Procedures whose answers may be public or that allow keyed cross-origin reads (meta), on REST and
+ * tRPC alike (the SDK in a browser page of another origin), and the public documents. A tRPC batch
+ * is readable only when every call in it is; an unknown procedure is not.
+ */
 function readableFromAnyOrigin(req: Request, route: RouteInfo): boolean {
-  if (route.door === "rest") {
-    return route.procedures.every(({ meta }) => meta?.crossOriginRead === true || (meta?.cache !== undefined && meta.cache !== "private"));
+  if (route.door !== "other") {
+    return (
+      route.procedures.length > 0 &&
+      route.procedures.every(({ meta }) => meta?.crossOriginRead === true || (meta?.cache !== undefined && meta.cache !== "private"))
+    );
   }
-  if (route.door === "trpc") return false;
   const path = req.baseUrl + req.path;
   return PUBLIC_DOCUMENT_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
