@@ -95,7 +95,8 @@ export const businesses = pgTable(
   (t) => [
     // Serves category+city search in index order: no sort step, reads only `limit` rows.
     // Migration 0024 adds INCLUDE (subscription_expires_at), which drizzle's builder cannot say: a
-    // match count is then an index-only scan.
+    // match count is then an index-only scan; 0025 adds open_week and temporary_closure, for the
+    // open-filtered count and page.
     index("businesses_search_idx")
       .on(t.categorySlug, t.cityId, t.planTier, t.visibilityScore.desc().nullsFirst(), t.name, t.id)
       .where(sql`${t.status} = 'active'`),
@@ -109,6 +110,8 @@ export const businesses = pgTable(
     // sort=rating: best-rated first (no rating last), then most reviews, then name and id. A
     // rating-sorted category+city page, or a category's across every city, reads `limit` entries
     // in index order instead of sorting every match (services/search/rating-order.ts).
+    // Migration 0025: businesses_search_idx and this INCLUDE (subscription_expires_at, open_week,
+    // temporary_closure): an open-filtered search in a city counts and pages from the index alone.
     index("businesses_rating_idx")
       .on(t.categorySlug, t.cityId, t.rating.desc().nullsLast(), t.reviewCount.desc(), t.name, t.id)
       .where(sql`${t.status} = 'active'`),

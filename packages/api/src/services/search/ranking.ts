@@ -6,7 +6,8 @@ import { recordsInOrder, selectBusinessRecords, type BusinessRecord } from "../e
 import { decodeOpaqueCursor, encodeOpaqueCursor, invalidCursorError, listingFingerprint } from "../shared/opaque-cursor";
 import { isUuid } from "../shared/ids";
 import type { CategorySort } from "./disclosures";
-import { openPageAndCounts } from "../where-when/open-filter";
+import { openAtLocalMinute, openPageAndCounts, openPageColumns, openPageOf } from "../where-when/open-filter";
+import { localWeekMinute } from "../where-when/local-time";
 import { afterRating, RATING_KEY_COLUMNS, RATING_ORDER, type RatingKeys } from "./rating-order";
 
 /** The ranking order of every search, matching businesses_search_idx: tier, internal score, name. */
@@ -135,13 +136,25 @@ export async function rankedPage(
   const resumeAfter = cursor ? await order.after(db, cursor.id) : null;
   const pageMatches = resumeAfter ? and(matches, resumeAfter)! : matches;
   if (open) {
-    const found = await openPageAndCounts(db, {
-      matches: pageMatches,
-      at: open.at,
-      city: { timeZone: open.timeZone },
-      orderBy: order.orderBy,
-      limit: params.limit + 1,
-    });
+    const found =
+      !cursor && params.cityId !== null && open.timeZone
+        ? openPageOf(
+            (
+              await firstPageStatements(db, sort, true).openInCity!.execute({
+                category: params.categorySlug,
+                cityId: params.cityId,
+                minute: localWeekMinute(open.at, open.timeZone),
+                limit: params.limit + 1,
+              })
+            )[0],
+          )
+        : await openPageAndCounts(db, {
+            matches: pageMatches,
+            at: open.at,
+            city: { timeZone: open.timeZone },
+            orderBy: order.orderBy,
+            limit: params.limit + 1,
+          });
     const rows = await recordsInOrder(db, found.ids);
     const total = cursor ? cursor.total : found.open;
     const excluded = cursor ? cursor.excluded : found.excludedUnknownHours;
@@ -163,7 +176,8 @@ export async function rankedPage(
 }
 
 /**
- * A category's first page (in a city or across every city, in one order) and its match count, as
+ * A category's first page (in a city or across every city, in one order) and its match count, and
+ * in a city the first page open at a local minute with both its counts (open-filter.ts), as
  * statements built and prepared once per database: no query building per call, and PostgreSQL
  * plans them once per connection instead of on every call (1 to 3 ms of its time a page).
  */
@@ -186,6 +200,13 @@ function buildFirstPageStatements(db: Db, sort: CategorySort, withCity: boolean)
       .from(businesses)
       .where(matches)
       .prepare(`${name}_count`),
+    openInCity: withCity
+      ? db
+          .select(openPageColumns(openAtLocalMinute(sql`${sql.placeholder("minute")}`), CITY_PAGE_ORDERS[sort].orderBy, sql`${sql.placeholder("limit")}`))
+          .from(businesses)
+          .where(matches)
+          .prepare(`${name}_open`)
+      : null,
   };
 }
 

@@ -17,7 +17,12 @@ import { localWeekMinute } from "./local-time";
 
 /** The condition "open at `at`" for businesses of a city in `timeZone` (the city's cities.time_zone). */
 export function openInZoneCondition(at: Date, timeZone: string): SQL {
-  return sql`(${businesses.openWeek} @> ${localWeekMinute(at, timeZone)}::int4 and ${notTemporarilyClosed})`;
+  return openAtLocalMinute(localWeekMinute(at, timeZone));
+}
+
+/** "Open at this local minute of the week" (Monday 00:00 = 0): a number, or a prepared statement's placeholder for one. */
+export function openAtLocalMinute(minute: number | SQL): SQL {
+  return sql`(${businesses.openWeek} @> ${minute}::int4 and ${notTemporarilyClosed})`;
 }
 
 /** A business its operatingStatus claim reports temporarily closed is open at no time, whatever its hours. */
@@ -98,16 +103,27 @@ export async function openPageAndCounts(
   db: Db,
   params: { matches: SQL; at: Date; city?: { timeZone: string | null } | null; orderBy: SQL[]; limit: number },
 ): Promise<OpenPage> {
-  const open = openCondition(params.at, params.city);
   const [row] = await db
-    .select({
-      open: sql<number>`(count(*) filter (where ${open}))::int`,
-      excludedUnknownHours: sql<number>`(count(*) filter (where ${unknownHoursCondition()}))::int`,
-      ids: sql<
-        string[] | null
-      >`(array_agg(${businesses.id} order by ${sql.join(params.orderBy, sql`, `)}) filter (where ${open}))[1:${Math.max(1, params.limit)}]`,
-    })
+    .select(openPageColumns(openCondition(params.at, params.city), params.orderBy, Math.max(1, params.limit)))
     .from(businesses)
     .where(params.matches);
+  return openPageOf(row);
+}
+
+/**
+ * What an open page selects over a search's matches: both counts, and the first `limit` ids open
+ * at the instant (`open`: its condition) in `orderBy` order. `limit` may be a prepared statement's
+ * placeholder (search/ranking.ts prepares the first page of a category in a city).
+ */
+export function openPageColumns(open: SQL, orderBy: SQL[], limit: number | SQL) {
+  return {
+    open: sql<number>`(count(*) filter (where ${open}))::int`,
+    excludedUnknownHours: sql<number>`(count(*) filter (where ${unknownHoursCondition()}))::int`,
+    ids: sql<string[] | null>`(array_agg(${businesses.id} order by ${sql.join(orderBy, sql`, `)}) filter (where ${open}))[1:${limit}]`,
+  };
+}
+
+/** The open page of openPageColumns' row. */
+export function openPageOf(row: { open: number; excludedUnknownHours: number; ids: string[] | null } | undefined): OpenPage {
   return { ids: row?.ids ?? [], open: Number(row?.open ?? 0), excludedUnknownHours: Number(row?.excludedUnknownHours ?? 0) };
 }
