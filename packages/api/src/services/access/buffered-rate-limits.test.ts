@@ -33,6 +33,21 @@ describe("fail-open limits counted in memory between exact writes", () => {
     expect(await storedHits("burst-test|ip:198.51.100.1")).toBe(101);
   });
 
+  it("syncs a busy bucket with one exact call: calls arriving meanwhile count in memory, then are written with the next", async () => {
+    const policy = { name: "herd-test", limit: 1_000, window: "day" as const };
+    const subject = "ip:198.51.100.4";
+    const now = new Date("2026-11-22T10:00:00.000Z");
+    await consumeBufferedRateLimit(database.db, { subject, policy, now });
+    // Past the sync interval, 20 calls at once: one writes, the other 19 wait on nobody's row lock.
+    const later = new Date(now.getTime() + 300);
+    const burst = await Promise.all(Array.from({ length: 20 }, () => consumeBufferedRateLimit(database.db, { subject, policy, now: later })));
+    expect(burst.every((decision) => decision.allowed)).toBe(true);
+    expect(await storedHits("herd-test|ip:198.51.100.4")).toBe(2);
+    const next = await consumeBufferedRateLimit(database.db, { subject, policy, now: new Date(later.getTime() + 300) });
+    expect(next.remaining).toBe(1_000 - 22);
+    expect(await storedHits("herd-test|ip:198.51.100.4")).toBe(22);
+  });
+
   it("counts the last tenth of a limit exactly: N admitted, then refusals", async () => {
     const policy = { name: "edge-test", limit: 20, window: "day" as const };
     const now = new Date("2026-11-22T10:00:00.000Z");
