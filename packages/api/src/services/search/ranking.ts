@@ -6,7 +6,7 @@ import { recordsInOrder, selectBusinessRecords, type BusinessRecord } from "../e
 import { decodeOpaqueCursor, encodeOpaqueCursor, invalidCursorError, listingFingerprint } from "../shared/opaque-cursor";
 import { isUuid } from "../shared/ids";
 import type { CategorySort } from "./disclosures";
-import { openAtLocalMinute, openPageAndCounts, openPageColumns, openPageOf } from "../where-when/open-filter";
+import { openAtLocalMinute, openPageAndCounts, openPageColumns, openPageOf, type OpenPage } from "../where-when/open-filter";
 import { localWeekMinute } from "../where-when/local-time";
 import { afterRating, RATING_KEY_COLUMNS, RATING_ORDER, type RatingKeys } from "./rating-order";
 
@@ -138,16 +138,7 @@ export async function rankedPage(
   if (open) {
     const found =
       !cursor && params.cityId !== null && open.timeZone
-        ? openPageOf(
-            (
-              await firstPageStatements(db, sort, true).openInCity!.execute({
-                category: params.categorySlug,
-                cityId: params.cityId,
-                minute: localWeekMinute(open.at, open.timeZone),
-                limit: params.limit + 1,
-              })
-            )[0],
-          )
+        ? await openFirstPageInCity(db, sort, params.categorySlug, params.cityId, localWeekMinute(open.at, open.timeZone), params.limit + 1)
         : await openPageAndCounts(db, {
             matches: pageMatches,
             at: open.at,
@@ -208,6 +199,12 @@ function buildFirstPageStatements(db: Db, sort: CategorySort, withCity: boolean)
           .prepare(`${name}_open`)
       : null,
   };
+}
+
+/** A category's first page in a city open at a local minute of the week, with both counts (open-filter.ts): its prepared statement. */
+async function openFirstPageInCity(db: Db, sort: CategorySort, category: string, cityId: number, minute: number, limit: number): Promise<OpenPage> {
+  const [row] = await firstPageStatements(db, sort, true).openInCity!.execute({ category, cityId, minute, limit });
+  return openPageOf(row);
 }
 
 const firstPageStatementsByDatabase = new WeakMap<Db, Map<string, ReturnType<typeof buildFirstPageStatements>>>();
