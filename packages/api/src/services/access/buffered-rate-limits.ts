@@ -69,7 +69,7 @@ export async function consumeBufferedRateLimit(db: Db, params: ConsumeRateLimitP
     local.pending += 1;
     return { allowed: true, policy, remaining: policy.limit - local.synced - local.pending, resetAt: end };
   }
-  if (local) return syncBucket(db, bucket, local, params);
+  if (local) return syncBucket(db, bucket, local, { subject, policy, now });
 
   const decision = await consumeRateLimit(db, { subject, policy, now });
   if (counts.size >= MAX_BUCKETS) forgetWritten(counts, now.getTime());
@@ -87,7 +87,7 @@ export async function consumeBufferedRateLimit(db: Db, params: ConsumeRateLimitP
 }
 
 /** The exact call of a bucket held here: the calls counted since are written, then this one is counted exactly. */
-async function syncBucket(db: Db, bucket: string, local: LocalCount, params: ConsumeRateLimitParams): Promise<RateLimitDecision> {
+async function syncBucket(db: Db, bucket: string, local: LocalCount, params: ConsumeRateLimitParams & { now: Date }): Promise<RateLimitDecision> {
   const written = local.pending;
   local.pending = 0;
   local.syncing = true;
@@ -95,10 +95,10 @@ async function syncBucket(db: Db, bucket: string, local: LocalCount, params: Con
     if (written > 0) await writePending(db, bucket, local, written);
     const decision = await consumeRateLimit(db, params);
     local.synced = params.policy.limit - decision.remaining;
-    local.syncedAt = (params.now ?? new Date()).getTime();
+    local.syncedAt = params.now.getTime();
     return decision;
   } catch (error) {
-    // As before this bucket was held: on a failed write its unwritten calls are not counted twice, only lost.
+    // The bucket is forgotten, as before syncs were held here: its unwritten calls are lost, never counted twice.
     countsOf(db).delete(bucket);
     throw error;
   } finally {
