@@ -7,7 +7,8 @@ import { NEAR_COUNT_CAP, NEAR_LIMIT_MAX, type NearPoint } from "./where-when-par
 /*
  * Each query here runs prepared (.prepare): postgres-js keeps one statement per query text on a
  * connection, and PostgreSQL reuses its plan instead of planning the distance expressions on every
- * call (1 to 5 ms of a radius search's 7 at 1M). The names are labels; the text is the key.
+ * call (a 1 km count around Shanghai at 1M: 7.8 ms of planning each time, 0.02 ms with the reused
+ * generic plan, which also ran faster). The names are labels; the text is the key.
  *
  * Near a point, with PostgreSQL's cube + earthdistance (stock PostgreSQL ships both; no PostGIS)
  * and the GiST index businesses_earth_idx on ll_to_earth(lat, lng) of active businesses (migration
