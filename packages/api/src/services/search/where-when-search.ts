@@ -21,7 +21,7 @@ import { searchOrder } from "./ranking";
 /** One page of a filtered search, as the envelope reports it. */
 export interface FilteredPage<T> {
   records: T[];
-  /** Matches over every page (a near search counts at most NEAR_COUNT_CAP). */
+  /** Matches over every page (a near search counts at most NEAR_COUNT_AHEAD past the page's start). */
   total: number;
   nextCursor: string | null;
   /** With an open filter: matches left out because their hours are unknown; else undefined. */

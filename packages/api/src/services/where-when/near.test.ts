@@ -6,7 +6,7 @@ import { writeClaims } from "../claims/claim-writes";
 import { RANKING_ORDER } from "../search/ranking";
 import { businessesWithinRadius, nearestBusinesses, roundDistanceKm } from "./near";
 import { haversineKm, servableWithDistances } from "./near-fixtures";
-import { NEAR_RADIUS_MAX_KM, type NearPoint } from "./where-when-params";
+import { NEAR_COUNT_AHEAD, NEAR_COUNT_CAP, NEAR_RADIUS_MAX_KM, type NearPoint } from "./where-when-params";
 import { ownerClaim } from "../claims/claim-fixtures";
 
 let database: TestDatabase;
@@ -62,13 +62,26 @@ describe("within a radius (demo world)", () => {
 
   it("counts up to a cap, and says when it stopped there", async () => {
     const point = await cityCentre("mumbai-in");
-    const all = await businessesWithinRadius(database.db, { point, radiusKm: 6, limit: 1 });
+    const all = await businessesWithinRadius(database.db, { point, radiusKm: 6, limit: 1, countCap: NEAR_COUNT_CAP });
     expect(all.totalMatchesCapped).toBe(false);
     expect(all.totalMatches).toBeGreaterThan(3);
     expect(await businessesWithinRadius(database.db, { point, radiusKm: 6, limit: 1, countCap: 3 })).toMatchObject({
       totalMatches: 3,
       totalMatchesCapped: true,
     });
+  });
+
+  it("counts, unasked, no further than NEAR_COUNT_AHEAD past the page's start", async () => {
+    const point = await cityCentre("mumbai-in");
+    const matches = (await servableWithDistances(database.db, point)).filter((row) => row.km <= 20).length;
+    // The demo world holds more than one page's count ahead within 20 km of Mumbai, fewer than two.
+    expect(matches).toBeGreaterThan(NEAR_COUNT_AHEAD);
+    expect(matches).toBeLessThan(NEAR_COUNT_AHEAD * 2);
+    const first = await businessesWithinRadius(database.db, { point, radiusKm: 20, limit: 10 });
+    expect(first).toMatchObject({ totalMatches: NEAR_COUNT_AHEAD, totalMatchesCapped: true });
+    const deeper = await businessesWithinRadius(database.db, { point, radiusKm: 20, limit: 10, offset: NEAR_COUNT_AHEAD });
+    expect(deeper).toMatchObject({ totalMatches: matches, totalMatchesCapped: false });
+    expect(deeper.businesses).toHaveLength(Math.min(10, matches - NEAR_COUNT_AHEAD));
   });
 
   it("orders businesses at the same distance by the ranking order", async () => {

@@ -2,7 +2,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import { businesses, PLAN_TIERS, rowsOf, type Db, type PlanTier } from "@directory/db";
 import { servableCondition } from "../entities/servable";
 import { openCondition, unknownHoursCondition } from "./open-filter";
-import { NEAR_COUNT_CAP, NEAR_LIMIT_MAX, type NearPoint } from "./where-when-params";
+import { NEAR_COUNT_AHEAD, NEAR_COUNT_CAP, NEAR_LIMIT_MAX, type NearPoint } from "./where-when-params";
 
 /*
  * Each query here runs prepared (.prepare): postgres-js keeps one statement per query text on a
@@ -240,8 +240,8 @@ export interface NearResult {
 /**
  * Servable businesses within `radiusKm` of the point, nearest first (exact ties: the ranking
  * order) or in `order` (the search's own), at most `limit` (1..NEAR_LIMIT_MAX) after `offset`
- * (0..NEAR_COUNT_CAP), and how many match: exact up to `countCap` (default and at most
- * NEAR_COUNT_CAP), else the cap with totalMatchesCapped true.
+ * (0..NEAR_COUNT_CAP), and how many match: exact up to `countCap` (default NEAR_COUNT_AHEAD past
+ * the offset; at most NEAR_COUNT_CAP), else the cap with totalMatchesCapped true.
  */
 export async function businessesWithinRadius(
   db: Db,
@@ -250,7 +250,7 @@ export async function businessesWithinRadius(
   const circle = inCircle(params, (await nearGeometry(db)).within(params.point, params.radiusKm));
   const matches = withOpen(circle, params);
   const offset = Math.min(Math.max(0, params.offset ?? 0), NEAR_COUNT_CAP);
-  const cap = Math.min(Math.max(1, params.countCap ?? NEAR_COUNT_CAP), NEAR_COUNT_CAP);
+  const cap = Math.min(Math.max(1, params.countCap ?? offset + NEAR_COUNT_AHEAD), NEAR_COUNT_CAP);
   const [page, count, unknown] = await Promise.all([
     params.order ? orderedPage(db, params.point, matches, params.order, params.limit, offset) : nearestPage(db, params.point, matches, params.limit, offset),
     cappedCount(db, matches, cap),
