@@ -4,6 +4,7 @@
  *   BENCH_BUSINESSES    world size to seed into an empty bench database (default 1,000,000)
  *   BENCH_SECONDS       seconds per load run (default 15); BENCH_CONNECTIONS (default 10)
  *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, feed, webhooks, import, tokens, wherewhen, partnerfeed); default all
+ *   BENCH_SERVER_FLAGS  node flags for the measured server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (NODE_OPTIONS refuses --cpu-prof)
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -31,7 +32,7 @@ const node = process.execPath;
 const withTsx = (script: string) => ["--import", "tsx", join(root, script)];
 /** The service runs as in production: node on the esbuild bundle (built once here when stale). */
 execFileSync(node, [join(root, "apps/server/build.mjs"), "--if-stale"], { stdio: "inherit" });
-const builtServer = [join(root, "apps/server/dist/main.js")];
+const builtServer = [...(process.env.BENCH_SERVER_FLAGS?.split(" ").filter(Boolean) ?? []), join(root, "apps/server/dist/main.js")];
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/directory_bench";
 const worldSize = Number(process.env.BENCH_BUSINESSES ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
