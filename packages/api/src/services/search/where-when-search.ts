@@ -2,7 +2,7 @@ import { inArray, sql } from "drizzle-orm";
 import { businesses, type Db } from "@directory/db";
 import { recordsInOrder, type BusinessRecord } from "../entities/business-lookup";
 import { decodeOffsetCursor, listingFingerprint, nextOffsetCursor } from "../shared/opaque-cursor";
-import { businessesWithinRadius, nearGeometry } from "../where-when/near";
+import { businessesWithinRadius, nearGeometry, nearTerms } from "../where-when/near";
 import { openAnyCityCondition, unknownHoursCondition } from "../where-when/open-filter";
 import { NEAR_LIMIT_MAX, type WhereWhen } from "../where-when/where-when-params";
 import type { CategorySort } from "./disclosures";
@@ -97,14 +97,15 @@ export async function filterCandidates<T extends { id: string }>(
   const { at, near } = whereWhen;
   if (candidates.length === 0) return { kept: [], ...(at ? { excludedUnknownHours: 0 } : {}), distances: near ? new Map() : null };
   const geometry = near ? await nearGeometry(db) : null;
+  const terms = near ? nearTerms(near.point, near.radiusKm) : null;
   const yes = sql<boolean>`true`;
   const rows = await db
     .select({
       id: businesses.id,
       open: at ? sql<boolean>`coalesce(${openAnyCityCondition(at)}, false)` : yes,
       unknownHours: sql<boolean>`${unknownHoursCondition()}`,
-      within: near && geometry ? sql<boolean>`coalesce(${geometry.within(near.point, near.radiusKm)}, false)` : yes,
-      distanceKm: near && geometry ? geometry.distanceKm(near.point) : sql<number>`0`,
+      within: geometry && terms ? sql<boolean>`coalesce(${geometry.within(terms)}, false)` : yes,
+      distanceKm: geometry && terms ? geometry.distanceKm(terms) : sql<number>`0`,
     })
     .from(businesses)
     .where(

@@ -1,14 +1,15 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { businesses, PLAN_TIERS, rowsOf, type Db, type PlanTier } from "@directory/db";
 import { servableCondition } from "../entities/servable";
-import { openCondition, unknownHoursCondition } from "./open-filter";
+import { openAnyCityCondition, unknownHoursCondition } from "./open-filter";
 import { NEAR_COUNT_AHEAD, NEAR_COUNT_CAP, NEAR_LIMIT_MAX, type NearPoint } from "./where-when-params";
 
 /*
- * Each query here runs prepared (.prepare): postgres-js keeps one statement per query text on a
- * connection, and PostgreSQL reuses its plan instead of planning the distance expressions on every
- * call (a 1 km count around Shanghai at 1M: 7.8 ms of planning each time, 0.02 ms with the reused
- * generic plan, which also ran faster). The names are labels; the text is the key.
+ * Each query here is built once per database and shape (which filters it names, its order) with
+ * placeholders for its values, and runs prepared: no query building per call (building these
+ * distance expressions was a fifth of a radius search's CPU in node), and PostgreSQL reuses its
+ * plan instead of planning the distance expressions on every call (a 1 km count around Shanghai at
+ * 1M: 7.8 ms of planning each time, 0.02 ms with the reused generic plan, which also ran faster).
  *
  * Near a point, with PostgreSQL's cube + earthdistance (stock PostgreSQL ships both; no PostGIS)
  * and the GiST index businesses_earth_idx on ll_to_earth(lat, lng) of active businesses (migration
@@ -27,53 +28,72 @@ export const EARTH_RADIUS_KM = 6371;
 /** Kilometres in one degree of latitude on that sphere. */
 const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
 
+/** A point and radius as SQL terms: a statement's placeholders (STATEMENT_TERMS), or values (nearTerms). */
+export interface NearTerms {
+  lat: SQL;
+  lng: SQL;
+  radiusKm: SQL;
+}
+
+/** The terms of this file's statements, bound at each call (NearValues names them). */
+const STATEMENT_TERMS: NearTerms = {
+  lat: sql`${sql.placeholder("lat")}::float8`,
+  lng: sql`${sql.placeholder("lng")}::float8`,
+  radiusKm: sql`${sql.placeholder("radiusKm")}::float8`,
+};
+
+/** A point and radius as bound values, for a query built per call (search/where-when-search.ts). */
+export function nearTerms(point: NearPoint, radiusKm: number): NearTerms {
+  return { lat: sql`${point.lat}::float8`, lng: sql`${point.lng}::float8`, radiusKm: sql`${radiusKm}::float8` };
+}
+
 /** How a database measures distance from a point: the earthdistance index's terms, or plain SQL. */
 interface NearGeometry {
   /** Great-circle kilometres from the point to the business (NULL without coordinates). */
-  distanceKm(point: NearPoint): SQL<number>;
-  /** Businesses within `radiusKm` of the point. */
-  within(point: NearPoint, radiusKm: number): SQL;
+  distanceKm(near: NearTerms): SQL<number>;
+  /** Businesses within the radius of the point. */
+  within(near: NearTerms): SQL;
   /** Nearest first. */
-  nearestFirst(point: NearPoint): SQL;
+  nearestFirst(near: NearTerms): SQL;
 }
 
 /** A point as earthdistance's earth type. */
-function earthPoint(point: NearPoint): SQL {
-  return sql`ll_to_earth(${point.lat}::float8, ${point.lng}::float8)`;
+function earthPoint(near: NearTerms): SQL {
+  return sql`ll_to_earth(${near.lat}, ${near.lng})`;
 }
 
 /** The business's position as businesses_earth_idx indexes it: the query must use this very expression. */
 export const BUSINESS_EARTH: SQL = sql`ll_to_earth(${businesses.lat}, ${businesses.lng})`;
 
-/** Kilometres as earthdistance's units (metres on its own sphere). */
-function earthUnits(km: number): SQL {
-  return sql`(${km}::float8 / ${EARTH_RADIUS_KM}::float8 * earth())`;
+/** The radius as earthdistance's units (metres on its own sphere). */
+function radiusEarthUnits(near: NearTerms): SQL {
+  return sql`(${near.radiusKm} / ${EARTH_RADIUS_KM}::float8 * earth())`;
 }
 
 const EARTH_GEOMETRY: NearGeometry = {
-  distanceKm: (point) => sql<number>`(earth_distance(${earthPoint(point)}, ${BUSINESS_EARTH}) / earth() * ${EARTH_RADIUS_KM}::float8)`,
+  distanceKm: (near) => sql<number>`(earth_distance(${earthPoint(near)}, ${BUSINESS_EARTH}) / earth() * ${EARTH_RADIUS_KM}::float8)`,
   // The index's box test, then the exact distance.
-  within: (point, radiusKm) => sql`(earth_box(${earthPoint(point)}, ${earthUnits(radiusKm)}) @> ${BUSINESS_EARTH}
-    and earth_distance(${earthPoint(point)}, ${BUSINESS_EARTH}) <= ${earthUnits(radiusKm)})`,
+  within: (near) => sql`(earth_box(${earthPoint(near)}, ${radiusEarthUnits(near)}) @> ${BUSINESS_EARTH}
+    and earth_distance(${earthPoint(near)}, ${BUSINESS_EARTH}) <= ${radiusEarthUnits(near)})`,
   // The chord distance the index orders by orders as the great-circle one does.
-  nearestFirst: (point) => sql`${BUSINESS_EARTH} <-> ${earthPoint(point)}`,
+  nearestFirst: (near) => sql`${BUSINESS_EARTH} <-> ${earthPoint(near)}`,
 };
 
 /** The haversine formula in SQL, on the same sphere. */
-function haversineKmSql(point: NearPoint): SQL<number> {
+function haversineKmSql(near: NearTerms): SQL<number> {
   const lat = sql`radians(${businesses.lat})`;
-  const lat0 = sql`radians(${point.lat}::float8)`;
-  const h = sql`power(sin((${lat} - ${lat0}) / 2), 2) + cos(${lat0}) * cos(${lat}) * power(sin(radians(${businesses.lng} - ${point.lng}::float8) / 2), 2)`;
+  const lat0 = sql`radians(${near.lat})`;
+  const h = sql`power(sin((${lat} - ${lat0}) / 2), 2) + cos(${lat0}) * cos(${lat}) * power(sin(radians(${businesses.lng} - ${near.lng}) / 2), 2)`;
   return sql<number>`(2 * ${EARTH_RADIUS_KM}::float8 * asin(least(1::float8, sqrt(${h}))))`;
 }
 
 const PLAIN_GEOMETRY: NearGeometry = {
   distanceKm: haversineKmSql,
-  within: (point, radiusKm) => {
-    const band = radiusKm / KM_PER_DEGREE;
-    return sql`(${businesses.lat} between ${point.lat - band}::float8 and ${point.lat + band}::float8 and ${haversineKmSql(point)} <= ${radiusKm}::float8)`;
+  within: (near) => {
+    const band = sql`${near.radiusKm} / ${KM_PER_DEGREE}::float8`;
+    return sql`(${businesses.lat} between ${near.lat} - ${band} and ${near.lat} + ${band} and ${haversineKmSql(near)} <= ${near.radiusKm})`;
   },
-  nearestFirst: (point) => sql`${haversineKmSql(point)}`,
+  nearestFirst: haversineKmSql,
 };
 
 /** Whether each database has earthdistance, asked once (migration 0019 installs it where it can). */
@@ -89,11 +109,6 @@ export function nearGeometry(db: Db): Promise<NearGeometry> {
     geometry.catch(() => geometries.delete(db));
   }
   return geometry;
-}
-
-/** Great-circle kilometres from the point to the business (NULL without coordinates), in this database's terms. */
-export async function distanceKmSql(db: Db, point: NearPoint): Promise<SQL<number>> {
-  return (await nearGeometry(db)).distanceKm(point);
 }
 
 /**
@@ -153,18 +168,45 @@ const NEARBY_COLUMNS = {
   lng: sql<number>`${businesses.lng}`,
 };
 
+/** Which filters a statement names (its values are bound at each call: NearValues). */
+interface NearShape {
+  category: boolean;
+  city: boolean;
+  open: boolean;
+}
+
+function shapeOf(filters: NearFilters): NearShape {
+  return { category: filters.category !== undefined, city: filters.cityId !== undefined, open: filters.openAt !== undefined };
+}
+
+/** The values a near statement takes at each call, by placeholder name. */
+type NearValues = Record<string, string | number>;
+
+function valuesOf(point: NearPoint, radiusKm: number, filters: NearFilters): NearValues {
+  return {
+    lat: point.lat,
+    lng: point.lng,
+    radiusKm,
+    ...(filters.category === undefined ? {} : { category: filters.category }),
+    ...(filters.cityId === undefined ? {} : { cityId: filters.cityId }),
+    ...(filters.openAt === undefined ? {} : { at: filters.openAt.toISOString() }),
+  };
+}
+
 /** The search's own condition within the circle, without the open filter (the unknown-hours count needs it bare). */
-function inCircle(filters: NearFilters, within: SQL): SQL {
+function inCircle(shape: NearShape, geometry: NearGeometry): SQL {
   return and(
     servableCondition(),
-    filters.category ? eq(businesses.categorySlug, filters.category) : undefined,
-    filters.cityId === undefined ? undefined : eq(businesses.cityId, filters.cityId),
-    within,
+    shape.category ? eq(businesses.categorySlug, sql.placeholder("category")) : undefined,
+    shape.city ? eq(businesses.cityId, sql.placeholder("cityId")) : undefined,
+    geometry.within(STATEMENT_TERMS),
   )!;
 }
 
-function withOpen(matches: SQL, filters: NearFilters): SQL {
-  return filters.openAt ? and(matches, openCondition(filters.openAt))! : matches;
+/** The matches: in the circle, and with an open filter open at the instant, each in its city's zone. */
+function matchesOf(shape: NearShape, geometry: NearGeometry): SQL {
+  const circle = inCircle(shape, geometry);
+  return shape.open ? and(circle, openAnyCityCondition(sql.placeholder("at")))! : circle;
 }
 
 type NearbyRow = Omit<RankedNearby, "lat" | "lng" | "distanceKm"> & { lat: unknown; lng: unknown; distanceKm: unknown };
@@ -177,33 +219,71 @@ function withoutRankingKeys({ planTier: _tier, visibilityScore: _score, ...busin
   return business;
 }
 
-/** `limit` rows from `offset` of the matches in distance order, ties in ranking order. */
-async function nearestPage(db: Db, point: NearPoint, matches: SQL, limit: number, offset: number): Promise<NearbyBusiness[]> {
+/** The statements of one database and shape; `ordered` per order (search/ranking.ts's constant orders). */
+function buildStatements(db: Db, geometry: NearGeometry, shape: NearShape, name: string) {
+  const matches = matchesOf(shape, geometry);
+  const rows = () => db.select({ ...NEARBY_COLUMNS, distanceKm: geometry.distanceKm(STATEMENT_TERMS) }).from(businesses);
+  // How many, counting no further than the cap (the caller passes cap + 1 as `upTo`).
+  const cappedCount = (condition: SQL, suffix: string) =>
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(db.select({ one: sql`1` }).from(businesses).where(condition).limit(sql.placeholder("upTo")).as("capped"))
+      .prepare(`${name}_${suffix}`);
+  const ordered = (order: readonly SQL[], number: number) =>
+    rows()
+      .where(matches)
+      .orderBy(...order)
+      .limit(sql.placeholder("rows"))
+      .offset(sql.placeholder("offset"))
+      .prepare(`${name}_ordered_${number}`);
+  return {
+    nearest: rows().where(matches).orderBy(geometry.nearestFirst(STATEMENT_TERMS)).limit(sql.placeholder("rows")).prepare(`${name}_nearest`),
+    count: cappedCount(matches, "count"),
+    unknownHoursCount: shape.open ? cappedCount(and(inCircle(shape, geometry), unknownHoursCondition())!, "unknown") : null,
+    orderedFor: ordered,
+    ordered: new WeakMap<readonly SQL[], ReturnType<typeof ordered>>(),
+  };
+}
+
+type NearStatements = ReturnType<typeof buildStatements>;
+
+const statementsByDatabase = new WeakMap<Db, Map<string, NearStatements>>();
+
+async function statementsFor(db: Db, filters: NearFilters): Promise<NearStatements> {
   const geometry = await nearGeometry(db);
+  const shape = shapeOf(filters);
+  const name = `near_${shape.category ? "c" : ""}${shape.city ? "t" : ""}${shape.open ? "o" : ""}`;
+  let statements = statementsByDatabase.get(db);
+  if (!statements) statementsByDatabase.set(db, (statements = new Map()));
+  let built = statements.get(name);
+  if (!built) statements.set(name, (built = buildStatements(db, geometry, shape, name)));
+  return built;
+}
+
+/** Each order a caller passes (search/ranking.ts's constants) gets its own statement, numbered as first seen. */
+const orderNumbers = new WeakMap<readonly SQL[], number>();
+let ordersSeen = 0;
+
+function orderedStatement(statements: NearStatements, order: readonly SQL[]) {
+  let statement = statements.ordered.get(order);
+  if (!statement) {
+    let number = orderNumbers.get(order);
+    if (number === undefined) orderNumbers.set(order, (number = ++ordersSeen));
+    statements.ordered.set(order, (statement = statements.orderedFor(order, number)));
+  }
+  return statement;
+}
+
+/** `limit` rows from `offset` of the matches in distance order, ties in ranking order. */
+async function nearestPage(statements: NearStatements, values: NearValues, limit: number, offset: number): Promise<NearbyBusiness[]> {
   const pageEnd = offset + Math.min(Math.max(1, limit), NEAR_LIMIT_MAX);
-  const rows = await db
-    .select({ ...NEARBY_COLUMNS, distanceKm: geometry.distanceKm(point) })
-    .from(businesses)
-    .where(matches)
-    .orderBy(geometry.nearestFirst(point))
-    .limit(pageEnd + TIE_SLACK)
-    .prepare("near_nearest_page")
-    .execute();
+  const rows = await statements.nearest.execute({ ...values, rows: pageEnd + TIE_SLACK });
   return rows.map(toNearby).sort(byDistanceThenRanking).slice(offset, pageEnd).map(withoutRankingKeys);
 }
 
 /** `limit` rows from `offset` of the matches in the search's own order (`order`: RANKING_ORDER, RATING_ORDER). */
-async function orderedPage(db: Db, point: NearPoint, matches: SQL, order: SQL[], limit: number, offset: number): Promise<NearbyBusiness[]> {
-  const geometry = await nearGeometry(db);
-  const rows = await db
-    .select({ ...NEARBY_COLUMNS, distanceKm: geometry.distanceKm(point) })
-    .from(businesses)
-    .where(matches)
-    .orderBy(...order)
-    .limit(Math.min(Math.max(1, limit), NEAR_LIMIT_MAX))
-    .offset(offset)
-    .prepare("near_ordered_page")
-    .execute();
+async function orderedPage(statements: NearStatements, values: NearValues, order: readonly SQL[], limit: number, offset: number): Promise<NearbyBusiness[]> {
+  const rows = await orderedStatement(statements, order).execute({ ...values, rows: Math.min(Math.max(1, limit), NEAR_LIMIT_MAX), offset });
   return rows.map(toNearby).map(withoutRankingKeys);
 }
 
@@ -212,18 +292,8 @@ async function orderedPage(db: Db, point: NearPoint, matches: SQL, order: SQL[],
  * (13,742 within 10 km of Shanghai's centre at 1M, each a heap visit and a distance: hundreds of
  * ms), and "500 or more" is all a caller does with such a number.
  */
-async function cappedCount(db: Db, matches: SQL, cap: number): Promise<{ count: number; capped: boolean }> {
-  const inner = db
-    .select({ one: sql`1` })
-    .from(businesses)
-    .where(matches)
-    .limit(cap + 1)
-    .as("capped");
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(inner)
-    .prepare("near_capped_count")
-    .execute();
+async function cappedCount(statement: NearStatements["count"], values: NearValues, cap: number): Promise<{ count: number; capped: boolean }> {
+  const [row] = await statement.execute({ ...values, upTo: cap + 1 });
   const n = Number(row?.n ?? 0);
   return { count: Math.min(n, cap), capped: n > cap };
 }
@@ -245,16 +315,16 @@ export interface NearResult {
  */
 export async function businessesWithinRadius(
   db: Db,
-  params: NearFilters & { point: NearPoint; radiusKm: number; limit: number; offset?: number; countCap?: number; order?: SQL[] },
+  params: NearFilters & { point: NearPoint; radiusKm: number; limit: number; offset?: number; countCap?: number; order?: readonly SQL[] },
 ): Promise<NearResult> {
-  const circle = inCircle(params, (await nearGeometry(db)).within(params.point, params.radiusKm));
-  const matches = withOpen(circle, params);
+  const statements = await statementsFor(db, params);
+  const values = valuesOf(params.point, params.radiusKm, params);
   const offset = Math.min(Math.max(0, params.offset ?? 0), NEAR_COUNT_CAP);
   const cap = Math.min(Math.max(1, params.countCap ?? offset + NEAR_COUNT_AHEAD), NEAR_COUNT_CAP);
   const [page, count, unknown] = await Promise.all([
-    params.order ? orderedPage(db, params.point, matches, params.order, params.limit, offset) : nearestPage(db, params.point, matches, params.limit, offset),
-    cappedCount(db, matches, cap),
-    params.openAt ? cappedCount(db, and(circle, unknownHoursCondition())!, cap) : null,
+    params.order ? orderedPage(statements, values, params.order, params.limit, offset) : nearestPage(statements, values, params.limit, offset),
+    cappedCount(statements.count, values, cap),
+    statements.unknownHoursCount ? cappedCount(statements.unknownHoursCount, values, cap) : null,
   ]);
   return { businesses: page, totalMatches: count.count, totalMatchesCapped: count.capped, excludedUnknownHours: unknown?.count ?? null };
 }
@@ -265,8 +335,7 @@ export async function businessesWithinRadius(
  * bound keeps a rare category's index walk from covering the whole world.
  */
 export async function nearestBusinesses(db: Db, params: NearFilters & { point: NearPoint; limit: number; maxRadiusKm: number }): Promise<NearbyBusiness[]> {
-  const matches = withOpen(inCircle(params, (await nearGeometry(db)).within(params.point, params.maxRadiusKm)), params);
-  return nearestPage(db, params.point, matches, params.limit, 0);
+  return nearestPage(await statementsFor(db, params), valuesOf(params.point, params.maxRadiusKm, params), params.limit, 0);
 }
 
 /** A distance as listings show it: kilometres to the metre (3 decimals). */

@@ -1,4 +1,4 @@
-import { and, isNull, sql, type SQL } from "drizzle-orm";
+import { and, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { businesses, cities, type Db } from "@directory/db";
 import { localWeekMinute } from "./local-time";
 
@@ -31,15 +31,16 @@ const notTemporarilyClosed = isNull(businesses.temporaryClosure);
 /**
  * The local minute of the week at `at` in the zone of the row's city, in SQL: Monday 00:00 = 0.
  * NULL when the city has no zone yet (migrate() backfills every city), which no filter matches.
+ * `at` may be a prepared statement's placeholder for an ISO 8601 instant (where-when/near.ts).
  */
-export function cityWeekMinuteSql(at: Date): SQL<number> {
-  const local = sql`(${at.toISOString()}::timestamptz at time zone ${cities.timeZone})`;
+export function cityWeekMinuteSql(at: Date | Placeholder): SQL<number> {
+  const local = sql`(${at instanceof Date ? at.toISOString() : at}::timestamptz at time zone ${cities.timeZone})`;
   return sql<number>`(select ((extract(isodow from ${local})::int - 1) * 1440 + extract(hour from ${local})::int * 60 + extract(minute from ${local})::int)
     from ${cities} where ${cities.id} = ${businesses.cityId})`;
 }
 
 /** The condition "open at `at`" for businesses of any city, each in its own city's zone. */
-export function openAnyCityCondition(at: Date): SQL {
+export function openAnyCityCondition(at: Date | Placeholder): SQL {
   return sql`(${businesses.openWeek} @> ${cityWeekMinuteSql(at)} and ${notTemporarilyClosed})`;
 }
 
