@@ -227,7 +227,14 @@ function buildStatements(db: Db, geometry: NearGeometry, shape: NearShape, name:
   const cappedCount = (condition: SQL, suffix: string) =>
     db
       .select({ n: sql<number>`count(*)::int` })
-      .from(db.select({ one: sql`1` }).from(businesses).where(condition).limit(sql.placeholder("upTo")).as("capped"))
+      .from(
+        db
+          .select({ one: sql`1` })
+          .from(businesses)
+          .where(condition)
+          .limit(sql.placeholder("upTo"))
+          .as("capped"),
+      )
       .prepare(`${name}_${suffix}`);
   const ordered = (order: readonly SQL[], number: number) =>
     rows()
