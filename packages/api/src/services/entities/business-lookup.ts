@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import type { SelectedFields } from "drizzle-orm/pg-core";
 import { businessColumns, businesses, categories, cities, slugHistory, type Business, type Db, type InactiveReason } from "@directory/db";
 import { DomainError } from "../../errors";
 import { isUuid } from "../shared/ids";
@@ -24,10 +25,10 @@ const recordColumns = {
   timeZone: cities.timeZone,
 };
 
-/** Businesses joined with their category and city, as flat BusinessRecord rows. */
-export function selectBusinessRecords(db: Db) {
+/** Businesses joined with their category and city, as flat BusinessRecord rows, with any `extra` columns beside. */
+export function selectBusinessRecords<Extra extends SelectedFields = Record<never, never>>(db: Db, extra?: Extra) {
   return db
-    .select(recordColumns)
+    .select({ ...recordColumns, ...(extra as Extra) })
     .from(businesses)
     .innerJoin(categories, eq(categories.slug, businesses.categorySlug))
     .innerJoin(cities, eq(cities.id, businesses.cityId));

@@ -152,12 +152,14 @@ export async function rankedPage(
     return { ...pageOf(rows, params.limit, (last) => [last.id, total, filters, excluded]), total, excludedUnknownHours: excluded };
   }
   if (!cursor) {
-    // The first page and its count: nearly every call, so two statements prepared once.
+    // The first page with its count: nearly every call, so one statement prepared once.
     const first = firstPageStatements(db, sort, params.cityId !== null);
     const values = { category: params.categorySlug, cityId: params.cityId, limit: params.limit + 1 };
-    const [rows, [counted]] = await Promise.all([first.page.execute(values), first.count.execute(values)]);
-    const total = Number(counted?.total ?? 0);
-    return { ...pageOf(rows, params.limit, (last) => [last.id, total, filters]), total };
+    const rows = await first.page.execute(values);
+    // Each row carries the count; no row, no match.
+    const total = Number(rows[0]?.matchCount ?? 0);
+    const records = rows.map(({ matchCount: _count, ...record }): BusinessRecord => record);
+    return { ...pageOf(records, params.limit, (last) => [last.id, total, filters]), total };
   }
   const rows = await selectBusinessRecords(db)
     .where(pageMatches)
@@ -180,17 +182,13 @@ function buildFirstPageStatements(db: Db, sort: CategorySort, withCity: boolean)
     servableCondition(),
   );
   return {
-    page: selectBusinessRecords(db)
+    // The count rides on the page as a subquery PostgreSQL runs once (an index-only scan of
+    // businesses_search_idx or _category_rank_idx, migration 0024): one round trip, not two.
+    page: selectBusinessRecords(db, { matchCount: sql<number>`(select count(*)::int from ${businesses} where ${matches})` })
       .where(matches)
       .orderBy(...CITY_PAGE_ORDERS[sort].orderBy)
       .limit(sql.placeholder("limit"))
       .prepare(`${name}_page`),
-    // An index-only scan of businesses_search_idx or _category_rank_idx (migration 0024).
-    count: db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(businesses)
-      .where(matches)
-      .prepare(`${name}_count`),
     openInCity: withCity
       ? db
           .select(openPageColumns(openAtLocalMinute(sql`${sql.placeholder("minute")}`), CITY_PAGE_ORDERS[sort].orderBy, sql`${sql.placeholder("limit")}`))

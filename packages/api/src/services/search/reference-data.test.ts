@@ -41,12 +41,12 @@ describe("reference data held in memory (issue 11)", () => {
     const caller = anonymousCaller();
     await caller.search.searchBusinesses({ category: "dentists", city: "Mumbai", limit: 5 });
     statements.length = 0;
-    // The assistant plugin (the hot path the bench measures) is one statement; the paged procedures
-    // (searchCategory, with cursor and totalMatches) read a page and count the matches beside it.
+    // The assistant plugin (the hot path the bench measures) is one statement; so is a paged
+    // procedure's first page (searchCategory, with cursor and totalMatches): its count rides on it.
     const calls = [
       { call: () => caller.search.searchBusinesses({ category: "dentist", city: "mumbai", limit: 5 }), reads: 1 },
       { call: () => caller.search.searchBusinesses({ category: "Dentists", city: "Mumbai, IN", limit: 10 }), reads: 1 },
-      { call: () => caller.search.searchCategory({ category: "dentists", limit: 10 }), reads: 2 },
+      { call: () => caller.search.searchCategory({ category: "dentists", limit: 10 }), reads: 1 },
     ];
     let counterWrites = 0;
     for (const { call, reads } of calls) {
