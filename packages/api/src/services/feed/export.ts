@@ -3,9 +3,10 @@ import { executePrepared, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { baseReplacement } from "./feed-documents";
 import { pullStream } from "./pull-stream";
-import { rowsAsSent, sentText } from "./rows-as-sent";
+import { copyFeedDocuments } from "./copy-documents";
+import { postgresJsClient, rowsAsSent, sentText } from "./rows-as-sent";
 
-/** Rows per read: ~500 KB of text; at most two reads are held at once (one ahead of the one being written). */
+/** Rows per read on PGlite (~500 KB of text; at most two reads are held at once, one ahead of the one being written), and at most per batch on PostgreSQL. */
 export const EXPORT_CHUNK_ROWS = 300;
 /** What a refused second export is told to wait; a disconnected client's export ends within seconds. */
 export const EXPORT_RETRY_AFTER_SECONDS = 10;
@@ -20,6 +21,7 @@ export interface FeedExportParams {
   /** Whose export this is (the API key's id): one runs at a time per key. */
   keyId: string;
   baseUrl: string;
+  /** Documents per read on PGlite, at most per batch on PostgreSQL (EXPORT_CHUNK_ROWS); small in tests, for many of them. */
   chunkRows?: number;
 }
 
@@ -49,22 +51,10 @@ export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableI
       db.transaction(
         async (tx) => {
           const [position] = await executePrepared<{ last: string | number }>(tx, sql`select last from feed_position where id = 1`);
-          let after = "00000000-0000-0000-0000-000000000000";
-          let count = 0;
-          const { placeholder, replacement } = baseReplacement(params.baseUrl);
-          for (;;) {
-            // One text per read, joined (and given its base URL) by PostgreSQL: no row is parsed, built or stringified here.
-            const chunk = await readChunk(
-              tx,
-              sql`select string_agg(replace(document, ${placeholder}, ${replacement}) || E'\n', '' order by business_id) as "text",
-                (array_agg(business_id order by business_id desc))[1]::text as "last", count(*)::int as "rows"
-              from (select business_id, document from feed_documents where business_id > ${after}::uuid order by business_id limit ${chunkRows}) d`,
-            );
-            if (!chunk) break;
-            count += chunk.rows;
-            after = chunk.last;
-            await emit(chunk.text);
-          }
+          const base = baseReplacement(params.baseUrl);
+          // PostgreSQL streams the documents by COPY (copy-documents.ts); PGlite has no COPY stream and reads them in chunks.
+          const client = postgresJsClient(tx);
+          const count = client ? await copyFeedDocuments(client, base, chunkRows, emit) : await readFeedDocuments(tx, base, chunkRows, emit);
           await emit(`${JSON.stringify({ after: Number(position?.last ?? 0), count })}\n`);
         },
         { isolationLevel: "repeatable read", accessMode: "read only" },
@@ -73,7 +63,31 @@ export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableI
   );
 }
 
-/** One read of the export: its NDJSON (bytes on PostgreSQL, text on PGlite), the last id, the rows. */
+/** Every stored document in business id order as NDJSON chunks of `chunkRows`, each given to `emit`; the number of documents. */
+async function readFeedDocuments(
+  tx: Db,
+  base: { placeholder: string; replacement: string },
+  chunkRows: number,
+  emit: (text: string | Uint8Array) => Promise<void>,
+): Promise<number> {
+  let after = "00000000-0000-0000-0000-000000000000";
+  let count = 0;
+  for (;;) {
+    // One text per read, joined (and given its base URL) by the database: no row is parsed, built or stringified here.
+    const chunk = await readChunk(
+      tx,
+      sql`select string_agg(replace(document, ${base.placeholder}, ${base.replacement}) || E'\n', '' order by business_id) as "text",
+        (array_agg(business_id order by business_id desc))[1]::text as "last", count(*)::int as "rows"
+      from (select business_id, document from feed_documents where business_id > ${after}::uuid order by business_id limit ${chunkRows}) d`,
+    );
+    if (!chunk) return count;
+    count += chunk.rows;
+    after = chunk.last;
+    await emit(chunk.text);
+  }
+}
+
+/** One read of the export: its NDJSON text, the last id, the rows. */
 async function readChunk(tx: Db, query: SQL): Promise<{ text: string | Uint8Array; last: string; rows: number } | null> {
   const [text = null, last = null, rows = null] = (await rowsAsSent(tx, query))[0] ?? [];
   const lastId = sentText(last);
