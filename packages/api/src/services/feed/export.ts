@@ -51,6 +51,9 @@ export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableI
       db.transaction(
         async (tx) => {
           const [position] = await executePrepared<{ last: string | number }>(tx, sql`select last from feed_position where id = 1`);
+          // The COPY runs as long as the reader reads (a reader taking 5 MB/s holds it for minutes): not
+          // bounded by the service's statement timeout of seconds. MAX_RUNNING_EXPORTS bounds how many run.
+          await tx.execute(sql`set local statement_timeout = 0`);
           const base = baseReplacement(params.baseUrl);
           // PostgreSQL streams the documents by COPY (copy-documents.ts); PGlite has no COPY stream and reads them in chunks.
           const client = postgresJsClient(tx);
