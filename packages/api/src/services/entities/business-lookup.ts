@@ -3,6 +3,7 @@ import type { SelectedFields } from "drizzle-orm/pg-core";
 import { businessColumns, businesses, categories, cities, slugHistory, type Business, type Db, type InactiveReason } from "@directory/db";
 import { DomainError } from "../../errors";
 import { isUuid } from "../shared/ids";
+import { statementsPerDatabase } from "../shared/statements-per-database";
 
 /** A business with the category and city facts every public shape needs. */
 export interface BusinessRecord extends Business {
@@ -45,14 +46,12 @@ function buildRecordsByIds(db: Db) {
     .prepare("records_by_ids");
 }
 
-const recordsByIdsStatements = new WeakMap<Db, ReturnType<typeof buildRecordsByIds>>();
+const recordsByIdsStatement = statementsPerDatabase<ReturnType<typeof buildRecordsByIds>>();
 
 /** The listings of these ids, in the ids' order (businesses are never deleted, so each id is found). */
 export async function recordsInOrder(db: Db, ids: readonly string[]): Promise<BusinessRecord[]> {
   if (ids.length === 0) return [];
-  let statement = recordsByIdsStatements.get(db);
-  if (!statement) recordsByIdsStatements.set(db, (statement = buildRecordsByIds(db)));
-  const rows = await statement.execute({ ids: [...ids] });
+  const rows = await recordsByIdsStatement(db, "records_by_ids", () => buildRecordsByIds(db)).execute({ ids: [...ids] });
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

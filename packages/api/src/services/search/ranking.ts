@@ -5,6 +5,7 @@ import { servableCondition } from "../entities/servable";
 import { recordsInOrder, selectBusinessRecords, type BusinessRecord } from "../entities/business-lookup";
 import { decodeOpaqueCursor, encodeOpaqueCursor, invalidCursorError, listingFingerprint } from "../shared/opaque-cursor";
 import { isUuid } from "../shared/ids";
+import { statementsPerDatabase } from "../shared/statements-per-database";
 import type { CategorySort } from "./disclosures";
 import { openAtLocalMinute, openPageAndCounts, openPageColumns, openPageOf, type OpenPage } from "../where-when/open-filter";
 import { localWeekMinute } from "../where-when/local-time";
@@ -205,15 +206,10 @@ async function openFirstPageInCity(db: Db, sort: CategorySort, category: string,
   return openPageOf(row);
 }
 
-const firstPageStatementsByDatabase = new WeakMap<Db, Map<string, ReturnType<typeof buildFirstPageStatements>>>();
+const firstPageStatementsOf = statementsPerDatabase<ReturnType<typeof buildFirstPageStatements>>();
 
 function firstPageStatements(db: Db, sort: CategorySort, withCity: boolean): ReturnType<typeof buildFirstPageStatements> {
-  let statements = firstPageStatementsByDatabase.get(db);
-  if (!statements) firstPageStatementsByDatabase.set(db, (statements = new Map()));
-  const key = `${sort}:${withCity}`;
-  let built = statements.get(key);
-  if (!built) statements.set(key, (built = buildFirstPageStatements(db, sort, withCity)));
-  return built;
+  return firstPageStatementsOf(db, `${sort}:${withCity}`, () => buildFirstPageStatements(db, sort, withCity));
 }
 
 /** The first `limit` of `limit + 1` rows, and the next page's cursor when the extra row says there is one. */

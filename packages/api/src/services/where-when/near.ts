@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { businesses, PLAN_TIERS, rowsOf, type Db, type PlanTier } from "@directory/db";
 import { servableCondition } from "../entities/servable";
+import { statementsPerDatabase } from "../shared/statements-per-database";
 import { openAnyCityCondition, unknownHoursCondition } from "./open-filter";
 import { NEAR_COUNT_AHEAD, NEAR_COUNT_CAP, NEAR_LIMIT_MAX, type NearPoint } from "./where-when-params";
 
@@ -254,17 +255,13 @@ function buildStatements(db: Db, geometry: NearGeometry, shape: NearShape, name:
 
 type NearStatements = ReturnType<typeof buildStatements>;
 
-const statementsByDatabase = new WeakMap<Db, Map<string, NearStatements>>();
+const nearStatementsOf = statementsPerDatabase<NearStatements>();
 
 async function statementsFor(db: Db, filters: NearFilters): Promise<NearStatements> {
   const geometry = await nearGeometry(db);
   const shape = shapeOf(filters);
   const name = `near_${shape.category ? "c" : ""}${shape.city ? "t" : ""}${shape.open ? "o" : ""}`;
-  let statements = statementsByDatabase.get(db);
-  if (!statements) statementsByDatabase.set(db, (statements = new Map()));
-  let built = statements.get(name);
-  if (!built) statements.set(name, (built = buildStatements(db, geometry, shape, name)));
-  return built;
+  return nearStatementsOf(db, name, () => buildStatements(db, geometry, shape, name));
 }
 
 /** Each order a caller passes (search/ranking.ts's constants) gets its own statement, numbered as first seen. */
