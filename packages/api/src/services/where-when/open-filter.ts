@@ -72,13 +72,18 @@ export interface OpenMatchCounts {
  */
 export async function countOpenMatches(db: Db, matches: SQL, at: Date, city?: { timeZone: string | null } | null): Promise<OpenMatchCounts> {
   const [row] = await db
-    .select({
-      open: sql<number>`(count(*) filter (where ${openCondition(at, city)}))::int`,
-      excludedUnknownHours: sql<number>`(count(*) filter (where ${unknownHoursCondition()}))::int`,
-    })
+    .select(openCountColumns(openCondition(at, city)))
     .from(businesses)
     .where(matches);
   return { open: Number(row?.open ?? 0), excludedUnknownHours: Number(row?.excludedUnknownHours ?? 0) };
+}
+
+/** Both counts over a search's matches (`open`: the open filter's condition), as selected columns. */
+function openCountColumns(open: SQL) {
+  return {
+    open: sql<number>`(count(*) filter (where ${open}))::int`,
+    excludedUnknownHours: sql<number>`(count(*) filter (where ${unknownHoursCondition()}))::int`,
+  };
 }
 
 /** A search's own condition with the open filter added. */
@@ -118,8 +123,7 @@ export async function openPageAndCounts(
  */
 export function openPageColumns(open: SQL, orderBy: SQL[], limit: number | SQL) {
   return {
-    open: sql<number>`(count(*) filter (where ${open}))::int`,
-    excludedUnknownHours: sql<number>`(count(*) filter (where ${unknownHoursCondition()}))::int`,
+    ...openCountColumns(open),
     ids: sql<string[] | null>`(array_agg(${businesses.id} order by ${sql.join(orderBy, sql`, `)}) filter (where ${open}))[1:${limit}]`,
   };
 }
