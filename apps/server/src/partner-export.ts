@@ -10,6 +10,7 @@ import {
   type JsonText,
 } from "@directory/api";
 import { sendError } from "./errors";
+import { GZIP_LEVEL } from "./http-conventions";
 
 export const PARTNER_EXPORT_PATH = "/api/v2/partner-feed/export";
 const PARTNER_FEED_PATH = "/api/v2/partner-feed";
@@ -94,7 +95,14 @@ export function mountPartnerExport(app: Express, contextFor: (req: Request, res:
       }
       // The header trpc-to-openapi sends, so both writers answer alike.
       res.status(200).setHeader("Content-Type", "application/json");
-      res.end(body.bytes());
+      // No Accept-Encoding means identity here, as the compression middleware reads it.
+      if (req.headers["accept-encoding"] !== undefined && req.acceptsEncodings("gzip") === "gzip") {
+        // Gzipped here in one piece (JsonText.gzipped); the compression middleware leaves an encoded body alone.
+        res.setHeader("Content-Encoding", "gzip");
+        res.end(await body.gzipped(GZIP_LEVEL));
+      } else {
+        res.end(body.bytes());
+      }
     });
   page(PARTNER_FEED_PATH, ZGetPartnerFeedInput.shape, (req, res, input) => createPartnerFeedRestCaller(contextFor(req, res)).page(input));
   page(PARTNER_FEED_CHANGES_PATH, ZGetPartnerFeedChangesInput.shape, (req, res, input) => createPartnerFeedRestCaller(contextFor(req, res)).changes(input));

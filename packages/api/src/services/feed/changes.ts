@@ -2,9 +2,10 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import type { toJsonLd } from "../entities/structured-data";
-import { baseReplacement, recordFeedChanges, type RemoveReason } from "./feed-documents";
+import { baseBytes, recordFeedChanges, servedPieces, type RemoveReason } from "./feed-documents";
 import { JsonText } from "./json-text";
-import { rowsAsSent, sentText, type SentValue } from "./rows-as-sent";
+import { FeedReadAhead, type ReadResult } from "./read-ahead";
+import { rowsAsSent, sentText } from "./rows-as-sent";
 
 export const CHANGES_MAX_LIMIT = 1_000;
 export const CHANGES_DEFAULT_LIMIT = 100;
@@ -57,11 +58,12 @@ export interface FeedChangesPage {
  * The changes after a position, in position order (commit order: see feed_changes). Every entry
  * is one change, never merged with a later one; an upsert carries the location as it was then.
  * The page is its JSON: each entry written around its stored document (given its base URL by
- * PostgreSQL, and on PostgreSQL kept as the bytes it sent), keys in the order the schema lists
- * them; no document is parsed or stringified.
+ * servedPieces, and on PostgreSQL kept as the bytes it sent), keys in the order the schema lists
+ * them; no document is parsed or stringified. A partner catching up gets the next page read
+ * ahead while it reads this one (read-ahead.ts).
  */
 export async function feedChangesText(db: Db, params: FeedChangesParams): Promise<JsonText<FeedChangesPage>> {
-  const { after, limit } = params;
+  const { after } = params;
   const position = await feedPosition(db);
   if (after > position.last) {
     throw new DomainError(
@@ -70,11 +72,18 @@ export async function feedChangesText(db: Db, params: FeedChangesParams): Promis
     );
   }
   if (after < position.prunedThrough) throw positionExpired(after);
-  const { placeholder, replacement } = baseReplacement(params.baseUrl);
+  return changesReadAhead.serve(db, params, position.last);
+}
+
+/** One page of changes, read now; `position`: the feed's last position, read before (else read here). */
+async function readChangesPage(db: Db, params: FeedChangesParams, position?: number): Promise<ReadResult<FeedChangesParams, JsonText<FeedChangesPage>>> {
+  const { after, limit } = params;
+  const last = position ?? (await feedPosition(db)).last;
+  const base = baseBytes(params.baseUrl);
   const rows = await rowsAsSent(
     db,
     // Columns as text (raw rows are bytes); ordered by c.seq, the column, not the text "seq" the select names.
-    sql`select seq::text, action, business_id::text, reason, merged_into::text, replace(document, ${placeholder}, ${replacement}),
+    sql`select seq::text, action, business_id::text, reason, merged_into::text, document,
       floor(extract(epoch from changed_at) * 1000)::float8::text,
       (changed_at < now() - ${`${CHANGES_RETENTION_DAYS} days`}::interval)::text
     from feed_changes c where c.seq > ${after} order by c.seq limit ${limit + 1}`,
@@ -82,7 +91,7 @@ export async function feedChangesText(db: Db, params: FeedChangesParams): Promis
   // The first change after a position is at least as old as the position: if it is past retention, so is the position.
   if (rows[0] && sentText(rows[0][7] ?? null) === "true" && after > 0) throw positionExpired(after);
   const page = rows.slice(0, limit);
-  const parts: SentValue[] = ['{"changes":['];
+  const parts: (string | Uint8Array)[] = ['{"changes":['];
   for (const [index, [seq, action, id, reason, mergedInto, document, changedAt]] of page.entries()) {
     // Ids are uuids, actions and reasons fixed words, changedAt as toISOString writes it: nothing JSON escapes.
     const at = new Date(Number(sentText(changedAt ?? null))).toISOString();
@@ -91,14 +100,24 @@ export async function feedChangesText(db: Db, params: FeedChangesParams): Promis
     );
     if (reason) parts.push(`,"reason":"${sentText(reason)}"`);
     if (mergedInto) parts.push(`,"mergedInto":"${sentText(mergedInto)}"`);
-    if (document) parts.push(',"location":', document);
+    if (document) {
+      parts.push(',"location":');
+      servedPieces(document, base, parts);
+    }
     parts.push("}");
   }
-  const last = page.at(-1);
-  const nextAfter = last ? Number(sentText(last[0] ?? null)) : after;
-  parts.push(`],"nextAfter":${nextAfter},"hasMore":${rows.length > limit}}`);
-  return new JsonText(parts.filter((part) => part !== null));
+  const lastOnPage = page.at(-1);
+  const nextAfter = lastOnPage ? Number(sentText(lastOnPage[0] ?? null)) : after;
+  const hasMore = rows.length > limit;
+  parts.push(`],"nextAfter":${nextAfter},"hasMore":${hasMore}}`);
+  return {
+    page: new JsonText(parts),
+    position: last,
+    next: hasMore ? { ...params, after: nextAfter } : null,
+  };
 }
+
+const changesReadAhead = new FeedReadAhead(readChangesPage, (page, previous) => page.compressLike(previous));
 
 /** The changes as values, for the doors that need them (tRPC, in-process callers). */
 export async function getFeedChanges(db: Db, params: FeedChangesParams): Promise<FeedChangesPage> {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@directory/db";
 import { TEST_BASE_URL } from "../../test-callers";
 import { createTestDatabase, type TestDatabase } from "../../testing";
-import { baseReplacement } from "./feed-documents";
+import { baseBytes, baseReplacement } from "./feed-documents";
 import { CopyBinaryFields, copyFeedDocuments } from "./copy-documents";
 import { postgresJsClient } from "./rows-as-sent";
 
@@ -30,7 +30,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the export's documents by COPY 
     expect(expected.length).toBeGreaterThan(10);
     const batches: string[] = [];
     const count = await database.db.transaction(async (tx) =>
-      copyFeedDocuments(postgresJsClient(tx)!, baseReplacement(TEST_BASE_URL), 7, async (batch) => {
+      copyFeedDocuments(postgresJsClient(tx)!, baseBytes(TEST_BASE_URL), 7, async (batch) => {
         batches.push(Buffer.from(batch).toString("utf8"));
       }),
     );

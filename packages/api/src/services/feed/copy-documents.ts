@@ -1,5 +1,6 @@
 import { finished } from "node:stream/promises";
 import type { Readable } from "node:stream";
+import { servedPieces, type BaseBytes } from "./feed-documents";
 import type { CopyOutClient } from "./rows-as-sent";
 
 /*
@@ -61,16 +62,6 @@ export class CopyBinaryFields {
   }
 }
 
-/** A document's bytes with every `placeholder` replaced, as pieces (no copy of the document). */
-function replaced(document: Buffer, placeholder: Buffer, replacement: Buffer, into: Buffer[]): void {
-  let from = 0;
-  for (let hit = document.indexOf(placeholder); hit >= 0; hit = document.indexOf(placeholder, from)) {
-    into.push(document.subarray(from, hit), replacement);
-    from = hit + placeholder.length;
-  }
-  into.push(document.subarray(from), NEWLINE);
-}
-
 /**
  * postgres-js pauses the connection's socket when a COPY stream's buffer is full and resumes it
  * only from the stream's read(). When the full buffer and the end of the COPY come in one read from
@@ -91,17 +82,15 @@ function resumeConnection(stream: Readable): void {
  */
 export async function copyFeedDocuments(
   client: CopyOutClient,
-  base: { placeholder: string; replacement: string },
+  base: BaseBytes,
   batchRows: number,
   emit: (batch: Uint8Array) => Promise<void>,
 ): Promise<number> {
-  const placeholder = Buffer.from(base.placeholder);
-  const replacement = Buffer.from(base.replacement);
   const query = client.unsafe("copy (select document from feed_documents order by business_id) to stdout (format binary)");
   const stream: Readable = await query.readable();
   const fields = new CopyBinaryFields();
   let count = 0;
-  let pieces: Buffer[] = [];
+  let pieces: Uint8Array[] = [];
   let batchBytes = 0;
   let batchDocuments = 0;
   let readerStopped = false;
@@ -119,7 +108,8 @@ export async function copyFeedDocuments(
     for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
       for (const document of fields.take(chunk)) {
         const before = pieces.length;
-        replaced(document, placeholder, replacement, pieces);
+        servedPieces(document, base, pieces);
+        pieces.push(NEWLINE);
         for (let index = before; index < pieces.length; index++) batchBytes += pieces[index]!.length;
         count++;
         if (++batchDocuments >= batchRows) await handOn();

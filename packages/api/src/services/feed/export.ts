@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { executePrepared, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
-import { baseReplacement } from "./feed-documents";
+import { baseBytes, baseReplacement } from "./feed-documents";
 import { pullStream } from "./pull-stream";
 import { copyFeedDocuments } from "./copy-documents";
 import { postgresJsClient, rowsAsSent, sentText } from "./rows-as-sent";
@@ -54,10 +54,11 @@ export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableI
           // The COPY runs as long as the reader reads (a reader taking 5 MB/s holds it for minutes): not
           // bounded by the service's statement timeout of seconds. MAX_RUNNING_EXPORTS bounds how many run.
           await tx.execute(sql`set local statement_timeout = 0`);
-          const base = baseReplacement(params.baseUrl);
           // PostgreSQL streams the documents by COPY (copy-documents.ts); PGlite has no COPY stream and reads them in chunks.
           const client = postgresJsClient(tx);
-          const count = client ? await copyFeedDocuments(client, base, chunkRows, emit) : await readFeedDocuments(tx, base, chunkRows, emit);
+          const count = client
+            ? await copyFeedDocuments(client, baseBytes(params.baseUrl), chunkRows, emit)
+            : await readFeedDocuments(tx, baseReplacement(params.baseUrl), chunkRows, emit);
           await emit(`${JSON.stringify({ after: Number(position?.last ?? 0), count })}\n`);
         },
         { isolationLevel: "repeatable read", accessMode: "read only" },

@@ -61,6 +61,36 @@ export function baseReplacement(baseUrl: string): { placeholder: string; replace
   return { placeholder: STORED_BASE, replacement: `"${JSON.stringify(baseUrl).slice(1, -1)}` };
 }
 
+/** The placeholder and its replacement as bytes, for documents read as the bytes PostgreSQL sent. */
+export interface BaseBytes {
+  placeholder: Buffer;
+  replacement: Buffer;
+}
+
+export function baseBytes(baseUrl: string): BaseBytes {
+  const { placeholder, replacement } = baseReplacement(baseUrl);
+  return { placeholder: Buffer.from(placeholder), replacement: Buffer.from(replacement) };
+}
+
+/**
+ * A stored document under a base URL, appended to `into` as pieces: bytes (as PostgreSQL sent
+ * them) are cut around each placeholder, not copied; text (PGlite's) is replaced. In node rather
+ * than in SQL: replace() over 500 documents was a third of PostgreSQL's time for a feed page.
+ */
+export function servedPieces(document: string | Uint8Array, base: BaseBytes, into: (string | Uint8Array)[]): void {
+  if (typeof document === "string") {
+    into.push(document.replaceAll(STORED_BASE, base.replacement.toString()));
+    return;
+  }
+  const bytes = Buffer.isBuffer(document) ? document : Buffer.from(document.buffer, document.byteOffset, document.byteLength);
+  let from = 0;
+  for (let hit = bytes.indexOf(base.placeholder); hit >= 0; hit = bytes.indexOf(base.placeholder, from)) {
+    into.push(bytes.subarray(from, hit), base.replacement);
+    from = hit + base.placeholder.length;
+  }
+  into.push(bytes.subarray(from));
+}
+
 /** A stored document ready to serve under a base URL: one string replacement, no parse. */
 export function servedDocument(stored: string, baseUrl: string): string {
   return stored.replaceAll(STORED_BASE, baseReplacement(baseUrl).replacement);
