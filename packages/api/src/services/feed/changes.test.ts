@@ -141,4 +141,26 @@ describe("the change feed", () => {
     await expect(changesAfter(0)).rejects.toMatchObject({ code: "POSITION_EXPIRED" });
     expect(await changesAfter(last)).toEqual({ changes: [], nextAfter: last, hasMore: false });
   });
+
+  it("prunes in batches along the positions, up to the first change still within retention", async () => {
+    const business = await visibleBusiness(3);
+    const start = (await feedPosition(database.db)).last;
+    for (let edit = 0; edit < 5; edit++) {
+      await writeClaims(database.db, [
+        { business, claims: [{ property: "description", value: `Prune test ${edit}`, source: "owner:test", confidence: 0.9, verification: "self_reported" }] },
+      ]);
+    }
+    const written = (await changesAfter(start)).changes.map((change) => change.seq);
+    expect(written).toHaveLength(5);
+    const lastAged = written[3]!;
+    // Every change up to the fourth edit's ages past retention (earlier tests' too).
+    await database.db.execute(sql`update feed_changes set changed_at = now() - interval '40 days' where seq <= ${lastAged}`);
+    const [aged] = rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from feed_changes where seq <= ${lastAged}`));
+    expect(aged!.n).toBeGreaterThanOrEqual(4);
+    // In batches of 3 (two at least); the fifth edit is kept.
+    expect(await pruneFeedChanges(database.db, 3)).toBe(aged!.n);
+    expect((await feedPosition(database.db)).prunedThrough).toBe(lastAged);
+    expect((await changesAfter(lastAged)).changes.map((change) => change.seq)).toEqual([written[4]]);
+    expect(await pruneFeedChanges(database.db, 3)).toBe(0);
+  });
 });
