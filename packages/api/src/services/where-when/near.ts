@@ -15,9 +15,10 @@ import { NEAR_COUNT_AHEAD, NEAR_COUNT_CAP, NEAR_LIMIT_MAX, type NearPoint } from
  * Near a point, with PostgreSQL's cube + earthdistance (stock PostgreSQL ships both; no PostGIS)
  * and the GiST index businesses_earth_idx on ll_to_earth(lat, lng) of active businesses (migration
  * 0019). A radius is an index-served box test (earth_box @>) refined by the exact great-circle
- * distance; nearest-first walks the same index in distance order (<->, KNN), reading about `limit`
- * entries. Distances are great-circle kilometres on a sphere of 6,371 km, as the gazetteer's
- * distanceKm (earthdistance's own sphere is 6,378.168 km: its distance is rescaled).
+ * distance; nearest-first walks the same index in distance order (<->, KNN) within the box, reading
+ * a page and the count's cap at most, the exact distance computed in node (greatCircleKm).
+ * Distances are great-circle kilometres on a sphere of 6,371 km, as the gazetteer's distanceKm
+ * (earthdistance's own sphere is 6,378.168 km: its distance is rescaled).
  *
  * The embedded database (PGlite) runs without cube + earthdistance (PGLITE_EXTENSIONS in
  * @directory/db says why): there the same great-circle distance is the haversine formula in plain
