@@ -135,6 +135,7 @@ export const businesses = pgTable(
       .on(t.subscriptionExpiresAt, t.id)
       .where(sql`${t.subscriptionExpiresAt} is not null`),
     // Serves the partner feed's keyset paging (verified, active, in updated order) at any depth.
+    // Migration 0026: INCLUDE (subscription_expires_at), so its count and its pages are index-only.
     index("businesses_feed_idx")
       .on(t.updatedAt, t.id)
       .where(sql`${t.status} = 'active' and ${t.ownership} = 'owner_verified'`),
