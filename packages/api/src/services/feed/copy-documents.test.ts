@@ -15,7 +15,7 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-/** What the chunked reader (and PostgreSQL's replace) make of the stored documents: the oracle. */
+/** The stored documents given their base URL by PostgreSQL's replace(): an oracle independent of servedPieces. */
 async function expectedLines(): Promise<string[]> {
   const base = baseReplacement(TEST_BASE_URL);
   const rows = rowsOf<{ line: string }>(

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { executePrepared, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
-import { baseBytes, baseReplacement } from "./feed-documents";
+import { baseBytes, servedDocument } from "./feed-documents";
 import { pullStream } from "./pull-stream";
 import { copyFeedDocuments } from "./copy-documents";
 import { postgresJsClient, rowsAsSent, sentText } from "./rows-as-sent";
@@ -58,7 +58,7 @@ export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableI
           const client = postgresJsClient(tx);
           const count = client
             ? await copyFeedDocuments(client, baseBytes(params.baseUrl), chunkRows, emit)
-            : await readFeedDocuments(tx, baseReplacement(params.baseUrl), chunkRows, emit);
+            : await readFeedDocuments(tx, params.baseUrl, chunkRows, emit);
           await emit(`${JSON.stringify({ after: Number(position?.last ?? 0), count })}\n`);
         },
         { isolationLevel: "repeatable read", accessMode: "read only" },
@@ -68,26 +68,22 @@ export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableI
 }
 
 /** Every stored document in business id order as NDJSON chunks of `chunkRows`, each given to `emit`; the number of documents. */
-async function readFeedDocuments(
-  tx: Db,
-  base: { placeholder: string; replacement: string },
-  chunkRows: number,
-  emit: (text: string | Uint8Array) => Promise<void>,
-): Promise<number> {
+async function readFeedDocuments(tx: Db, baseUrl: string, chunkRows: number, emit: (text: string | Uint8Array) => Promise<void>): Promise<number> {
   let after = "00000000-0000-0000-0000-000000000000";
   let count = 0;
   for (;;) {
-    // One text per read, joined (and given its base URL) by the database: no row is parsed, built or stringified here.
+    // One text per read, joined by the database and given its base URL as every feed read is
+    // (servedDocument): no row is parsed, built or stringified here.
     const chunk = await readChunk(
       tx,
-      sql`select string_agg(replace(document, ${base.placeholder}, ${base.replacement}) || E'\n', '' order by business_id) as "text",
+      sql`select string_agg(document || E'\n', '' order by business_id) as "text",
         (array_agg(business_id order by business_id desc))[1]::text as "last", count(*)::int as "rows"
       from (select business_id, document from feed_documents where business_id > ${after}::uuid order by business_id limit ${chunkRows}) d`,
     );
     if (!chunk) return count;
     count += chunk.rows;
     after = chunk.last;
-    await emit(chunk.text);
+    await emit(servedDocument(sentText(chunk.text) ?? "", baseUrl));
   }
 }
 

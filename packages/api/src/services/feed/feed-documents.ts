@@ -56,20 +56,21 @@ export function storedDocument(row: JsonLdSource): string {
   return JSON.stringify(toJsonLd(cleanOwnerJson(row) as JsonLdSource, BASE_PLACEHOLDER));
 }
 
-/** What the placeholder becomes under a base URL (for a replacement made in SQL). */
+/** The placeholder and what it becomes under a base URL, as text (baseBytes gives them as bytes). */
 export function baseReplacement(baseUrl: string): { placeholder: string; replacement: string } {
   return { placeholder: STORED_BASE, replacement: `"${JSON.stringify(baseUrl).slice(1, -1)}` };
 }
 
-/** The placeholder and its replacement as bytes, for documents read as the bytes PostgreSQL sent. */
+/** A base URL, with its placeholder and replacement as bytes for documents read as the bytes PostgreSQL sent. */
 export interface BaseBytes {
+  baseUrl: string;
   placeholder: Buffer;
   replacement: Buffer;
 }
 
 export function baseBytes(baseUrl: string): BaseBytes {
   const { placeholder, replacement } = baseReplacement(baseUrl);
-  return { placeholder: Buffer.from(placeholder), replacement: Buffer.from(replacement) };
+  return { baseUrl, placeholder: Buffer.from(placeholder), replacement: Buffer.from(replacement) };
 }
 
 /**
@@ -79,7 +80,7 @@ export function baseBytes(baseUrl: string): BaseBytes {
  */
 export function servedPieces(document: string | Uint8Array, base: BaseBytes, into: (string | Uint8Array)[]): void {
   if (typeof document === "string") {
-    into.push(document.replaceAll(STORED_BASE, base.replacement.toString()));
+    into.push(servedDocument(document, base.baseUrl));
     return;
   }
   const bytes = Buffer.isBuffer(document) ? document : Buffer.from(document.buffer, document.byteOffset, document.byteLength);
