@@ -120,7 +120,8 @@ export const businesses = pgTable(
       .where(sql`${t.status} = 'active'`),
     // Near a point: radius (earth_box @>) and nearest-first (<-> in index order) searches over
     // servable businesses (services/where-when/near.ts). cube + earthdistance, no PostGIS.
-    // Migration 0024: INCLUDE (lat, lng, subscription_expires_at, category_slug, city_id), so a radius count is index-only.
+    // Migration 0024: INCLUDE (lat, lng, subscription_expires_at, category_slug, city_id), so a radius count is index-only;
+    // 0027 adds id, plan_tier, visibility_score and name, so the nearest-first walk is index-only too.
     index("businesses_earth_idx")
       .using("gist", sql`ll_to_earth(${t.lat}, ${t.lng})`)
       .where(sql`${t.status} = 'active'`),

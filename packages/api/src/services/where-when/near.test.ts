@@ -1,10 +1,11 @@
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, Placeholder, sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, cities, rowsOf } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "../../testing";
 import { writeClaims } from "../claims/claim-writes";
 import { RANKING_ORDER } from "../search/ranking";
-import { businessesWithinRadius, nearestBusinesses, roundDistanceKm } from "./near";
+import { businessesWithinRadius, nearestBusinesses, nearestWalkQuery, nearGeometry, roundDistanceKm } from "./near";
 import { haversineKm, servableWithDistances } from "./near-fixtures";
 import { NEAR_COUNT_AHEAD, NEAR_COUNT_CAP, NEAR_RADIUS_MAX_KM, type NearPoint } from "./where-when-params";
 import { ownerClaim } from "../claims/claim-fixtures";
@@ -152,14 +153,30 @@ describe("nearest first", () => {
   });
 
   // cube + earthdistance and the index are PostgreSQL's; PGlite measures the same distance in plain SQL.
-  it.skipIf(!process.env.TEST_DATABASE_URL)("is served by the GiST index", async () => {
-    const plan = rowsOf<{ "QUERY PLAN": string }>(
-      await database.db.execute(sql`explain select id from businesses where status = 'active'
-        order by ll_to_earth(lat, lng) <-> ll_to_earth(19.1::float8, 72.9::float8) limit 20`),
-    )
-      .map((row) => row["QUERY PLAN"])
-      .join("\n");
-    expect(plan).toContain("businesses_earth_idx");
+  it.skipIf(!process.env.TEST_DATABASE_URL)("walks the GiST index alone, nearest first, with or without category and city (migration 0027)", async () => {
+    const geometry = await nearGeometry(database.db);
+    const values: Record<string, string | number> = { lat: 19.1, lng: 72.9, radiusKm: 10, rows: 101, category: "dentist", cityId: 1 };
+    for (const shape of [
+      { category: false, city: false, open: false },
+      { category: true, city: true, open: false },
+    ]) {
+      const query = new PgDialect().sqlToQuery(nearestWalkQuery(geometry, shape));
+      // Placeholders take the values above; the query's own constants (the sphere's radius) stay.
+      const bound = query.params.map((param) => {
+        const value = param instanceof Placeholder ? values[param.name] : param;
+        return typeof value === "number" ? String(value) : `'${String(value)}'`;
+      });
+      const plan = await database.db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        await tx.execute(sql`set local enable_bitmapscan = off`);
+        await tx.execute(sql.raw(`prepare near_walk_plan as ${query.sql}`));
+        const rows = rowsOf<{ "QUERY PLAN": string }>(await tx.execute(sql.raw(`explain execute near_walk_plan(${bound.join(", ")})`)));
+        await tx.execute(sql`deallocate near_walk_plan`);
+        return rows.map((row) => row["QUERY PLAN"]).join("\n");
+      });
+      expect(plan).toContain("Index Only Scan using businesses_earth_idx");
+      expect(plan).not.toMatch(/\bSort\b/);
+    }
   });
 
   it("rounds distances to the metre for listings", () => {

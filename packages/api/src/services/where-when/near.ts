@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { businesses, PLAN_TIERS, rowsOf, type Db, type PlanTier } from "@directory/db";
+import { businesses, PLAN_TIERS, preparedQuery, rowsOf, type Db, type PlanTier } from "@directory/db";
 import { servableCondition } from "../entities/servable";
 import { statementsPerDatabase } from "../shared/statements-per-database";
 import { openAnyCityCondition, unknownHoursCondition } from "./open-filter";
@@ -50,7 +50,7 @@ export function nearTerms(point: NearPoint, radiusKm: number): NearTerms {
 }
 
 /** How a database measures distance from a point: the earthdistance index's terms, or plain SQL. */
-interface NearGeometry {
+export interface NearGeometry {
   /** Great-circle kilometres from the point to the business (NULL without coordinates). */
   distanceKm(near: NearTerms): SQL<number>;
   /** Businesses in a box around the circle, as an index serves it: every business within the radius, and some beyond. */
@@ -139,7 +139,6 @@ function byDistanceThenRanking(a: RankedNearby, b: RankedNearby): number {
 /** A business near the point: enough to fetch its listing, and its distance. */
 export interface NearbyBusiness {
   id: string;
-  slug: string;
   name: string;
   categorySlug: string;
   cityId: number;
@@ -161,20 +160,27 @@ export interface NearFilters {
 /** The ranking keys ride along for the tie order only; visibilityScore is internal and never leaves this file. */
 type RankedNearby = NearbyBusiness & { planTier: PlanTier; visibilityScore: number };
 
-const NEARBY_COLUMNS = {
-  planTier: businesses.planTier,
-  visibilityScore: businesses.visibilityScore,
-  id: businesses.id,
-  slug: businesses.slug,
-  name: businesses.name,
-  categorySlug: businesses.categorySlug,
-  cityId: businesses.cityId,
-  lat: sql<number>`${businesses.lat}`,
-  lng: sql<number>`${businesses.lng}`,
-};
+/**
+ * What orders a nearby business, all carried in businesses_earth_idx (migration 0027): the nearest
+ * walk reads the index alone. Named as RankedNearby names them: the walk reads raw rows (no drizzle
+ * row mapping, which was a fifth of a radius search's CPU in node at 101 rows).
+ */
+const NEARBY_COLUMNS = sql.join(
+  [
+    sql`${businesses.planTier} as "planTier"`,
+    sql`${businesses.visibilityScore} as "visibilityScore"`,
+    sql`${businesses.id} as "id"`,
+    sql`${businesses.name} as "name"`,
+    sql`${businesses.categorySlug} as "categorySlug"`,
+    sql`${businesses.cityId} as "cityId"`,
+    sql`${businesses.lat} as "lat"`,
+    sql`${businesses.lng} as "lng"`,
+  ],
+  sql`, `,
+);
 
 /** Which filters a statement names (its values are bound at each call: NearValues). */
-interface NearShape {
+export interface NearShape {
   category: boolean;
   city: boolean;
   open: boolean;
@@ -239,44 +245,44 @@ function withoutRankingKeys({ planTier: _tier, visibilityScore: _score, ...busin
   return business;
 }
 
+/**
+ * The box around the circle, nearest first, `rows` of them (placeholders: lat, lng, radiusKm,
+ * rows, and the shape's own). Without an open filter it reads businesses_earth_idx alone (0027).
+ */
+export function nearestWalkQuery(geometry: NearGeometry, shape: NearShape): SQL {
+  const where = openWhenAsked(shape, searchIn(shape, geometry.box(STATEMENT_TERMS)));
+  return sql`select ${NEARBY_COLUMNS} from ${businesses} where ${where} order by ${geometry.nearestFirst(STATEMENT_TERMS)} limit ${sql.placeholder("rows")}`;
+}
+
+/** A statement of this file on one database: raw rows, prepared on each connection as it first runs there. */
+function statementOn<T>(db: Db, query: SQL): { execute(values: NearValues): Promise<T[]> } {
+  const run = preparedQuery<T>(query);
+  return { execute: (values) => run(db, values) };
+}
+
 /** The statements of one database and shape; `ordered` per order (search/ranking.ts's constant orders). */
-function buildStatements(db: Db, geometry: NearGeometry, shape: NearShape, name: string) {
+function buildStatements(db: Db, geometry: NearGeometry, shape: NearShape) {
   const circle = searchIn(shape, geometry.within(STATEMENT_TERMS));
   const matches = openWhenAsked(shape, circle);
-  const rows = () => db.select({ ...NEARBY_COLUMNS, distanceKm: geometry.distanceKm(STATEMENT_TERMS) }).from(businesses);
   // How many, counting no further than the cap (the caller passes cap + 1 as `upTo`).
-  const cappedCount = (condition: SQL, suffix: string) =>
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(
-        db
-          .select({ one: sql`1` })
-          .from(businesses)
-          .where(condition)
-          .limit(sql.placeholder("upTo"))
-          .as("capped"),
-      )
-      .prepare(`${name}_${suffix}`);
-  const ordered = (order: readonly SQL[], number: number) =>
-    rows()
-      .where(matches)
-      .orderBy(...order)
-      .limit(sql.placeholder("rows"))
-      .offset(sql.placeholder("offset"))
-      .prepare(`${name}_ordered_${number}`);
+  const cappedCount = (condition: SQL) =>
+    statementOn<{ n: number }>(
+      db,
+      sql`select count(*)::int as "n" from (select 1 from ${businesses} where ${condition} limit ${sql.placeholder("upTo")}) as capped`,
+    );
+  const ordered = (order: readonly SQL[]) =>
+    statementOn<NearbyRow & { distanceKm: unknown }>(
+      db,
+      sql`select ${NEARBY_COLUMNS}, ${geometry.distanceKm(STATEMENT_TERMS)} as "distanceKm" from ${businesses} where ${matches}
+        order by ${sql.join([...order], sql`, `)} limit ${sql.placeholder("rows")} offset ${sql.placeholder("offset")}`,
+    );
   return {
     // The box around the circle, nearest first: the exact distance is nearestWalk's (in node, once
     // per row, where PostgreSQL's generic plan computed both points' positions again for every row:
     // 2.4 ms for 30 rows, 1.0 ms without).
-    nearest: db
-      .select(NEARBY_COLUMNS)
-      .from(businesses)
-      .where(openWhenAsked(shape, searchIn(shape, geometry.box(STATEMENT_TERMS))))
-      .orderBy(geometry.nearestFirst(STATEMENT_TERMS))
-      .limit(sql.placeholder("rows"))
-      .prepare(`${name}_nearest`),
-    count: cappedCount(matches, "count"),
-    unknownHoursCount: shape.open ? cappedCount(and(circle, unknownHoursCondition())!, "unknown") : null,
+    nearest: statementOn<NearbyRow>(db, nearestWalkQuery(geometry, shape)),
+    count: cappedCount(matches),
+    unknownHoursCount: shape.open ? cappedCount(and(circle, unknownHoursCondition())!) : null,
     orderedFor: ordered,
     ordered: new WeakMap<readonly SQL[], ReturnType<typeof ordered>>(),
   };
@@ -289,21 +295,14 @@ const nearStatementsOf = statementsPerDatabase<NearStatements>();
 async function statementsFor(db: Db, filters: NearFilters): Promise<NearStatements> {
   const geometry = await nearGeometry(db);
   const shape = shapeOf(filters);
-  const name = `near_${shape.category ? "c" : ""}${shape.city ? "t" : ""}${shape.open ? "o" : ""}`;
-  return nearStatementsOf(db, name, () => buildStatements(db, geometry, shape, name));
+  const key = `${shape.category ? "c" : ""}${shape.city ? "t" : ""}${shape.open ? "o" : ""}`;
+  return nearStatementsOf(db, key, () => buildStatements(db, geometry, shape));
 }
 
-/** Each order a caller passes (search/ranking.ts's constants) gets its own statement, numbered as first seen. */
-const orderNumbers = new WeakMap<readonly SQL[], number>();
-let ordersSeen = 0;
-
+/** Each order a caller passes (search/ranking.ts's constants) gets its own statement. */
 function orderedStatement(statements: NearStatements, order: readonly SQL[]) {
   let statement = statements.ordered.get(order);
-  if (!statement) {
-    let number = orderNumbers.get(order);
-    if (number === undefined) orderNumbers.set(order, (number = ++ordersSeen));
-    statements.ordered.set(order, (statement = statements.orderedFor(order, number)));
-  }
+  if (!statement) statements.ordered.set(order, (statement = statements.orderedFor(order)));
   return statement;
 }
 
