@@ -184,24 +184,33 @@ export async function recordFeedChanges(tx: Db, businessIds: readonly string[], 
  * Stores the documents of feed-visible businesses that have none: after the demo seed (which
  * writes rows directly) and after the migration that added the table, for the rows already there.
  * Idempotent; records no changes (an export taken afterwards starts from these documents).
+ *
+ * Written in the feed's own order, (updated_at, id), so the table lies as a partner walks it: a
+ * page of 500 documents then sits on about 125 of the table's pages, not on 500 scattered ones
+ * (in id order, a page read 495 pages at 1M, mostly from the disk cache, not shared buffers).
+ * A document rewritten later goes to the table's end, which is where its new updated_at puts it
+ * in the feed too.
  */
 export async function backfillFeedDocuments(db: Db, batchSize = 2_000): Promise<number> {
   let written = 0;
-  let after = "00000000-0000-0000-0000-000000000000";
+  // The last business of the batch before, as PostgreSQL prints its updated_at (to the microsecond).
+  let after = { updatedAt: "-infinity", id: "00000000-0000-0000-0000-000000000000" };
   for (;;) {
-    // The batch's ids first, alone, in primary-key order: with joins or the anti-join in the same
-    // query, a planner short of statistics sorts every remaining row for each batch.
-    const batch = rowsOf<{ id: string }>(
+    // The batch's ids first, alone, in the feed index's order (businesses_feed_idx): with joins or
+    // the anti-join in the same query, a planner short of statistics sorts every remaining row for
+    // each batch.
+    const batch = rowsOf<{ id: string; updatedAt: string }>(
       await db.execute(sql`
-        select ${businesses.id} as "id" from ${businesses}
-        where ${businesses.id} > ${after}::uuid and ${businesses.status} = 'active' and ${businesses.ownership} = 'owner_verified'
+        select ${businesses.id} as "id", ${businesses.updatedAt}::text as "updatedAt" from ${businesses}
+        where (${businesses.updatedAt}, ${businesses.id}) > (${after.updatedAt}::timestamptz, ${after.id}::uuid)
+          and ${businesses.status} = 'active' and ${businesses.ownership} = 'owner_verified'
           and (${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now())
-        order by ${businesses.id}
+        order by ${businesses.updatedAt}, ${businesses.id}
         limit ${batchSize}`),
     );
     const last = batch.at(-1);
     if (!last) return written;
-    after = last.id;
+    after = last;
     const rows = rowsOf<JsonLdSource>(
       await db.execute(sql`
         select ${jsonLdColumns}
@@ -209,7 +218,8 @@ export async function backfillFeedDocuments(db: Db, batchSize = 2_000): Promise<
         join ${categories} on ${categories.slug} = ${businesses.categorySlug}
         join ${cities} on ${cities.id} = ${businesses.cityId}
         where ${businesses.id} = any(${uuidList(batch.map((row) => row.id))})
-          and not exists (select 1 from feed_documents d where d.business_id = ${businesses.id})`),
+          and not exists (select 1 from feed_documents d where d.business_id = ${businesses.id})
+        order by ${businesses.updatedAt}, ${businesses.id}`),
     );
     if (rows.length === 0) continue;
     const json = JSON.stringify(rows.map((row) => ({ business_id: row.id, document: storedDocument(row) })));
