@@ -32,8 +32,23 @@ export class JsonText<T> {
     if (previous.compressedAt !== undefined) this.gzipped(previous.compressedAt).catch(() => undefined);
   }
 
+  /**
+   * The body in one buffer, written in place: a page has thousands of short text parts (a change's
+   * seq, id and time), and a buffer made of each, then concatenated, was a tenth of a page's CPU.
+   */
   bytes(): Buffer {
-    return Buffer.concat(this.parts.map((part) => (typeof part === "string" ? Buffer.from(part) : part)));
+    let length = 0;
+    for (const part of this.parts) length += typeof part === "string" ? Buffer.byteLength(part) : part.byteLength;
+    const body = Buffer.allocUnsafe(length);
+    let offset = 0;
+    for (const part of this.parts) {
+      if (typeof part === "string") offset += body.write(part, offset);
+      else {
+        body.set(part, offset);
+        offset += part.byteLength;
+      }
+    }
+    return body;
   }
 
   value(): T {

@@ -44,5 +44,7 @@ export async function rowsAsSent(db: Db, query: SQL): Promise<SentValue[][]> {
 
 /** A column read as text (a number, a position, an id). */
 export function sentText(value: SentValue): string | null {
-  return value === null ? null : typeof value === "string" ? value : Buffer.from(value).toString();
+  if (value === null || typeof value === "string") return value;
+  // A view of the bytes, not a copy (Buffer.from(aBuffer) copies): a page reads thousands.
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString();
 }
