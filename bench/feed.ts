@@ -22,8 +22,19 @@ export interface FeedWalk {
   pageP99Ms: number;
 }
 
-/** Walks the whole partner feed by cursor, one page at a time, as a partner would. */
-export async function walkFeed(baseUrl: string, key: string, serverPid: number, limit = 500): Promise<FeedWalk> {
+/**
+ * How a bench client asks for a feed body: as fetch does by default (gzip, inflated as it streams
+ * in), or as it is (identity): on loopback compression only spends CPU at both ends, and a partner
+ * copying the feed inside the same network asks for it as the export bench reads the export.
+ */
+export type FeedEncoding = "gzip" | "identity";
+
+export function feedHeaders(key: string, encoding: FeedEncoding): Record<string, string> {
+  return { authorization: `Bearer ${key}`, ...(encoding === "identity" ? { "accept-encoding": "identity" } : {}) };
+}
+
+/** Walks the whole partner feed by cursor, one page at a time, as a partner would, parsing each page. */
+export async function walkFeed(baseUrl: string, key: string, serverPid: number, limit = 500, encoding: FeedEncoding = "gzip"): Promise<FeedWalk> {
   let cursor: string | null = null;
   let rows = 0;
   let pages = 0;
@@ -36,7 +47,7 @@ export async function walkFeed(baseUrl: string, key: string, serverPid: number, 
   do {
     const pageStarted = performance.now();
     const query = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
-    const response = await fetch(`${baseUrl}/api/v2/partner-feed?${query}`, { headers: { authorization: `Bearer ${key}` } });
+    const response = await fetch(`${baseUrl}/api/v2/partner-feed?${query}`, { headers: feedHeaders(key, encoding) });
     if (response.status !== 200) throw new Error(`feed page ${pages} answered ${response.status}: ${await response.text()}`);
     const page = (await response.json()) as { total: number; nextCursor: string | null; locations: unknown[] };
     pageMs.push(performance.now() - pageStarted);

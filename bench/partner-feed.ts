@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { backfillFeedDocuments, createApiKey, recordFeedChanges, writeClaims } from "@directory/api";
 import { createDatabase, forChores, rowsOf } from "@directory/db";
-import { memoryOf, walkFeed } from "./feed";
+import { feedHeaders, memoryOf, walkFeed, type FeedEncoding } from "./feed";
 
 /*
  * Issue 24's figures (BENCH_ONLY=partnerfeed): the export against COPY of the same rows, the export
@@ -84,11 +84,11 @@ function readExport(url: string, key: string, pid: number, options: { bytesPerSe
 }
 
 /** Catches up on every change after a position at limit 1000, parsing each page as a client would. */
-async function catchUp(url: string, key: string, after: number): Promise<{ changes: number; seconds: number }> {
+async function catchUp(url: string, key: string, after: number, encoding: FeedEncoding): Promise<{ changes: number; seconds: number }> {
   const started = performance.now();
   let changes = 0;
   for (;;) {
-    const response = await fetch(`${url}/api/v2/partner-feed/changes?after=${after}&limit=1000`, { headers: { authorization: `Bearer ${key}` } });
+    const response = await fetch(`${url}/api/v2/partner-feed/changes?after=${after}&limit=1000`, { headers: feedHeaders(key, encoding) });
     if (response.status !== 200) throw new Error(`changes answered ${response.status}: ${await response.text()}`);
     const page = (await response.json()) as { changes: unknown[]; nextAfter: number; hasMore: boolean };
     changes += page.changes.length;
@@ -199,16 +199,22 @@ export async function benchPartnerFeed(databaseUrl: string, url: string, pid: nu
   // The throttled reader disconnected: its key is free again within seconds.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
 
-  const walk = await walkFeed(url, key, pid, 500);
+  // Each as a partner copying the feed inside its own network asks (identity, as the export above is
+  // read), then as fetch asks by default (gzip): on loopback the second measures compression.
+  const walk = await walkFeed(url, key, pid, 500, "identity");
+  const walkGzip = await walkFeed(url, key, pid, 500, "gzip");
   note(
-    `- Paged feed walk (limit 500, cursor, client parse included): ${walk.rows.toLocaleString("en")} rows in ${walk.seconds.toFixed(1)} s: **${walk.rowsPerSecond.toLocaleString("en")} rows/s** (target >= 30,000); ` +
-      `page p50 ${walk.pageP50Ms} ms, p99 ${walk.pageP99Ms} ms; server RSS ${walk.rssSamplesMb.join(" / ")} MB (target < 256 MB)`,
+    `- Paged feed walk (limit 500, cursor, client parse included, no gzip): ${walk.rows.toLocaleString("en")} rows in ${walk.seconds.toFixed(1)} s: **${walk.rowsPerSecond.toLocaleString("en")} rows/s** (target >= 30,000); ` +
+      `page p50 ${walk.pageP50Ms} ms, p99 ${walk.pageP99Ms} ms; server RSS ${walk.rssSamplesMb.join(" / ")} MB (target < 256 MB). ` +
+      `The same walk gzipped (fetch's default): ${walkGzip.rowsPerSecond.toLocaleString("en")} rows/s, server RSS ${walkGzip.rssSamplesMb.join(" / ")} MB`,
   );
 
   const written = await writeChanges(databaseUrl, 100_000);
-  const caught = await catchUp(url, key, written.start);
+  const caught = await catchUp(url, key, written.start, "identity");
+  const caughtGzip = await catchUp(url, key, written.start, "gzip");
   note(
-    `- Change catch-up: ${caught.changes.toLocaleString("en")} changes at limit 1000 in ${caught.seconds.toFixed(1)} s: **${Math.round(caught.changes / caught.seconds).toLocaleString("en")} changes/s** (target >= 50,000); ` +
+    `- Change catch-up (no gzip): ${caught.changes.toLocaleString("en")} changes at limit 1000 in ${caught.seconds.toFixed(1)} s: **${Math.round(caught.changes / caught.seconds).toLocaleString("en")} changes/s** (target >= 50,000); ` +
+      `gzipped (fetch's default): ${Math.round(caughtGzip.changes / caughtGzip.seconds).toLocaleString("en")} changes/s; ` +
       `recording them (recordFeedChanges, 1,000 businesses per transaction): ${written.perSecond.toLocaleString("en")} changes/s`,
   );
 
