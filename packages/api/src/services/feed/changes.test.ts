@@ -10,7 +10,7 @@ import { unverifyOwner, verifyOwner } from "../claims/verification";
 import { findBusinessById } from "../entities/business-lookup";
 import { toJsonLd } from "../entities/structured-data";
 import { feedPosition, getFeedChanges, pruneFeedChanges, sweepExpiredSubscriptions } from "./changes";
-import { backfillFeedDocuments, servedDocument } from "./feed-documents";
+import { backfillFeedDocuments, baseBytes, servedDocument, servedPieces } from "./feed-documents";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -85,6 +85,10 @@ describe("stored documents", () => {
     const served = JSON.parse(servedDocument(row!.document, base)) as ReturnType<typeof toJsonLd>;
     expect(served).toEqual(JSON.parse(JSON.stringify(toJsonLd((await findBusinessById(database.db, business.id))!, base))));
     expect(served.description).toBe('A "\\u0001 test" \\u0001');
+    // As bytes (PostgreSQL's raw rows), cut around the placeholder: the same text.
+    const pieces: (string | Uint8Array)[] = [];
+    servedPieces(Buffer.from(row!.document), baseBytes(base), pieces);
+    expect(Buffer.concat(pieces.map((piece) => Buffer.from(piece))).toString()).toBe(servedDocument(row!.document, base));
   });
 });
 

@@ -84,13 +84,20 @@ export function servedPieces(document: string | Uint8Array, base: BaseBytes, int
     return;
   }
   const bytes = Buffer.isBuffer(document) ? document : Buffer.from(document.buffer, document.byteOffset, document.byteLength);
+  // Sought from its escape on, then checked for its opening quote: a search that starts on `"`
+  // stops at every quote of the JSON, one that starts on `\` runs at memchr's speed (backslashes
+  // are rare), and a megabyte page spent a tenth of its CPU here.
+  const escape = base.placeholder.subarray(1);
   let from = 0;
-  for (let hit = bytes.indexOf(base.placeholder); hit >= 0; hit = bytes.indexOf(base.placeholder, from)) {
-    into.push(bytes.subarray(from, hit), base.replacement);
-    from = hit + base.placeholder.length;
+  for (let hit = bytes.indexOf(escape, 1); hit >= 0; hit = bytes.indexOf(escape, hit + escape.length)) {
+    if (bytes[hit - 1] !== QUOTE) continue;
+    into.push(bytes.subarray(from, hit - 1), base.replacement);
+    from = hit + escape.length;
   }
   into.push(bytes.subarray(from));
 }
+
+const QUOTE = 0x22;
 
 /** A stored document ready to serve under a base URL: one string replacement, no parse. */
 export function servedDocument(stored: string, baseUrl: string): string {
