@@ -187,6 +187,10 @@ export async function recordFeedChanges(tx: Db, businessIds: readonly string[], 
   return upserts.length + removes.length;
 }
 
+/** Published in the partner feed: verified, active, unexpired (as partner-feed.ts's feedConditions). */
+const feedVisible = sql`${businesses.status} = 'active' and ${businesses.ownership} = 'owner_verified'
+  and (${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now())`;
+
 /**
  * Stores the documents of feed-visible businesses that have none: after the demo seed (which
  * writes rows directly) and after the migration that added the table, for the rows already there.
@@ -199,6 +203,15 @@ export async function recordFeedChanges(tx: Db, businessIds: readonly string[], 
  * in the feed too.
  */
 export async function backfillFeedDocuments(db: Db, batchSize = 2_000): Promise<number> {
+  // Every server start asks: one anti-join in PostgreSQL (0.4 s at 1M) instead of every
+  // feed-visible business's id read into node batch by batch to find none missing (5 s, and 70 MB
+  // of garbage still held when the server began to serve).
+  const [missing] = rowsOf<{ any: boolean }>(
+    await db.execute(sql`select exists (
+      select 1 from ${businesses} where ${feedVisible} and not exists (select 1 from feed_documents d where d.business_id = ${businesses.id})
+    ) as "any"`),
+  );
+  if (!missing?.any) return 0;
   let written = 0;
   // The last business of the batch before, as PostgreSQL prints its updated_at (to the microsecond).
   let after = { updatedAt: "-infinity", id: "00000000-0000-0000-0000-000000000000" };
@@ -209,9 +222,7 @@ export async function backfillFeedDocuments(db: Db, batchSize = 2_000): Promise<
     const batch = rowsOf<{ id: string; updatedAt: string }>(
       await db.execute(sql`
         select ${businesses.id} as "id", ${businesses.updatedAt}::text as "updatedAt" from ${businesses}
-        where (${businesses.updatedAt}, ${businesses.id}) > (${after.updatedAt}::timestamptz, ${after.id}::uuid)
-          and ${businesses.status} = 'active' and ${businesses.ownership} = 'owner_verified'
-          and (${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now())
+        where (${businesses.updatedAt}, ${businesses.id}) > (${after.updatedAt}::timestamptz, ${after.id}::uuid) and ${feedVisible}
         order by ${businesses.updatedAt}, ${businesses.id}
         limit ${batchSize}`),
     );
