@@ -1,8 +1,8 @@
-import { and, count, eq, sql } from "drizzle-orm";
+import { count, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, rowsOf } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "../../testing";
-import { servableCondition } from "../entities/servable";
+import { feedVisibleCondition } from "./feed-documents";
 
 let database: TestDatabase;
 
@@ -26,8 +26,8 @@ async function indexPlan(query: { toSQL(): { sql: string; params: unknown[] } })
   });
 }
 
-/** What partner-feed.ts reads: verified, active, unexpired businesses (its feedConditions). */
-const feedCondition = and(servableCondition(), eq(businesses.ownership, sql`'owner_verified'`));
+/** What partner-feed.ts reads: verified, active, unexpired businesses. */
+const feedCondition = feedVisibleCondition();
 
 describe("the partner feed reads its index alone (migration 0026)", () => {
   it("counts a traversal's locations with an index-only scan of businesses_feed_idx", async () => {

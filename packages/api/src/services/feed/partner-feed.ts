@@ -1,10 +1,9 @@
-import { and, count, eq, gte, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, count, gte, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import { businesses, categories, feedDocuments, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
-import { servableCondition } from "../entities/servable";
 import { decodeFeedCursor, encodeFeedCursor, filtersFingerprint } from "./feed-cursor";
 import { feedPosition, type FeedLocation } from "./changes";
-import { baseBytes, servedPieces, type BaseBytes } from "./feed-documents";
+import { baseBytes, feedVisibleCondition, servedPieces, type BaseBytes } from "./feed-documents";
 import { JsonText } from "./json-text";
 import { FeedReadAhead, type ReadResult } from "./read-ahead";
 import { rowsAsSent, sentText } from "./rows-as-sent";
@@ -49,13 +48,9 @@ function parseUpdatedSince(raw: string): Date {
   return date;
 }
 
-/** Verified, active, unexpired businesses: what partners may redistribute (spec 4.4). */
+/** Verified, active, unexpired businesses (feedVisibleCondition), with the request's filters. */
 async function feedConditions(db: Db, params: PartnerFeedPageParams): Promise<SQL[] | null> {
-  const conditions: SQL[] = [
-    servableCondition(),
-    // A literal for the same reason as servableCondition's: businesses_feed_idx is partial on it.
-    eq(businesses.ownership, sql`'owner_verified'`),
-  ];
+  const conditions: SQL[] = [feedVisibleCondition()];
   if (params.updatedSince !== undefined) conditions.push(gte(businesses.updatedAt, parseUpdatedSince(params.updatedSince)));
   if (params.category !== undefined) {
     const pattern = `%${escapeLike(params.category.trim())}%`;
