@@ -62,16 +62,20 @@ export function baseReplacement(baseUrl: string): { placeholder: string; replace
   return { placeholder: STORED_BASE, replacement: `"${JSON.stringify(baseUrl).slice(1, -1)}` };
 }
 
-/** A base URL, with its placeholder and replacement as bytes for documents read as the bytes PostgreSQL sent. */
+/**
+ * A base URL and what it replaces, as bytes for documents read as the bytes PostgreSQL sent: the
+ * placeholder's escape (the placeholder without its opening quote, as servedPieces seeks it) and
+ * the replacement of the whole placeholder.
+ */
 export interface BaseBytes {
   baseUrl: string;
-  placeholder: Buffer;
+  placeholderEscape: Buffer;
   replacement: Buffer;
 }
 
 export function baseBytes(baseUrl: string): BaseBytes {
   const { placeholder, replacement } = baseReplacement(baseUrl);
-  return { baseUrl, placeholder: Buffer.from(placeholder), replacement: Buffer.from(replacement) };
+  return { baseUrl, placeholderEscape: Buffer.from(placeholder.slice(1)), replacement: Buffer.from(replacement) };
 }
 
 /**
@@ -88,7 +92,7 @@ export function servedPieces(document: string | Uint8Array, base: BaseBytes, int
   // Sought from its escape on, then checked for its opening quote: a search that starts on `"`
   // stops at every quote of the JSON, one that starts on `\` runs at memchr's speed (backslashes
   // are rare), and a megabyte page spent a tenth of its CPU here.
-  const escape = base.placeholder.subarray(1);
+  const escape = base.placeholderEscape;
   let from = 0;
   for (let hit = bytes.indexOf(escape, 1); hit >= 0; hit = bytes.indexOf(escape, hit + escape.length)) {
     if (bytes[hit - 1] !== QUOTE) continue;
