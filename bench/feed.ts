@@ -33,34 +33,70 @@ export function feedHeaders(key: string, encoding: FeedEncoding): Record<string,
   return { authorization: `Bearer ${key}`, ...(encoding === "identity" ? { "accept-encoding": "identity" } : {}) };
 }
 
-/** Walks the whole partner feed by cursor, one page at a time, as a partner would, parsing each page. */
-export async function walkFeed(baseUrl: string, key: string, serverPid: number, limit = 500, encoding: FeedEncoding = "gzip"): Promise<FeedWalk> {
-  let cursor: string | null = null;
+/**
+ * How a bench client follows a feed's pages. Sequential: it asks for the next page once it has
+ * parsed this one. Pipelined: it asks for the next page as soon as this one's headers arrive (the
+ * Link header names it, rel="next"), then reads and parses this one, so the server reads the next
+ * page while the client parses this one; the client still parses every page.
+ */
+export type PageFollowing = "sequential" | "pipelined";
+
+/** The address a Link header names as rel="next", on `baseUrl` (the server's public origin may differ on loopback); null without one. */
+function nextAddress(baseUrl: string, link: string | null): string | null {
+  const target = link === null ? null : /<([^>]+)>;\s*rel="next"/.exec(link)?.[1];
+  if (!target) return null;
+  const url = new URL(target);
+  return `${baseUrl}${url.pathname}${url.search}`;
+}
+
+/** Every page of a feed from `path`, parsed, following the Link header as `following` says. */
+export async function* feedPages<T>(baseUrl: string, path: string, headers: Record<string, string>, following: PageFollowing): AsyncGenerator<T> {
+  let pending: Promise<Response> | null = fetch(`${baseUrl}${path}`, { headers });
+  for (let pages = 0; pending !== null; pages++) {
+    const response: Response = await pending;
+    if (response.status !== 200) throw new Error(`feed page ${pages} answered ${response.status}: ${await response.text()}`);
+    const next = nextAddress(baseUrl, response.headers.get("link"));
+    pending = next !== null && following === "pipelined" ? fetch(next, { headers }) : null;
+    yield (await response.json()) as T;
+    if (next !== null && following === "sequential") pending = fetch(next, { headers });
+  }
+}
+
+/** Walks the whole partner feed by cursor, as a partner would, parsing each page. */
+export async function walkFeed(
+  baseUrl: string,
+  key: string,
+  serverPid: number,
+  limit = 500,
+  encoding: FeedEncoding = "gzip",
+  following: PageFollowing = "sequential",
+): Promise<FeedWalk> {
   let rows = 0;
   let pages = 0;
-  let total = 0;
   let slowest = 0;
   const pageMs: number[] = [];
   const samples: number[] = [];
   const marks = [0.1, 0.5];
   const started = performance.now();
-  do {
-    const pageStarted = performance.now();
-    const query = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
-    const response = await fetch(`${baseUrl}/api/v2/partner-feed?${query}`, { headers: feedHeaders(key, encoding) });
-    if (response.status !== 200) throw new Error(`feed page ${pages} answered ${response.status}: ${await response.text()}`);
-    const page = (await response.json()) as { total: number; nextCursor: string | null; locations: unknown[] };
-    pageMs.push(performance.now() - pageStarted);
-    slowest = Math.max(slowest, performance.now() - pageStarted);
-    total = page.total;
+  let pageStarted = started;
+  for await (const page of feedPages<{ total: number; locations: unknown[] }>(
+    baseUrl,
+    `/api/v2/partner-feed?limit=${limit}`,
+    feedHeaders(key, encoding),
+    following,
+  )) {
+    // A page's time: from the end of the one before (pipelined, its request went out earlier).
+    const now = performance.now();
+    pageMs.push(now - pageStarted);
+    slowest = Math.max(slowest, now - pageStarted);
+    pageStarted = now;
     rows += page.locations.length;
     pages++;
-    cursor = page.nextCursor;
-    if (marks.length > 0 && rows >= total * marks[0]!) {
+    if (marks.length > 0 && rows >= page.total * marks[0]!) {
       marks.shift();
       samples.push(memoryOf(serverPid).rssMb);
     }
-  } while (cursor);
+  }
   const seconds = (performance.now() - started) / 1000;
   const end = memoryOf(serverPid);
   samples.push(end.rssMb);

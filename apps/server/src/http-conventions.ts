@@ -53,7 +53,7 @@ export function cacheControlFor(req: Request, res: Response, route: RouteInfo): 
 }
 
 /** Response headers a browser on another origin may read from the public routes. */
-const PUBLIC_EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "Retry-After", "X-Request-Id", "ETag"];
+const PUBLIC_EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "Retry-After", "X-Request-Id", "ETag", "Link"];
 
 /** Public documents outside the procedures: the OpenAPI document, discovery files, the business pages. */
 const PUBLIC_DOCUMENT_PREFIXES = ["/api/openapi.json", "/.well-known", "/llms.txt", "/business"];

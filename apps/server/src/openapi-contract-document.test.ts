@@ -57,6 +57,15 @@ describe("the document as a whole", () => {
     for (const name of ["RateLimit", "RateLimit-Policy", "Retry-After"]) expect(document.components.headers[name]).toBeDefined();
   });
 
+  it('documents the Link header (rel="next") on the 200 of the partner feed\'s pages, and on no other operation', () => {
+    const linked = Object.values(document.paths as Record<string, Record<string, JsonBody>>)
+      .flatMap((methods) => Object.values(methods))
+      .filter((op) => Object.keys((op.responses["200"] ?? op.responses["201"]).headers ?? {}).includes("Link"))
+      .map((op) => op.operationId as string);
+    expect(linked.sort()).toEqual(["getPartnerFeed", "getPartnerFeedChanges"]);
+    expect(document.components.headers.Link.description).toMatch(/rel="next"/);
+  });
+
   it("documents X-Request-Id on every response, and ETag on the 200 of reads whose answer may be public", () => {
     const operations = Object.values(document.paths as Record<string, Record<string, JsonBody>>).flatMap((methods) => Object.values(methods));
     const parameter = (operationId: string, name: string): JsonBody | undefined =>

@@ -75,6 +75,7 @@ function queryInput(req: Request, shape: InputShape): Record<string, unknown> {
  * - GET /api/v2/partner-feed and /changes: the procedures answer their page as JSON text (the
  *   stored documents joined), written as it is. The OpenAPI middleware would parse nothing either,
  *   but stringify every location: at 500 or 1,000 locations a page that was most of its cost.
+ *   A page with a next one names it in a Link header (rel="next").
  * - GET /api/v2/partner-feed/export: NDJSON chunks pulled one at a time. Backpressure: the next
  *   chunk is pulled only when res.write has room (through the compression middleware, which gzips
  *   when the client accepts it and passes its own backpressure on). A client that disconnects
@@ -83,18 +84,21 @@ function queryInput(req: Request, shape: InputShape): Record<string, unknown> {
  * Mounted before the OpenAPI middleware, which documents the routes from the procedures' meta.
  */
 export function mountPartnerExport(app: Express, contextFor: (req: Request, res: Response) => Context): void {
-  const page = (path: string, shape: InputShape, call: (req: Request, res: Response, input: Record<string, unknown>) => Promise<JsonText<unknown>>) =>
+  const page = (path: string, shape: InputShape, call: (ctx: Context, input: Record<string, unknown>) => Promise<JsonText<unknown>>) =>
     app.get(path, async (req, res, next) => {
       if (req.method !== "GET") return next();
+      const ctx = contextFor(req, res);
       let body: JsonText<unknown>;
       try {
-        body = await call(req, res, queryInput(req, shape));
+        body = await call(ctx, queryInput(req, shape));
       } catch (error) {
         sendRefusal(req, res, error);
         return;
       }
       // The header trpc-to-openapi sends, so both writers answer alike.
       res.status(200).setHeader("Content-Type", "application/json");
+      // RFC 8288: the next page's address, readable before the body, so a partner can ask for it while it parses this one.
+      if (body.nextQuery) res.setHeader("Link", `<${ctx.publicBaseUrl}${path}?${new URLSearchParams(body.nextQuery)}>; rel="next"`);
       // No Accept-Encoding means identity here, as the compression middleware reads it.
       if (req.headers["accept-encoding"] !== undefined && req.acceptsEncodings("gzip") === "gzip") {
         // Gzipped here in one piece (JsonText.gzipped); the compression middleware leaves an encoded body alone.
@@ -104,8 +108,8 @@ export function mountPartnerExport(app: Express, contextFor: (req: Request, res:
         res.end(body.bytes());
       }
     });
-  page(PARTNER_FEED_PATH, ZGetPartnerFeedInput.shape, (req, res, input) => createPartnerFeedRestCaller(contextFor(req, res)).page(input));
-  page(PARTNER_FEED_CHANGES_PATH, ZGetPartnerFeedChangesInput.shape, (req, res, input) => createPartnerFeedRestCaller(contextFor(req, res)).changes(input));
+  page(PARTNER_FEED_PATH, ZGetPartnerFeedInput.shape, (ctx, input) => createPartnerFeedRestCaller(ctx).page(input));
+  page(PARTNER_FEED_CHANGES_PATH, ZGetPartnerFeedChangesInput.shape, (ctx, input) => createPartnerFeedRestCaller(ctx).changes(input));
 
   app.get(PARTNER_EXPORT_PATH, async (req, res) => {
     let lines: AsyncIterableIterator<string | Uint8Array>;

@@ -3,7 +3,7 @@ import { gunzipSync } from "node:zlib";
 import { and, asc, count, eq, gte, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { recordFeedChanges } from "@directory/api";
-import { businesses, categories } from "@directory/db";
+import { businesses, categories, rowsOf } from "@directory/db";
 import { getJson, type JsonBody } from "./testing";
 import { db, expectedIds, feed, feedCondition, partnerKey, server, usePartnerFeedServer } from "./partner-feed-fixtures";
 
@@ -272,4 +272,53 @@ describe("the REST door's page bodies (written whole, gzipped in one piece)", ()
       expect(JSON.parse(identity.body.toString())).toHaveProperty(path.includes("changes") ? "changes" : "locations");
     });
   }
+});
+
+describe('the REST door\'s Link header (rel="next")', () => {
+  /** The address a Link header names as rel="next" (on the public origin), as this test server's address; null when it has none. */
+  function nextLink(headers: Headers): string | null {
+    const link = headers.get("link");
+    if (link === null) return null;
+    const match = /^<http:\/\/directory\.test(\/[^>]+)>; rel="next"$/.exec(link);
+    expect(match, link).not.toBeNull();
+    return `${server.url}${match![1]!}`;
+  }
+
+  it("names the page nextCursor names, with the same limit and filters, on every page but the last", async () => {
+    const filters = { category: "store" };
+    const byCursor = await walkWithCursor(filters, 10);
+    expect(byCursor.length).toBeGreaterThan(2);
+    let address: string | null = `${server.url}/api/v2/partner-feed?${new URLSearchParams({ ...filters, limit: "10" })}`;
+    const byLink: JsonBody[] = [];
+    while (address !== null) {
+      expect(address.startsWith(`${server.url}/api/v2/partner-feed?`), address).toBe(true);
+      const { status, headers, body } = await getJson(address, "", { authorization: `Bearer ${partnerKey}` });
+      expect(status, JSON.stringify(body)).toBe(200);
+      byLink.push(body);
+      address = nextLink(headers);
+      expect(address === null, `page ${byLink.length}`).toBe(body.nextCursor === null);
+      if (address !== null) expect(new URL(address).searchParams.get("cursor")).toBe(body.nextCursor);
+      if (byLink.length > 1_000) throw new Error("the Link walk does not end");
+    }
+    expect(byLink).toEqual(byCursor);
+  });
+
+  it("names the change feed's next position (nextAfter) while hasMore, and nothing at the end", async () => {
+    const [{ last }] = rowsOf<{ last: number }>(await db().execute(sql`select last::int as last from feed_position where id = 1`)) as [{ last: number }];
+    const ids = (await expectedIds()).slice(0, 25);
+    await db().transaction((tx) => recordFeedChanges(tx, ids, new Date()));
+    let address: string | null = `${server.url}/api/v2/partner-feed/changes?after=${last}&limit=10`;
+    const seen: string[] = [];
+    while (address !== null) {
+      const { status, headers, body } = await getJson(address, "", { authorization: `Bearer ${partnerKey}` });
+      expect(status, JSON.stringify(body)).toBe(200);
+      seen.push(...(body.changes as JsonBody[]).map((change) => change.id as string));
+      address = nextLink(headers);
+      if (body.hasMore) expect(Object.fromEntries(new URL(address!).searchParams)).toEqual({ after: String(body.nextAfter), limit: "10" });
+      else expect(address).toBeNull();
+      if (seen.length > 1_000) throw new Error("the Link walk does not end");
+    }
+    expect(seen.length).toBe(ids.length);
+    expect(new Set(seen)).toEqual(new Set(ids));
+  });
 });

@@ -101,6 +101,11 @@ const HEADERS: Record<string, Header> = {
     required: true,
     schema: { type: "string", maxLength: 64 },
   },
+  Link: {
+    description:
+      'The next page, when there is one: <url>; rel="next" (RFC 8288), the same page as the body\'s nextCursor or nextAfter names. Sent before the body, so a client can ask for the next page while it parses this one',
+    schema: { type: "string" },
+  },
   ETag: {
     description:
       "Weak validator of an anonymous public read (no Authorization header): send it back as If-None-Match and an unchanged answer is 304 Not Modified with no body",
@@ -319,6 +324,7 @@ export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateL
         }
       }
       for (const response of Object.values(operation.responses)) response.headers = { ...response.headers, ...REQUEST_ID_HEADER };
+      if (success && meta.nextPageLink) success.headers = { ...success.headers, Link: { $ref: "#/components/headers/Link" } };
       // A read whose answer may be public (http-conventions: cache scope) is validated by an ETag when anonymous.
       if (success && meta.openapi?.method === "GET" && meta.cache !== undefined && meta.cache !== "private") {
         success.headers = { ...success.headers, ETag: { $ref: "#/components/headers/ETag" } };

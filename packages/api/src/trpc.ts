@@ -56,6 +56,8 @@ export interface DirectoryMeta extends OpenApiMeta {
   crossOriginRead?: boolean;
   /** The success body's media type when it is not JSON: the partner export's NDJSON, written by apps/server's streaming adapter. */
   successContentType?: string;
+  /** A page whose 200 names the next page in a Link header (rel="next") when there is one: the partner feed's pages, written by apps/server's adapter. */
+  nextPageLink?: boolean;
 }
 
 const t = initTRPC

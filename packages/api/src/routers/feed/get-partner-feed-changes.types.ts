@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { OpenApiMeta } from "trpc-to-openapi";
+import type { DirectoryMeta } from "../../trpc";
 import { CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT, CHANGES_RETENTION_DAYS } from "../../services/feed/changes";
 import { ZFeedLocation } from "./get-partner-feed.types";
 
@@ -41,7 +41,8 @@ export const ZGetPartnerFeedChangesOutput = z.object({
 export type TGetPartnerFeedChangesInput = z.input<typeof ZGetPartnerFeedChangesInput>;
 export type TGetPartnerFeedChangesOutput = z.infer<typeof ZGetPartnerFeedChangesOutput>;
 
-export const getPartnerFeedChangesMeta: OpenApiMeta = {
+export const getPartnerFeedChangesMeta: DirectoryMeta = {
+  nextPageLink: true,
   openapi: {
     method: "GET",
     path: "/api/v2/partner-feed/changes",

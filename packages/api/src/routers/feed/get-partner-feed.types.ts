@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { OpenApiMeta } from "trpc-to-openapi";
+import type { DirectoryMeta } from "../../trpc";
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from "../../services/feed/partner-feed";
 
 export const ZGetPartnerFeedInput = z.object({
@@ -56,7 +56,8 @@ export const ZGetPartnerFeedOutput = z.object({
 export type TGetPartnerFeedInput = z.input<typeof ZGetPartnerFeedInput>;
 export type TGetPartnerFeedOutput = z.infer<typeof ZGetPartnerFeedOutput>;
 
-export const getPartnerFeedMeta: OpenApiMeta = {
+export const getPartnerFeedMeta: DirectoryMeta = {
+  nextPageLink: true,
   openapi: {
     method: "GET",
     path: "/api/v2/partner-feed",

@@ -111,7 +111,7 @@ async function readChangesPage(db: Db, params: FeedChangesParams, position?: num
   const hasMore = rows.length > limit;
   parts.push(`],"nextAfter":${nextAfter},"hasMore":${hasMore}}`);
   return {
-    page: new JsonText(parts),
+    page: new JsonText(parts, hasMore ? { after: String(nextAfter), limit: String(limit) } : null),
     position: last,
     next: hasMore ? { ...params, after: nextAfter } : null,
   };

@@ -14,7 +14,14 @@ export class JsonText<T> {
   private compressed: Promise<Buffer> | undefined;
   private compressedAt: number | undefined;
 
-  constructor(readonly parts: readonly (string | Uint8Array)[]) {}
+  /**
+   * `nextQuery`: for a page that has a next one, the query that asks for it (the REST door sends it
+   * as a Link header, rel="next", so a partner can ask for the next page while it parses this one).
+   */
+  constructor(
+    readonly parts: readonly (string | Uint8Array)[],
+    readonly nextQuery: Readonly<Record<string, string>> | null = null,
+  ) {}
 
   /**
    * The bytes gzipped, in one call on zlib's thread pool: the event loop is free meanwhile, and a

@@ -154,6 +154,7 @@ async function readFeedPage(db: Db, params: PartnerFeedPageParams, position?: nu
       { total, limit: params.limit, offset, nextCursor },
       baseBytes(params.baseUrl),
       page.map((row) => row[1] ?? ""),
+      nextCursor === null ? null : nextPageQuery(params, nextCursor),
     ),
     position: last,
     // A walk by cursor goes on with the next cursor (offset paging is not read ahead).
@@ -163,8 +164,23 @@ async function readFeedPage(db: Db, params: PartnerFeedPageParams, position?: nu
 
 const pagesReadAhead = new FeedReadAhead(readFeedPage, (page, previous) => page.compressLike(previous));
 
+/** The query of the page after this one: the next cursor with the same limit and filters (the cursor is bound to them). */
+function nextPageQuery(params: PartnerFeedPageParams, cursor: string): Record<string, string> {
+  return {
+    limit: String(params.limit),
+    ...(params.category !== undefined ? { category: params.category } : {}),
+    ...(params.updatedSince !== undefined ? { updatedSince: params.updatedSince } : {}),
+    cursor,
+  };
+}
+
 /** The page's JSON, keys in the order its schema lists them (as a stringified page had them). */
-function pageText(head: Omit<PartnerFeedPage, "locations">, base: BaseBytes, documents: (string | Uint8Array)[]): JsonText<PartnerFeedPage> {
+function pageText(
+  head: Omit<PartnerFeedPage, "locations">,
+  base: BaseBytes,
+  documents: (string | Uint8Array)[],
+  nextQuery: Record<string, string> | null = null,
+): JsonText<PartnerFeedPage> {
   const parts: (string | Uint8Array)[] = [
     `{"total":${head.total},"limit":${head.limit},"offset":${head.offset},"nextCursor":${JSON.stringify(head.nextCursor)},"locations":[`,
   ];
@@ -173,7 +189,7 @@ function pageText(head: Omit<PartnerFeedPage, "locations">, base: BaseBytes, doc
     servedPieces(document, base, parts);
   }
   parts.push("]}");
-  return new JsonText(parts);
+  return new JsonText(parts, nextQuery);
 }
 
 /** The page as values, for the doors that need them (tRPC, in-process callers). */
