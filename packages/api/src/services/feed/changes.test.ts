@@ -11,7 +11,7 @@ import { unverifyOwner, verifyOwner } from "../claims/verification";
 import { findBusinessById } from "../entities/business-lookup";
 import { toJsonLd } from "../entities/structured-data";
 import { feedPosition, getFeedChanges, pruneFeedChanges, sweepExpiredSubscriptions } from "./changes";
-import { backfillFeedDocuments, baseBytes, servedDocument, servedPieces } from "./feed-documents";
+import { backfillFeedDocuments, baseBytes, recordFeedChanges, servedDocument, servedPieces } from "./feed-documents";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -155,6 +155,37 @@ describe("the change feed", () => {
     expect(seqs).toEqual(seqs.map((_, index) => start + index + 1));
     expect(page.nextAfter).toBe(seqs.at(-1));
     expect(page.hasMore).toBe(false);
+  });
+
+  it("writes each kind of entry with exactly its fields, as the table holds them (changedAt as toISOString writes it)", async () => {
+    const { last: start } = await feedPosition(database.db);
+    const [upserted, merged, survivor] = [await visibleBusiness(2), await visibleBusiness(3), await visibleBusiness(4)];
+    // Sub-millisecond digits: toISOString drops them, and so must the page.
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000 + 891);
+    await database.db.transaction((tx) => recordFeedChanges(tx, [upserted.id], at));
+    await database.db.transaction((tx) => recordFeedChanges(tx, [merged.id], at, { reason: "merged", mergedInto: survivor.id }));
+    await database.db.execute(sql`update feed_changes set changed_at = changed_at + interval '999 microseconds' where seq > ${start}`);
+    await decommissionBusiness(database.db, { slug: survivor.slug });
+    const stored = rowsOf<{ seq: number; changedAt: string }>(
+      await database.db.execute(sql`select seq::int as "seq", changed_at::text as "changedAt" from feed_changes where seq > ${start} order by seq`),
+    );
+    const page = await changesAfter(start);
+    expect(page.changes.map((change) => change.seq)).toEqual(stored.map((row) => row.seq));
+    const [upsert, mergedRemove, remove] = page.changes;
+    expect(Object.keys(upsert!)).toEqual(["seq", "action", "id", "changedAt", "location"]);
+    expect(upsert).toMatchObject({ action: "upsert", id: upserted.id, changedAt: at.toISOString() });
+    expect(upsert!.location?.identifier).toBe(upserted.id);
+    expect(mergedRemove).toEqual({
+      seq: stored[1]!.seq,
+      action: "remove",
+      id: merged.id,
+      changedAt: at.toISOString(),
+      reason: "merged",
+      mergedInto: survivor.id,
+    });
+    expect(Object.keys(remove!)).toEqual(["seq", "action", "id", "changedAt", "reason"]);
+    expect(remove).toMatchObject({ action: "remove", id: survivor.id, reason: "decommissioned" });
+    expect(remove!.changedAt).toBe(new Date(stored[2]!.changedAt).toISOString());
   });
 
   it("pages with nextAfter and hasMore, and answers an empty page with nextAfter unchanged", async () => {

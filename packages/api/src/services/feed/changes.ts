@@ -75,6 +75,19 @@ export async function feedChangesText(db: Db, params: FeedChangesParams): Promis
   return changesReadAhead.serve(db, params, position.last);
 }
 
+/**
+ * A change's JSON up to its location, written by PostgreSQL: seq, action, id, changedAt (as
+ * toISOString writes it: to_char's MS truncates, as the milliseconds of a Date do), reason and
+ * mergedInto when set, then `,"location":` before an upsert's document, or the closing brace.
+ * Ids are uuids, actions and reasons fixed words: nothing JSON escapes. Sent as bytes and written
+ * as they are: a page built these in node from each change's columns (5,000 decoded values and
+ * 1,000 dates a page), a fifth of the server's CPU for a page.
+ */
+const CHANGE_HEAD = sql`'{"seq":' || c.seq || ',"action":"' || c.action || '","id":"' || c.business_id
+  || '","changedAt":"' || to_char(c.changed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'
+  || coalesce(',"reason":"' || c.reason || '"', '') || coalesce(',"mergedInto":"' || c.merged_into || '"', '')
+  || case when c.document is null then '}' else ',"location":' end`;
+
 /** One page of changes, read now; `position`: the feed's last position, read before (else read here). */
 async function readChangesPage(db: Db, params: FeedChangesParams, position?: number): Promise<ReadResult<FeedChangesParams, JsonText<FeedChangesPage>>> {
   const { after, limit } = params;
@@ -82,32 +95,24 @@ async function readChangesPage(db: Db, params: FeedChangesParams, position?: num
   const base = baseBytes(params.baseUrl);
   const rows = await rowsAsSent(
     db,
-    // Columns as text (raw rows are bytes); ordered by c.seq, the column, not the text "seq" the select names.
-    sql`select seq::text, action, business_id::text, reason, merged_into::text, document,
-      floor(extract(epoch from changed_at) * 1000)::float8::text,
-      (changed_at < now() - ${`${CHANGES_RETENTION_DAYS} days`}::interval)::text
+    // Ordered by c.seq, the column, not the text "seq" the select names.
+    sql`select ${CHANGE_HEAD}, c.document, c.seq::text, (c.changed_at < now() - ${`${CHANGES_RETENTION_DAYS} days`}::interval)::text
     from feed_changes c where c.seq > ${after} order by c.seq limit ${limit + 1}`,
   );
   // The first change after a position is at least as old as the position: if it is past retention, so is the position.
-  if (rows[0] && sentText(rows[0][7] ?? null) === "true" && after > 0) throw positionExpired(after);
+  if (rows[0] && sentText(rows[0][3] ?? null) === "true" && after > 0) throw positionExpired(after);
   const page = rows.slice(0, limit);
   const parts: (string | Uint8Array)[] = ['{"changes":['];
-  for (const [index, [seq, action, id, reason, mergedInto, document, changedAt]] of page.entries()) {
-    // Ids are uuids, actions and reasons fixed words, changedAt as toISOString writes it: nothing JSON escapes.
-    const at = new Date(Number(sentText(changedAt ?? null))).toISOString();
-    parts.push(
-      `${index > 0 ? "," : ""}{"seq":${sentText(seq ?? null)},"action":"${sentText(action ?? null)}","id":"${sentText(id ?? null)}","changedAt":"${at}"`,
-    );
-    if (reason) parts.push(`,"reason":"${sentText(reason)}"`);
-    if (mergedInto) parts.push(`,"mergedInto":"${sentText(mergedInto)}"`);
-    if (document) {
-      parts.push(',"location":');
+  for (const [index, [head, document]] of page.entries()) {
+    if (index > 0) parts.push(",");
+    parts.push(head!);
+    if (document !== null && document !== undefined) {
       servedPieces(document, base, parts);
+      parts.push("}");
     }
-    parts.push("}");
   }
   const lastOnPage = page.at(-1);
-  const nextAfter = lastOnPage ? Number(sentText(lastOnPage[0] ?? null)) : after;
+  const nextAfter = lastOnPage ? Number(sentText(lastOnPage[2] ?? null)) : after;
   const hasMore = rows.length > limit;
   parts.push(`],"nextAfter":${nextAfter},"hasMore":${hasMore}}`);
   return {
