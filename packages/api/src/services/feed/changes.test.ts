@@ -10,6 +10,7 @@ import { decommissionBusiness, reactivateBusiness } from "../claims/lifecycle";
 import { unverifyOwner, verifyOwner } from "../claims/verification";
 import { findBusinessById } from "../entities/business-lookup";
 import { toJsonLd } from "../entities/structured-data";
+import { asciiJson } from "./ascii-json";
 import { feedPosition, getFeedChanges, pruneFeedChanges, sweepExpiredSubscriptions } from "./changes";
 import { backfillFeedDocuments, baseBytes, recordFeedChanges, servedDocument, servedPieces } from "./feed-documents";
 
@@ -60,8 +61,13 @@ describe("stored documents", () => {
     expect(stored.map((row) => row.businessId)).toEqual(visible.map((row) => row.id));
     for (const row of stored) {
       const record = await findBusinessById(database.db, row.businessId);
-      expect(servedDocument(row.document, TEST_BASE_URL)).toBe(JSON.stringify(toJsonLd(record!, TEST_BASE_URL)));
+      const served = servedDocument(row.document, TEST_BASE_URL);
+      expect(served).toBe(asciiJson(toJsonLd(record!, TEST_BASE_URL)));
+      expect(JSON.parse(served)).toEqual(JSON.parse(JSON.stringify(toJsonLd(record!, TEST_BASE_URL))));
     }
+    // Written in ASCII, escapes for the rest: the demo world has names and places beyond it.
+    expect(stored.every((row) => /^[\x00-\x7f]*$/.test(row.document))).toBe(true);
+    expect(stored.some((row) => /\\u00[89a-f][0-9a-f]|\\u0[1-9a-f][0-9a-f]{2}|\\u[1-9a-f][0-9a-f]{3}/.test(row.document))).toBe(true);
   });
 
   it("are written by the backfill in the feed's order, (updated_at, id), batch after batch", async () => {

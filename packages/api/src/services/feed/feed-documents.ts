@@ -4,6 +4,7 @@ import { servableCondition } from "../entities/servable";
 import { toJsonLd, type JsonLdSource } from "../entities/structured-data";
 import { cleanOwnerJson } from "../shared/owner-text";
 import { uuidList } from "../shared/sql-lists";
+import { asciiJson } from "./ascii-json";
 
 /**
  * Only the columns the JSON-LD is built from, named as JsonLdSource names them, read as the
@@ -48,18 +49,20 @@ const BASE_PLACEHOLDER = "\u0001";
 const STORED_BASE = `"\\u0001`;
 
 /**
- * The stored text of a business's location: exactly the builder's JSON, base URL left open. The
- * output contract applies here, once, when it is written: every string cleaned as owner text (a
- * no-op for values the claim write path already cleaned), so reads serve it as it is.
+ * The stored text of a business's location: exactly the builder's JSON, base URL left open, in
+ * ASCII (asciiJson: a partner's parse of a page is most of a catch-up's cost). The output contract
+ * applies here, once, when it is written: every string cleaned as owner text (a no-op for values
+ * the claim write path already cleaned), so reads serve it as it is. Documents stored before they
+ * were written in ASCII stay as they are until their business next changes: the same JSON values.
  */
 export function storedDocument(row: JsonLdSource): string {
   // The row is cleaned, not the document: cleaning would strip the placeholder too.
-  return JSON.stringify(toJsonLd(cleanOwnerJson(row) as JsonLdSource, BASE_PLACEHOLDER));
+  return asciiJson(toJsonLd(cleanOwnerJson(row) as JsonLdSource, BASE_PLACEHOLDER));
 }
 
 /** The placeholder and what it becomes under a base URL, as text (baseBytes gives them as bytes). */
 export function baseReplacement(baseUrl: string): { placeholder: string; replacement: string } {
-  return { placeholder: STORED_BASE, replacement: `"${JSON.stringify(baseUrl).slice(1, -1)}` };
+  return { placeholder: STORED_BASE, replacement: `"${asciiJson(baseUrl).slice(1, -1)}` };
 }
 
 /**
