@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { backfillFeedDocuments, createApiKey, recordFeedChanges, writeClaims } from "@directory/api";
 import { createDatabase, forChores, rowsOf } from "@directory/db";
-import { feedHeaders, feedPages, memoryOf, walkFeed, type FeedEncoding, type PageFollowing } from "./feed";
+import { cpuMsOf, feedHeaders, feedPages, memoryOf, walkFeed, type FeedEncoding, type PageFollowing } from "./feed";
 
 /*
  * Issue 24's figures (BENCH_ONLY=partnerfeed): the export against COPY of the same rows, the export
@@ -83,19 +83,61 @@ function readExport(url: string, key: string, pid: number, options: { bytesPerSe
   });
 }
 
-/** Catches up on every change after a position at limit 1000, parsing each page as a client would. */
+/**
+ * How a catch-up client reads a page: parsed, as a partner applying the changes would, or only
+ * its bytes (the changes counted in them, not parsed), which measures what the server delivers.
+ */
+type PageReading = "parse" | "bytes";
+
+/** An entry's opening in a page's bytes: inside a document the same text would be escaped (`{\"seq\":`). */
+const ENTRY_OPENING = Buffer.from('{"seq":');
+
+function entriesIn(bytes: Buffer): number {
+  let count = 0;
+  for (let at = bytes.indexOf(ENTRY_OPENING); at !== -1; at = bytes.indexOf(ENTRY_OPENING, at + ENTRY_OPENING.length)) count++;
+  return count;
+}
+
+interface CatchUp {
+  changes: number;
+  seconds: number;
+  /** CPU per page of 1,000 changes: this client's, and the server's. */
+  clientMsPerPage: number;
+  serverMsPerPage: number;
+}
+
+/** Catches up on every change after a position at limit 1000, each page read as `reading` says. */
 async function catchUp(
   url: string,
   key: string,
+  serverPid: number,
   after: number,
   encoding: FeedEncoding,
   following: PageFollowing,
-): Promise<{ changes: number; seconds: number }> {
+  reading: PageReading = "parse",
+): Promise<CatchUp> {
   const started = performance.now();
+  const clientCpu = process.cpuUsage();
+  const serverCpu = cpuMsOf(serverPid);
   let changes = 0;
+  let pages = 0;
   const path = `/api/v2/partner-feed/changes?after=${after}&limit=1000`;
-  for await (const page of feedPages<{ changes: unknown[] }>(url, path, feedHeaders(key, encoding), following)) changes += page.changes.length;
-  return { changes, seconds: (performance.now() - started) / 1000 };
+  const read =
+    reading === "parse"
+      ? async (response: Response) => ((await response.json()) as { changes: unknown[] }).changes.length
+      : async (response: Response) => entriesIn(Buffer.from(await response.arrayBuffer()));
+  for await (const count of feedPages(url, path, feedHeaders(key, encoding), following, read)) {
+    changes += count;
+    pages++;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const client = process.cpuUsage(clientCpu);
+  return {
+    changes,
+    seconds,
+    clientMsPerPage: (client.user + client.system) / 1000 / pages,
+    serverMsPerPage: (cpuMsOf(serverPid) - serverCpu) / pages,
+  };
 }
 
 /** 100,000 upserts recorded through recordFeedChanges (as the write path records them), 1,000 businesses per transaction. */
@@ -213,13 +255,17 @@ export async function benchPartnerFeed(databaseUrl: string, url: string, pid: nu
 
   const written = await writeChanges(databaseUrl, 100_000);
   // A first pass warms the server's code for these pages (the loads warm up alike); its figure is given too.
-  const cold = await catchUp(url, key, written.start, "identity", "pipelined");
-  const caught = await catchUp(url, key, written.start, "identity", "pipelined");
-  const caughtSequential = await catchUp(url, key, written.start, "identity", "sequential");
-  const caughtGzip = await catchUp(url, key, written.start, "gzip", "sequential");
-  const rate = (run: { changes: number; seconds: number }) => Math.round(run.changes / run.seconds).toLocaleString("en");
+  const cold = await catchUp(url, key, pid, written.start, "identity", "pipelined");
+  const caught = await catchUp(url, key, pid, written.start, "identity", "pipelined");
+  const delivered = await catchUp(url, key, pid, written.start, "identity", "pipelined", "bytes");
+  const caughtSequential = await catchUp(url, key, pid, written.start, "identity", "sequential");
+  const caughtGzip = await catchUp(url, key, pid, written.start, "gzip", "sequential");
+  const rate = (run: CatchUp) => Math.round(run.changes / run.seconds).toLocaleString("en");
+  const cpu = (run: CatchUp) => `CPU a page: client ${run.clientMsPerPage.toFixed(1)} ms, server ${run.serverMsPerPage.toFixed(1)} ms`;
   note(
-    `- Change catch-up (no gzip, following the Link header before parsing): ${caught.changes.toLocaleString("en")} changes at limit 1000 in ${caught.seconds.toFixed(1)} s: **${rate(caught)} changes/s** (target >= 50,000); ` +
+    `- Change catch-up (no gzip, following the Link header before parsing): ${caught.changes.toLocaleString("en")} changes at limit 1000 in ${caught.seconds.toFixed(1)} s: **${rate(caught)} changes/s** (target >= 50,000); ${cpu(caught)}` +
+      ` (a client that parsed pages for nothing else could take at most ${Math.round(1_000_000 / caught.clientMsPerPage).toLocaleString("en")} changes/s on one core); ` +
+      `the server's delivery, the client reading each page's bytes without parsing them: **${rate(delivered)} changes/s**, ${cpu(delivered)}; ` +
       `the first pass, on a cold server: ${rate(cold)} changes/s; asking only after the parse: ${rate(caughtSequential)} changes/s; that gzipped (fetch's default): ${rate(caughtGzip)} changes/s; ` +
       `recording them (recordFeedChanges, 1,000 businesses per transaction): ${written.perSecond.toLocaleString("en")} changes/s`,
   );
