@@ -99,8 +99,10 @@ async function readChangesPage(db: Db, params: FeedChangesParams, position?: num
     sql`select ${CHANGE_HEAD}, c.document, c.seq::text, (c.changed_at < now() - ${`${CHANGES_RETENTION_DAYS} days`}::interval)::text
     from feed_changes c where c.seq > ${after} order by c.seq limit ${limit + 1}`,
   );
+  // Each row is [head, document, seq, expired], in the select's order.
+  const [, , , firstExpired] = rows[0] ?? [];
   // The first change after a position is at least as old as the position: if it is past retention, so is the position.
-  if (rows[0] && sentText(rows[0][3] ?? null) === "true" && after > 0) throw positionExpired(after);
+  if (sentText(firstExpired ?? null) === "true" && after > 0) throw positionExpired(after);
   const page = rows.slice(0, limit);
   const parts: (string | Uint8Array)[] = ['{"changes":['];
   for (const [index, [head, document]] of page.entries()) {
@@ -111,8 +113,8 @@ async function readChangesPage(db: Db, params: FeedChangesParams, position?: num
       parts.push("}");
     }
   }
-  const lastOnPage = page.at(-1);
-  const nextAfter = lastOnPage ? Number(sentText(lastOnPage[2] ?? null)) : after;
+  const [, , lastSeq] = page.at(-1) ?? [];
+  const nextAfter = lastSeq ? Number(sentText(lastSeq)) : after;
   const hasMore = rows.length > limit;
   parts.push(`],"nextAfter":${nextAfter},"hasMore":${hasMore}}`);
   return {
