@@ -1,3 +1,5 @@
+const NON_ASCII = /[\u0080-\uffff]/g;
+
 /**
  * JSON text with every character outside ASCII written as its \u escape (RFC 8259 section 7; a
  * character beyond U+FFFF as its two surrogate escapes): the same value in every JSON parser, and
@@ -7,12 +9,6 @@
  * an ASCII body decodes to a one-byte string and parses on V8's fast path.
  */
 export function asciiJson(value: unknown): string {
-  return escapeNonAscii(JSON.stringify(value));
-}
-
-const NON_ASCII = /[\u0080-\uffff]/g;
-
-/** JSON text with its non-ASCII characters escaped; valid JSON in, the same value out. */
-export function escapeNonAscii(json: string): string {
-  return json.replace(NON_ASCII, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  // UTF-16 code units, so a character beyond U+FFFF is escaped as its surrogate pair.
+  return JSON.stringify(value).replace(NON_ASCII, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
