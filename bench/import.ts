@@ -1,7 +1,7 @@
 /**
  * Registry import on PostgreSQL, in a fresh database on the BENCH_DATABASE_URL server (dropped
  * afterwards):
- * - the largest real extract in ../shared/data/osm: reading (elements/s) and importing (businesses/s);
+ * - the largest real extract in fixtures/osm: reading (elements/s) and importing (businesses/s);
  * - a synthetic registry of BENCH_IMPORT_RECORDS businesses (default 100,000) with the facts an OSM
  *   element carries (name, category, city, coordinates, address, postcode, phone, website, hours),
  *   imported through the same claim write path, then imported again (a diff with nothing to do);
@@ -20,7 +20,7 @@ import { importRegistry, scanOsmExtract, type RegistryScan } from "@directory/ap
 
 const TARGET_BUSINESSES_PER_SECOND = 5_000;
 const syntheticRecords = Number(process.env.BENCH_IMPORT_RECORDS ?? 100_000);
-const extractsDir = fileURLToPath(new URL("../../shared/data/osm/", import.meta.url));
+const extractsDir = fileURLToPath(new URL("../fixtures/osm/", import.meta.url));
 
 /** Where the synthetic businesses are: a few gazetteer cities around each of these centres. */
 const CENTRES = [

@@ -6,11 +6,10 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "@directory/db";
-import { OSM_EXTRACTS, osmExtractsUnavailable } from "@directory/api/testing";
+import { OSM_EXTRACTS } from "@directory/api/testing";
 
 const run = promisify(execFile);
 const bin = fileURLToPath(new URL("../bin/directory-admin.mjs", import.meta.url));
-const unavailable = osmExtractsUnavailable();
 
 let dataDir: string;
 beforeAll(() => {
@@ -26,7 +25,7 @@ function importOsm(...args: string[]) {
   return run(process.execPath, [bin, "import", "osm", ...args], { env, maxBuffer: 16 * 1024 * 1024 });
 }
 
-describe.skipIf(unavailable)("directory-admin import osm (embedded database)", () => {
+describe("directory-admin import osm (embedded database)", () => {
   it("imports a real extract and prints the summary as one JSON object; a dry run of it again changes nothing", async () => {
     const { stdout } = await importOsm(OSM_EXTRACTS.liechtenstein2013, "--json");
     const summary = JSON.parse(stdout);

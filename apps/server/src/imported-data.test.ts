@@ -1,18 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importRegistry, scanOsmExtract } from "@directory/api";
-import { OSM_EXTRACTS, osmExtractsUnavailable } from "@directory/api/testing";
+import { OSM_EXTRACTS } from "@directory/api/testing";
 import { businesses, registryRecords } from "@directory/db";
 import { getJson, startTestServer, type TestServer } from "./testing";
 
 /** Imported OpenStreetMap data as each door shows it: its provenance and the ODbL line travel with it. */
 
-const unavailable = osmExtractsUnavailable();
 let server: TestServer;
 let slug: string;
 
 beforeAll(async () => {
-  if (unavailable) return;
   server = await startTestServer({ seed: { businesses: 30 } });
   const scan = await scanOsmExtract(OSM_EXTRACTS.liechtenstein2013);
   await importRegistry(server.database.db, scan, { source: "openstreetmap" });
@@ -28,7 +26,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe.skipIf(unavailable)("an imported business on every door", () => {
+describe("an imported business on every door", () => {
   it("REST: the profile's claims name openstreetmap and the element, with the ODbL attribution", async () => {
     const { status, body } = await getJson(server.url, `/api/v2/entity-profile?slug=${slug}`);
     expect(status).toBe(200);

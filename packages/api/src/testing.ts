@@ -9,8 +9,8 @@ export { type TestDatabase, type TestDatabaseOptions } from "@directory/db/testi
  */
 export const createTestDatabase = testDatabaseFactory(seedDemoWorld);
 
-/** The real OpenStreetMap extracts beside the checkout (../shared/data/osm), for the import's tests in every package. */
-export { OSM_EXTRACTS, osmExtractsUnavailable } from "./services/registry/osm/test-extracts";
+/** The real OpenStreetMap extracts shipped in fixtures/osm, for the import tests in every package. */
+export { OSM_EXTRACTS } from "./services/registry/osm/test-extracts";
 
 /** Where-when fixtures: a local time in a zone as an ISO instant, and a haversine apart from the SQL under test. */
 export { atLocal, haversineKm } from "./services/where-when/near-fixtures";

@@ -10,11 +10,10 @@ import { createApiKey } from "../access/api-keys";
 import { invalidateReferenceData } from "../search/reference-data";
 import { fanOutOutbox } from "../webhooks/dispatch";
 import { importRegistry, type ImportSummary } from "./import-registry";
-import { OSM_EXTRACTS, osmExtractsUnavailable } from "./osm/test-extracts";
+import { OSM_EXTRACTS } from "./osm/test-extracts";
 import { scanOsmExtract } from "./osm/scan-osm";
 import type { RegistryScan } from "./registry-record";
 
-const unavailable = osmExtractsUnavailable();
 
 let database: TestDatabase;
 let scan2013: RegistryScan;
@@ -22,7 +21,6 @@ let scan2015: RegistryScan;
 const SOURCE = "openstreetmap";
 
 beforeAll(async () => {
-  if (unavailable) return;
   database = await createTestDatabase({ seed: { businesses: 30 } });
   const gazetteer = loadGazetteer();
   [scan2013, scan2015] = await Promise.all([
@@ -53,7 +51,7 @@ async function deliveriesPerBusiness(): Promise<Map<string, number>> {
   return new Map(rows.map((row) => [row.business_id, row.n]));
 }
 
-describe.skipIf(unavailable)("importing real OpenStreetMap extracts (Liechtenstein 2013, then 2015)", () => {
+describe("importing real OpenStreetMap extracts (Liechtenstein 2013, then 2015)", () => {
   let first: ImportSummary;
   let deliveredBefore: Map<string, number>;
 

@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from "../../testing";
 import { servableCondition } from "../entities/servable";
 import { importRegistry } from "../registry/import-registry";
 import { scanOsmExtract } from "../registry/osm/scan-osm";
-import { OSM_EXTRACTS, osmExtractsUnavailable } from "../registry/osm/test-extracts";
+import { OSM_EXTRACTS } from "../registry/osm/test-extracts";
 import { businessesWithinRadius, nearestBusinesses } from "./near";
 import { haversineKm, servableWithDistances } from "./near-fixtures";
 import { openingState } from "./opening-hours-time";
@@ -20,13 +20,11 @@ import { compactOpeningHours } from "./week-hours";
  * strings (parsed by the OSM reader) for open-at in Europe/Vaduz.
  */
 
-const unavailable = osmExtractsUnavailable();
 let database: TestDatabase;
 /** The imported businesses: ids, hours, and their city's zone. */
 let imported: { id: string; name: string; openingHours: OpeningHoursSpec[]; timeZone: string | null }[];
 
 beforeAll(async () => {
-  if (unavailable) return;
   database = await createTestDatabase({ seed: { businesses: 30 } });
   const scan = await scanOsmExtract(OSM_EXTRACTS.liechtenstein2015, { gazetteer: loadGazetteer() });
   await importRegistry(database.db, scan, { source: "openstreetmap" });
@@ -40,7 +38,7 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-describe.skipIf(unavailable)("near a point on the real Liechtenstein extract", () => {
+describe("near a point on the real Liechtenstein extract", () => {
   it("the cities the import added carry Liechtenstein's zone", () => {
     expect(imported.length).toBeGreaterThan(100);
     // Europe/Vaduz is a link to Europe/Zurich in the tz database; towns on the border read either.
@@ -69,7 +67,7 @@ describe.skipIf(unavailable)("near a point on the real Liechtenstein extract", (
   });
 });
 
-describe.skipIf(unavailable)("open at an instant on the real Liechtenstein hours", () => {
+describe("open at an instant on the real Liechtenstein hours", () => {
   // Wednesday 13 May 2026 10:00, Sunday 17 May 15:00, and Monday 18 May 00:30 in Vaduz (CEST, +02:00).
   const INSTANTS = ["2026-05-13T08:00:00Z", "2026-05-17T13:00:00Z", "2026-05-17T22:30:00Z"].map((iso) => new Date(iso));
 

@@ -3,9 +3,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * The real OSM extracts the tests read (ODbL, © OpenStreetMap contributors) live outside the
- * checkout, in ../shared/data/osm beside it. CI has them: there a missing folder fails the tests;
- * elsewhere the tests that need them are skipped, saying why.
+ * The real OSM extracts the tests and the README's import examples read (ODbL, © OpenStreetMap
+ * contributors). They ship in the repository's fixtures/osm, so a clone tests on its own.
  */
 function repoRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -17,20 +16,10 @@ function repoRoot(): string {
   return dir;
 }
 
-export const OSM_EXTRACTS_DIR = path.resolve(repoRoot(), "..", "shared", "data", "osm");
+export const OSM_EXTRACTS_DIR = path.join(repoRoot(), "fixtures", "osm");
 
 export const OSM_EXTRACTS = {
   liechtenstein2013: path.join(OSM_EXTRACTS_DIR, "liechtenstein-2013-08.osm.pbf"),
   liechtenstein2015: path.join(OSM_EXTRACTS_DIR, "liechtenstein-2015-07.osm.pbf"),
   andorra2013: path.join(OSM_EXTRACTS_DIR, "andorra-2013-05.osm.pbf"),
 } as const;
-
-const missing = Object.values(OSM_EXTRACTS).filter((file) => !existsSync(file));
-
-/** Why the extract tests cannot run here, or null when they can. Throws in CI, where they must run. */
-export function osmExtractsUnavailable(): string | null {
-  if (missing.length === 0) return null;
-  const reason = `OSM test extracts missing (expected beside the checkout in ${OSM_EXTRACTS_DIR}): ${missing.map((file) => path.basename(file)).join(", ")}`;
-  if (process.env.CI) throw new Error(`${reason}; CI must provide ../shared/data/osm`);
-  return reason;
-}
