@@ -1,5 +1,5 @@
 export { appRouter, createCaller, type AppRouter } from "./root";
-export type { AccessClass, CacheScope, DirectoryMeta } from "./trpc";
+export type { AccessClass, CacheScope, DirectoryMeta } from "./procedures/meta";
 /** The caps of the lists the services return, for the GraphQL door's cost analysis. */
 export { CLAIM_PROPERTIES } from "./services/claims/claim-writes";
 export { MAX_CLAIMS } from "./services/claims/claims";

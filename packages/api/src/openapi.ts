@@ -4,7 +4,7 @@ import { CONFIDENCE_MEANING } from "./services/claims/freshness";
 import { appRouter } from "./root";
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/access/rate-limits";
 import { API_VERSION, rateLimitSentence, SUPPORT_CONTACT } from "./services/agents/agent-facts";
-import type { AccessClass, DirectoryMeta } from "./trpc";
+import type { AccessClass, DirectoryMeta } from "./procedures/meta";
 
 /** Every tag an operation may carry, with what it groups; an undeclared tag fails the build of the document. */
 const TAG_DESCRIPTIONS: Record<string, string> = {

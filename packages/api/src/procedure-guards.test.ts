@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContext } from "./context";
 import { appRouter } from "./root";
 import { createTestDatabase, type TestDatabase } from "./testing";
-import type { AccessClass, DirectoryMeta } from "./trpc";
+import type { AccessClass, DirectoryMeta } from "./procedures/meta";
 
 /**
  * Structural guards: whatever procedure is added, on whatever door it will be served, it was made
@@ -26,7 +26,7 @@ describe("every procedure", () => {
   it("declares one access class, set by the builder it was made with", () => {
     expect(procedures.length).toBeGreaterThan(20);
     for (const [path, procedure] of procedures) {
-      expect(ACCESS_CLASSES, `${path} has no access class: make it with a builder from trpc.ts`).toContain(procedure._def.meta?.access);
+      expect(ACCESS_CLASSES, `${path} has no access class: make it with a builder from procedures/builders.ts`).toContain(procedure._def.meta?.access);
     }
   });
 

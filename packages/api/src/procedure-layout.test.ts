@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { appRouter } from "./root";
-import type { DirectoryMeta } from "./trpc";
+import type { DirectoryMeta } from "./procedures/meta";
 
 const ROUTERS = fileURLToPath(new URL("./routers", import.meta.url));
 

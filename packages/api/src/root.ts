@@ -13,7 +13,7 @@ import { ownerRouter } from "./routers/owner";
 import { pagesRouter } from "./routers/pages";
 import { searchRouter } from "./routers/search";
 import { webhooksRouter } from "./routers/webhooks";
-import { createCallerFactory, router } from "./trpc";
+import { createCallerFactory, router } from "./procedures/trpc-instance";
 
 export const appRouter = router({
   search: searchRouter,

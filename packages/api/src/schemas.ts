@@ -19,8 +19,9 @@ export { ZAgentProfile } from "./routers/entities/get-agent-profile.types";
 export { ZKnowledgeGraph } from "./routers/graph/get-knowledge-graph.types";
 export { ZLeadView } from "./routers/leads/leads.types";
 export { ZLeadStatusInput, ZLeadStatusOutput } from "./routers/leads/get-lead-status.types";
-export { ZSubmitLeadInput, ZSubmitLeadOutput } from "./routers/leads/submit-lead.types";
-export { ZSubmitCorrectionInput, ZSubmitCorrectionOutput } from "./routers/corrections/submit-correction.types";
+export { ZSubmitLeadInput, ZSubmitCorrectionInput } from "./procedures/submission-inputs";
+export { ZSubmitLeadOutput } from "./routers/leads/submit-lead.types";
+export { ZSubmitCorrectionOutput } from "./routers/corrections/submit-correction.types";
 export { ZCitationsInput, ZCitationsOutput } from "./routers/owner/get-my-citations.types";
 export { ZVisibilityOutput } from "./routers/owner/get-my-visibility-score.types";
 /** What a claim's confidence means and how long each fact stays fresh: stated once, for the OpenAPI description and the MCP instructions. */

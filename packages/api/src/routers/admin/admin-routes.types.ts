@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DirectoryMeta } from "../../trpc";
+import type { DirectoryMeta } from "../../procedures/meta";
 
 /** Shared pieces of the admin procedures served on REST: the path prefix and the slug parameter. */
 export const ADMIN_BASE_PATH = "/api/v2/admin";

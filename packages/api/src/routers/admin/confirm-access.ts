@@ -1,4 +1,4 @@
-import { adminProcedure } from "../../trpc";
+import { adminProcedure } from "../../procedures/builders";
 import { ZConfirmAccessOutput } from "./confirm-access.types";
 
 /**

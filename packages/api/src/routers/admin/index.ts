@@ -1,4 +1,4 @@
-import { router } from "../../trpc";
+import { router } from "../../procedures/trpc-instance";
 import { addBusiness } from "./add-business";
 import { confirmAccess } from "./confirm-access";
 import { verifyClaim } from "./verify-claim";

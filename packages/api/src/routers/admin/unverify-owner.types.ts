@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZOwnerText } from "../owner-text.types";
+import { ZOwnerText } from "../../services/shared/owner-text-schemas";
 import { adminRoute, ZAdminSlug } from "./admin-routes.types";
 
 export const ZUnverifyOwnerInput = z.object({ slug: ZAdminSlug });

@@ -1,5 +1,5 @@
 import { verifyClaim as verifyCurrentClaim } from "../../services/claims/verification";
-import { adminProcedure } from "../../trpc";
+import { adminProcedure } from "../../procedures/builders";
 import { verifyClaimMeta, ZVerifyClaimInput, ZVerifyClaimOutput } from "./verify-claim.types";
 
 /** POST /api/v2/admin/claims/verify: the current value, now admin-verified. */

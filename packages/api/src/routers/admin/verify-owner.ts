@@ -1,5 +1,5 @@
 import { verifyOwner as markOwnerVerified } from "../../services/claims/verification";
-import { adminProcedure } from "../../trpc";
+import { adminProcedure } from "../../procedures/builders";
 import { verifyOwnerMeta, ZVerifyOwnerInput, ZVerifyOwnerOutput } from "./verify-owner.types";
 
 /** POST /api/v2/admin/businesses/verify-owner: the listing turns owner_verified. */

@@ -1,6 +1,6 @@
 import { discoveryManifest } from "../../services/agents/agent-manifest";
 import { operationCatalogue } from "../../services/agents/agent-operations";
-import { openProcedure } from "../../trpc";
+import { openProcedure } from "../../procedures/builders";
 import { routerProcedures } from "./get-agentic-gateway";
 import { getAgentDiscoveryMeta, ZGetAgentDiscoveryInput, ZGetAgentDiscoveryOutput } from "./get-agent-discovery.types";
 

@@ -1,5 +1,5 @@
 import { gatewayHandshake, type RouterProcedures } from "../../services/agents/agent-operations";
-import { openProcedure } from "../../trpc";
+import { openProcedure } from "../../procedures/builders";
 import { getAgenticGatewayMeta, ZGetAgenticGatewayInput, ZGetAgenticGatewayOutput } from "./get-agentic-gateway.types";
 
 /**

@@ -1,4 +1,4 @@
-import { router } from "../../trpc";
+import { router } from "../../procedures/trpc-instance";
 import { getAgentDiscovery } from "./get-agent-discovery";
 import { getAgenticGateway } from "./get-agentic-gateway";
 

@@ -1,5 +1,5 @@
 import { acceptCorrection as accept } from "../../services/corrections/correction-decisions";
-import { adminProcedure } from "../../trpc";
+import { adminProcedure } from "../../procedures/builders";
 import { acceptCorrectionMeta, ZAcceptCorrectionInput, ZAcceptCorrectionOutput } from "./accept-correction.types";
 
 /** POST /api/v2/admin/corrections/{id}/accept. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CORRECTION_STATUSES } from "@directory/db/enums";
-import { cleanedJson, ZOwnerLongText } from "../owner-text.types";
+import { cleanedJson, ZOwnerLongText } from "../../services/shared/owner-text-schemas";
 
 /** A correction as anyone may read it: never who submitted it. */
 export const ZCorrectionView = z.object({

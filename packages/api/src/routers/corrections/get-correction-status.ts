@@ -1,9 +1,9 @@
 import { getCorrectionStatus as statusOf } from "../../services/corrections/corrections";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { getCorrectionStatusMeta, ZCorrectionStatusInput, ZCorrectionStatusOutput } from "./get-correction-status.types";
 
 /** GET /api/v2/corrections/{id}: the status is public, the submitter never is. */
-export const getCorrectionStatus = v2Procedure
+export const getCorrectionStatus = anonymousDailyProcedure
   .meta(getCorrectionStatusMeta)
   .input(ZCorrectionStatusInput)
   .output(ZCorrectionStatusOutput)

@@ -1,4 +1,4 @@
-import type { DirectoryMeta } from "../../trpc";
+import type { DirectoryMeta } from "../../procedures/meta";
 import { ZCorrectionIdInput, ZCorrectionView } from "./corrections.types";
 
 export const ZCorrectionStatusInput = ZCorrectionIdInput;

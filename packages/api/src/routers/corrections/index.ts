@@ -1,4 +1,4 @@
-import { router } from "../../trpc";
+import { router } from "../../procedures/trpc-instance";
 import { acceptCorrection } from "./accept-correction";
 import { getCorrectionStatus } from "./get-correction-status";
 import { listCorrections } from "./list-corrections";

@@ -1,5 +1,5 @@
 import { listCorrections as list } from "../../services/corrections/correction-decisions";
-import { adminProcedure } from "../../trpc";
+import { adminProcedure } from "../../procedures/builders";
 import { listCorrectionsMeta, ZListCorrectionsInput, ZListCorrectionsOutput } from "./list-corrections.types";
 
 /** GET /api/v2/admin/corrections: the admin's queue. */

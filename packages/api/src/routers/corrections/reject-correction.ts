@@ -1,5 +1,5 @@
 import { rejectCorrection as reject } from "../../services/corrections/correction-decisions";
-import { adminProcedure } from "../../trpc";
+import { adminProcedure } from "../../procedures/builders";
 import { rejectCorrectionMeta, ZRejectCorrectionInput, ZRejectCorrectionOutput } from "./reject-correction.types";
 
 /** POST /api/v2/admin/corrections/{id}/reject. */

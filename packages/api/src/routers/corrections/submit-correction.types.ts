@@ -1,35 +1,7 @@
 import { z } from "zod";
-import { CORRECTABLE_PROPERTIES } from "@directory/db/enums";
-import type { DirectoryMeta } from "../../trpc";
-import { ZOperatingStatusValue } from "../../services/claims/claim-values";
-import { ZOwnerLongText } from "../owner-text.types";
+import type { DirectoryMeta } from "../../procedures/meta";
+import { type ZSubmitCorrectionInput } from "../../procedures/submission-inputs";
 import { ZCorrectionView } from "./corrections.types";
-
-/*
- * The schema lives apart from its procedure because trpc.ts builds the correction procedure (and
- * its limits) from it. Property and value are checked by the write path's own rule (claim-values.ts)
- * in the service, so a bad one is the same 400 as an owner edit's, naming the property.
- */
-export const ZSubmitCorrectionInput = z.object({
-  slug: z.string().trim().min(1).max(200).describe("Business slug"),
-  property: z
-    .string()
-    .trim()
-    .min(1)
-    .max(64)
-    .optional()
-    .describe(`One of ${CORRECTABLE_PROPERTIES.join(", ")}`),
-  value: z.unknown().optional().describe("Correct value; null removes it"),
-  operatingStatus: ZOperatingStatusValue.optional().describe("Or, for a closure, this instead"),
-  evidence: ZOwnerLongText.describe("Text or URL showing it; cut at 1,000 chars"),
-  observedAt: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/, "an ISO date-time with its offset")
-    .refine((text) => !Number.isNaN(Date.parse(text)), "an ISO date-time that exists")
-    .optional()
-    .describe("When seen"),
-  dryRun: z.boolean().optional().describe("Validate only"),
-});
 
 /** The correction as its status shows it; a dry run answers the cleaned proposal with no id (nothing was written). */
 export const ZSubmitCorrectionOutput = ZCorrectionView.extend({

@@ -1,9 +1,9 @@
 import { compareBusinesses as sideBySide } from "../../services/entities/compare";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { compareBusinessesMeta, ZCompareInput, ZCompareOutput } from "./compare-businesses.types";
 
 /** Two businesses side by side (compare_businesses). */
-export const compareBusinesses = v2Procedure
+export const compareBusinesses = anonymousDailyProcedure
   .meta(compareBusinessesMeta)
   .input(ZCompareInput)
   .output(ZCompareOutput)

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { ZOwnerLongText, ZOwnerText, ZOwnerTextList } from "../owner-text.types";
+import { ZOwnerLongText, ZOwnerText, ZOwnerTextList } from "../../services/shared/owner-text-schemas";
 import { DECOMMISSIONED_RESPONSE, ZSlug } from "./entities.types";
 
 const ZComparedBusiness = z.object({

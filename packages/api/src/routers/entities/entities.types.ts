@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZOwnerText } from "../owner-text.types";
+import { ZOwnerText } from "../../services/shared/owner-text-schemas";
 
 /** Shared pieces of the procedures that name one business by its slug. */
 export const ZSlug = z.string().trim().min(1).max(200).describe("A search result's slug; a former slug also resolves");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CLAIM_PROPERTIES, CLAIM_VERIFICATIONS, OPERATING_STATUSES, PLAN_TIERS } from "@directory/db/enums";
-import type { CacheScope } from "../../trpc";
-import { cleanedJson, ownerList, ZOwnerLongText, ZOwnerText, ZOwnerTextList } from "../owner-text.types";
+import type { CacheScope } from "../../procedures/meta";
+import { cleanedJson, ownerList, ZOwnerLongText, ZOwnerText, ZOwnerTextList } from "../../services/shared/owner-text-schemas";
 
 export const ZClaim = z.object({
   id: z.string(),

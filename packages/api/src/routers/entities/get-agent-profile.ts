@@ -1,5 +1,5 @@
 import { getAgentProfile as buildAgentProfile } from "../../services/entities/agent-profile";
-import { openProcedure } from "../../trpc";
+import { openProcedure } from "../../procedures/builders";
 import { getAgentProfileMeta, ZAgentProfile, ZGetAgentProfileInput } from "./get-agent-profile.types";
 
 /** GET /business/{slug}/agent.json: the agent-readable profile (ABO/1.0), no key. */

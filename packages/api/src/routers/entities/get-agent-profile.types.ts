@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { OPERATING_STATUSES } from "@directory/db/enums";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { ZOwnerLongText, ZOwnerText } from "../owner-text.types";
+import { ZOwnerLongText, ZOwnerText } from "../../services/shared/owner-text-schemas";
 import { DECOMMISSIONED_RESPONSE } from "./entities.types";
 
 export const ZGetAgentProfileInput = z.object({

@@ -1,10 +1,10 @@
 import { listBuyerQuestions } from "../../services/entities/business-extras";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { ZBySlugInput } from "./entities.types";
 import { getBuyerQuestionsMeta, ZBuyerQuestionsOutput } from "./get-buyer-questions.types";
 
 /** Owner-submitted questions plus the category's templates (get_buyer_questions). */
-export const getBuyerQuestions = v2Procedure
+export const getBuyerQuestions = anonymousDailyProcedure
   .meta(getBuyerQuestionsMeta)
   .input(ZBySlugInput)
   .output(ZBuyerQuestionsOutput)

@@ -1,9 +1,9 @@
 import { getEntityProfileById } from "../../services/entities/entity-profile";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { historyModeCache, ZEntityProfile } from "./entity-profile.types";
 import { getEntityByIdMeta, ZGetEntityByIdInput } from "./get-entity-by-id.types";
 
-export const getEntityById = v2Procedure
+export const getEntityById = anonymousDailyProcedure
   .meta({ ...getEntityByIdMeta, cache: historyModeCache })
   .input(ZGetEntityByIdInput)
   .output(ZEntityProfile)

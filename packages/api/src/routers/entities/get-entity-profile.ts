@@ -1,9 +1,9 @@
 import { getEntityProfileBySlug } from "../../services/entities/entity-profile";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { historyModeCache, ZEntityProfile } from "./entity-profile.types";
 import { getEntityProfileMeta, ZGetEntityProfileInput } from "./get-entity-profile.types";
 
-export const getEntityProfile = v2Procedure
+export const getEntityProfile = anonymousDailyProcedure
   .meta({ ...getEntityProfileMeta, cache: historyModeCache })
   .input(ZGetEntityProfileInput)
   .output(ZEntityProfile)

@@ -1,10 +1,10 @@
 import { listOffers } from "../../services/entities/business-extras";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { ZBySlugInput } from "./entities.types";
 import { getOffersMeta, ZOffersOutput } from "./get-offers.types";
 
 /** Published products and services with prices (get_offers). */
-export const getOffers = v2Procedure
+export const getOffers = anonymousDailyProcedure
   .meta(getOffersMeta)
   .input(ZBySlugInput)
   .output(ZOffersOutput)

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { ZCurrencyCode, ZOwnerLongText, ZOwnerText } from "../owner-text.types";
+import { ZCurrencyCode, ZOwnerLongText, ZOwnerText } from "../../services/shared/owner-text-schemas";
 import { DECOMMISSIONED_RESPONSE, ZBusinessRef, type ZBySlugInput } from "./entities.types";
 
 export const ZOffersOutput = z.object({

@@ -1,4 +1,4 @@
-import { router } from "../../trpc";
+import { router } from "../../procedures/trpc-instance";
 import { compareBusinesses } from "./compare-businesses";
 import { getAgentProfile } from "./get-agent-profile";
 import { getBuyerQuestions } from "./get-buyer-questions";

@@ -1,6 +1,6 @@
 import { EXPORT_RETRY_AFTER_SECONDS, openFeedExport } from "../../services/feed/export";
 import { DomainError } from "../../errors";
-import { partnerProcedure } from "../../trpc";
+import { partnerProcedure } from "../../procedures/builders";
 import { exportPartnerFeedMeta, ZExportPartnerFeedInput, ZExportPartnerFeedOutput } from "./export-partner-feed.types";
 
 /**

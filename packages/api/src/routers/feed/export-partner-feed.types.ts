@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EXPORT_RETRY_AFTER_SECONDS } from "../../services/feed/export";
-import type { DirectoryMeta } from "../../trpc";
+import type { DirectoryMeta } from "../../procedures/meta";
 
 export const ZExportPartnerFeedInput = z.object({});
 

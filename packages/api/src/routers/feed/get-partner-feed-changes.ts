@@ -1,5 +1,5 @@
 import { feedChangesText, getFeedChanges } from "../../services/feed/changes";
-import { partnerProcedure } from "../../trpc";
+import { partnerProcedure } from "../../procedures/builders";
 import { getPartnerFeedChangesMeta, ZGetPartnerFeedChangesInput, ZGetPartnerFeedChangesOutput } from "./get-partner-feed-changes.types";
 
 /** The change feed's guards (partner key, kind, quota) and input, shared by its two bodies below. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DirectoryMeta } from "../../trpc";
+import type { DirectoryMeta } from "../../procedures/meta";
 import { CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT, CHANGES_RETENTION_DAYS } from "../../services/feed/changes";
 import { ZFeedLocation } from "./get-partner-feed.types";
 

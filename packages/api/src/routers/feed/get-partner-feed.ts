@@ -1,5 +1,5 @@
 import { getPartnerFeedPage, partnerFeedPageText } from "../../services/feed/partner-feed";
-import { partnerProcedure } from "../../trpc";
+import { partnerProcedure } from "../../procedures/builders";
 import { getPartnerFeedMeta, ZGetPartnerFeedInput, ZGetPartnerFeedOutput } from "./get-partner-feed.types";
 
 /** The paged feed's guards (partner key, kind, quota) and input, shared by its two bodies below. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DirectoryMeta } from "../../trpc";
+import type { DirectoryMeta } from "../../procedures/meta";
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from "../../services/feed/partner-feed";
 
 export const ZGetPartnerFeedInput = z.object({

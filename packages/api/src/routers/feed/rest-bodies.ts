@@ -1,4 +1,4 @@
-import { createCallerFactory, router } from "../../trpc";
+import { createCallerFactory, router } from "../../procedures/trpc-instance";
 import { getPartnerFeedChangesText } from "./get-partner-feed-changes";
 import { getPartnerFeedText } from "./get-partner-feed";
 

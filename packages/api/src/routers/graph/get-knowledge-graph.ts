@@ -1,8 +1,8 @@
 import { getKnowledgeGraph as readKnowledgeGraph } from "../../services/graph/knowledge-graph";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { getKnowledgeGraphMeta, ZGetKnowledgeGraphInput, ZKnowledgeGraph } from "./get-knowledge-graph.types";
 
-export const getKnowledgeGraph = v2Procedure
+export const getKnowledgeGraph = anonymousDailyProcedure
   .meta(getKnowledgeGraphMeta)
   .input(ZGetKnowledgeGraphInput)
   .output(ZKnowledgeGraph)

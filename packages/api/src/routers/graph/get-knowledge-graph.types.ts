@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZCategoryParam, ZCityParam, ZResolvedCategory, ZResolvedCity } from "../search/search.types";
-import { ZOwnerLongText, ZOwnerText } from "../owner-text.types";
+import { ZOwnerLongText, ZOwnerText } from "../../services/shared/owner-text-schemas";
 import { DECOMMISSIONED_RESPONSE } from "../entities/entities.types";
 
 export const ZGetKnowledgeGraphInput = z.object({

@@ -1,5 +1,5 @@
 import { createApiKey as issueApiKey } from "../../services/access/api-keys";
-import { adminProcedure } from "../../trpc";
+import { adminProcedure } from "../../procedures/builders";
 import { ZCreateApiKeyInput, ZCreateApiKeyOutput } from "./create-api-key.types";
 
 /** A new key of any kind; its plaintext is in this answer and nowhere else. */

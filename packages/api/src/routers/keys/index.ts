@@ -1,4 +1,4 @@
-import { router } from "../../trpc";
+import { router } from "../../procedures/trpc-instance";
 import { createApiKey } from "./create-api-key";
 import { listApiKeys } from "./list-api-keys";
 import { revokeApiKey } from "./revoke-api-key";

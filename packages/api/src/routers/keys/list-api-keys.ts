@@ -1,5 +1,5 @@
 import { listApiKeys as readApiKeys } from "../../services/access/api-keys";
-import { adminProcedure } from "../../trpc";
+import { adminProcedure } from "../../procedures/builders";
 import { ZListApiKeysInput, ZListApiKeysOutput } from "./list-api-keys.types";
 
 /** Keys newest first, revoked ones on request. */

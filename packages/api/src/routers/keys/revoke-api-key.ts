@@ -1,5 +1,5 @@
 import { revokeApiKey as revoke } from "../../services/access/api-keys";
-import { adminProcedure } from "../../trpc";
+import { adminProcedure } from "../../procedures/builders";
 import { ZApiKeySummary } from "./api-key.types";
 import { ZRevokeApiKeyInput } from "./revoke-api-key.types";
 

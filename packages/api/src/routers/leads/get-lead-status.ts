@@ -1,9 +1,9 @@
 import { getLeadStatus as statusOf } from "../../services/leads/leads";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { getLeadStatusMeta, ZLeadStatusInput, ZLeadStatusOutput } from "./get-lead-status.types";
 
 /** get_lead_status: status, timestamps and the business, never personal data. */
-export const getLeadStatus = v2Procedure
+export const getLeadStatus = anonymousDailyProcedure
   .meta(getLeadStatusMeta)
   .input(ZLeadStatusInput)
   .output(ZLeadStatusOutput)

@@ -1,4 +1,4 @@
-import { router } from "../../trpc";
+import { router } from "../../procedures/trpc-instance";
 import { getLeadStatus } from "./get-lead-status";
 import { submitLead } from "./submit-lead";
 import { transitionLead } from "./transition-lead";

@@ -1,5 +1,5 @@
 import { submitLead as storeLead } from "../../services/leads/leads";
-import { leadSubmissionProcedure } from "../../trpc";
+import { leadSubmissionProcedure } from "../../procedures/builders";
 import { submitLeadMeta, ZSubmitLeadOutput } from "./submit-lead.types";
 
 /** submit_lead: consent-gated; the builder's input schema refuses anything but an explicit attestation. */

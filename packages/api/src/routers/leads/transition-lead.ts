@@ -1,5 +1,5 @@
 import { transitionLead as moveLead } from "../../services/leads/leads";
-import { businessProcedure } from "../../trpc";
+import { businessProcedure } from "../../procedures/builders";
 import { ZLeadView } from "./leads.types";
 import { transitionLeadMeta, ZTransitionLeadInput } from "./transition-lead.types";
 

@@ -1,5 +1,5 @@
 import { ownCitations } from "../../services/owner/owner-insights";
-import { businessProcedure } from "../../trpc";
+import { businessProcedure } from "../../procedures/builders";
 import { getMyCitationsMeta, ZCitationsInput, ZCitationsOutput } from "./get-my-citations.types";
 
 /** The key's own business: recent AI-platform checks, newest first. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZBusinessRef } from "../entities/entities.types";
-import { ZOwnerText } from "../owner-text.types";
+import { ZOwnerText } from "../../services/shared/owner-text-schemas";
 
 export const ZCitationsInput = z.object({ limit: z.number().int().min(1).max(100).default(20).describe("Checks to return") });
 

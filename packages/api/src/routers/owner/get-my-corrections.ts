@@ -1,5 +1,5 @@
 import { listOwnCorrections } from "../../services/corrections/corrections";
-import { businessProcedure } from "../../trpc";
+import { businessProcedure } from "../../procedures/builders";
 import { getMyCorrectionsMeta, ZMyCorrectionsInput, ZMyCorrectionsOutput } from "./get-my-corrections.types";
 
 /** GET /api/v2/owner/corrections: always the key's own business. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DirectoryMeta } from "../../trpc";
+import type { DirectoryMeta } from "../../procedures/meta";
 import { ZCorrectionList } from "../corrections/corrections.types";
 
 export const ZMyCorrectionsInput = z

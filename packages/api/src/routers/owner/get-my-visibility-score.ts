@@ -1,5 +1,5 @@
 import { ownVisibility } from "../../services/owner/owner-insights";
-import { businessProcedure } from "../../trpc";
+import { businessProcedure } from "../../procedures/builders";
 import { getMyVisibilityScoreMeta, ZVisibilityOutput } from "./get-my-visibility-score.types";
 
 /** The key's own business: its internal scores and citation rate, shown to no one else. */

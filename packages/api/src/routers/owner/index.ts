@@ -1,4 +1,4 @@
-import { router } from "../../trpc";
+import { router } from "../../procedures/trpc-instance";
 import { getMyCitations } from "./get-my-citations";
 import { getMyCorrections } from "./get-my-corrections";
 import { updateListing } from "./update-listing";

@@ -1,6 +1,6 @@
 import { DomainError, toTrpcError } from "../../errors";
 import { updateOwnListing } from "../../services/owner/owner-edits";
-import { businessProcedure } from "../../trpc";
+import { businessProcedure } from "../../procedures/builders";
 import { BUSINESS_NAMING_KEYS } from "./owner-listing.types";
 import { updateListingMeta, ZUpdateListingInput, ZUpdateListingOutput } from "./update-listing.types";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { OWNER_EDITABLE_PROPERTIES } from "@directory/db/enums";
-import type { DirectoryMeta } from "../../trpc";
+import type { DirectoryMeta } from "../../procedures/meta";
 import { ZClaim } from "../entities/entity-profile.types";
-import { ZOwnerText } from "../owner-text.types";
+import { ZOwnerText } from "../../services/shared/owner-text-schemas";
 import { OWNER_EDITABLE_SHAPE } from "./owner-listing.types";
 
 export const ZUpdateListingInput = z

@@ -1,9 +1,9 @@
 import { alternativesTo } from "../../services/pages/pages";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { ZAlternativesInput, ZAlternativesOutput } from "./alternatives.types";
 
 /** Same category, same city: what a 404 or 410 profile page offers instead. 404 for an unknown slug. */
-export const alternatives = v2Procedure
+export const alternatives = anonymousDailyProcedure
   .input(ZAlternativesInput)
   .output(ZAlternativesOutput)
   .query(({ ctx, input }) => alternativesTo(ctx.db, { ...input, baseUrl: ctx.publicBaseUrl }));

@@ -2,7 +2,7 @@ import { requireServableBySlug } from "../../services/entities/business-lookup";
 import { openingState, todaysHours, todaysHoursLine } from "../../services/where-when/opening-hours-time";
 import { DAY_NAMES, dayRanges, rangeText } from "../../services/where-when/week-hours";
 import { MINUTES_PER_DAY } from "../../services/where-when/local-time";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { ZBusinessHoursInput, ZBusinessHoursOutput, type TBusinessHoursOutput } from "./business-hours.types";
 
 /** One day's ranges as a person reads them: "09:00-18:00, 19:00-22:00", "Closed", "24 hours". */
@@ -17,7 +17,7 @@ function dayText(ranges: readonly [number, number][]): string {
  * or closed at `at` (the where-when helpers every search listing uses, so the page and the
  * listings agree). The page reads this after the profile, as part of the same page view.
  */
-export const businessHours = v2Procedure
+export const businessHours = anonymousDailyProcedure
   .input(ZBusinessHoursInput)
   .output(ZBusinessHoursOutput)
   .query(async ({ ctx, input }): Promise<TBusinessHoursOutput> => {

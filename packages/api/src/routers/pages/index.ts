@@ -1,4 +1,4 @@
-import { router } from "../../trpc";
+import { router } from "../../procedures/trpc-instance";
 import { alternatives } from "./alternatives";
 import { businessHours } from "./business-hours";
 import { overview } from "./overview";

@@ -1,5 +1,5 @@
 import { directoryOverview } from "../../services/pages/pages";
-import { openProcedure } from "../../trpc";
+import { openProcedure } from "../../procedures/builders";
 import { ZOverviewInput, ZOverviewOutput } from "./overview.types";
 
 /** Popular categories and cities for the home page and the not-found pages. */

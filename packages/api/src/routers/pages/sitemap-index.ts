@@ -1,5 +1,5 @@
 import { sitemapIndex as readSitemapIndex } from "../../services/pages/pages";
-import { openProcedure } from "../../trpc";
+import { openProcedure } from "../../procedures/builders";
 import { ZSitemapIndexOutput } from "./sitemap-index.types";
 
 /** The sitemap index: where each bounded page of public profiles starts. */

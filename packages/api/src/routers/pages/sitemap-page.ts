@@ -1,5 +1,5 @@
 import { sitemapPage as readSitemapPage } from "../../services/pages/pages";
-import { openProcedure } from "../../trpc";
+import { openProcedure } from "../../procedures/builders";
 import { ZSitemapPageInput, ZSitemapPageOutput } from "./sitemap-page.types";
 
 /** One sitemap page of servable profile URLs: a slug range, at most SITEMAP_PAGE_SIZE. */

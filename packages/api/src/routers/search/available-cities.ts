@@ -1,9 +1,9 @@
 import { availableCities as citiesOf } from "../../services/search/category-search";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { availableCitiesMeta, ZAvailableCitiesInput, ZAvailableCitiesOutput } from "./available-cities.types";
 
 /** Cities that have listings in a category, most listings first (get_available_cities). */
-export const availableCities = v2Procedure
+export const availableCities = anonymousDailyProcedure
   .meta(availableCitiesMeta)
   .input(ZAvailableCitiesInput)
   .output(ZAvailableCitiesOutput)

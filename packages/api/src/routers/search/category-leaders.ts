@@ -1,9 +1,9 @@
 import { rankedListings } from "../../services/search/category-search";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { categoryLeadersMeta, ZCategoryLeadersInput, ZCategoryLeadersOutput } from "./category-leaders.types";
 
 /** The top-ranked businesses of a category across every city (the get_category_leaders tool). */
-export const categoryLeaders = v2Procedure
+export const categoryLeaders = anonymousDailyProcedure
   .meta(categoryLeadersMeta)
   .input(ZCategoryLeadersInput)
   .output(ZCategoryLeadersOutput)

@@ -1,9 +1,9 @@
 import { listicle } from "../../services/search/category-search";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { getListicleMeta, ZGetListicleInput, ZGetListicleOutput } from "./get-listicle.types";
 
 /** "Best N <category> in <city>", ordered by directory score then name; never a paid placement (get_listicle). */
-export const getListicle = v2Procedure
+export const getListicle = anonymousDailyProcedure
   .meta(getListicleMeta)
   .input(ZGetListicleInput)
   .output(ZGetListicleOutput)

@@ -1,4 +1,4 @@
-import { router } from "../../trpc";
+import { router } from "../../procedures/trpc-instance";
 import { availableCities } from "./available-cities";
 import { categoryLeaders } from "./category-leaders";
 import { getListicle } from "./get-listicle";

@@ -1,9 +1,9 @@
 import { categoryCatalog } from "../../services/search/category-catalog";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { listCategoriesMeta, ZListCategoriesInput, ZListCategoriesOutput } from "./list-categories.types";
 
 /** GET /api/v2/categories: the valid category values, with their synonyms and listing counts. */
-export const listCategories = v2Procedure
+export const listCategories = anonymousDailyProcedure
   .meta(listCategoriesMeta)
   .input(ZListCategoriesInput)
   .output(ZListCategoriesOutput)

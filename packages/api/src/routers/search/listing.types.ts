@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PLAN_TIERS } from "@directory/db/enums";
-import { ZOwnerLongText, ZOwnerText } from "../owner-text.types";
+import { ZOwnerLongText, ZOwnerText } from "../../services/shared/owner-text-schemas";
 import { LISTING_RANKING_MODEL_MEANING, RANKING_MODEL } from "../../services/search/disclosures";
 
 /** When a listing next opens or closes after the instant its search named. */

@@ -1,10 +1,10 @@
 import { lookupBusinesses as lookup } from "../../services/search/lookup";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { noteLegacyFields } from "./legacy-fields";
 import { lookupBusinessesMeta, ZLookupBusinessesInput, ZLookupBusinessesOutput } from "./lookup-businesses.types";
 
 /** GET /api/v2/businesses: one category in one city, resolved and paged. */
-export const lookupBusinesses = v2Procedure
+export const lookupBusinesses = anonymousDailyProcedure
   .meta(lookupBusinessesMeta)
   .input(ZLookupBusinessesInput)
   .output(ZLookupBusinessesOutput)

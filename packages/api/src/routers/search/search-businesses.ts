@@ -1,5 +1,5 @@
 import { assistantPluginSearch } from "../../services/search/lookup";
-import { openProcedure } from "../../trpc";
+import { openProcedure } from "../../procedures/builders";
 import { noteLegacyFields } from "./legacy-fields";
 import { searchBusinessesMeta, ZSearchBusinessesInput, ZSearchBusinessesOutput } from "./search-businesses.types";
 

@@ -1,9 +1,9 @@
 import { rankedListings } from "../../services/search/category-search";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { searchCategoryMeta, ZSearchCategoryInput, ZSearchCategoryOutput } from "./search-category.types";
 
 /** A category with an optional city, ranked by plan tier then internal score (the search_businesses tool). */
-export const searchCategory = v2Procedure
+export const searchCategory = anonymousDailyProcedure
   .meta(searchCategoryMeta)
   .input(ZSearchCategoryInput)
   .output(ZSearchCategoryOutput)

@@ -1,9 +1,9 @@
 import { keywordSearch } from "../../services/search/keyword-search";
-import { v2Procedure } from "../../trpc";
+import { anonymousDailyProcedure } from "../../procedures/builders";
 import { searchKeywordMeta, ZSearchKeywordInput, ZSearchKeywordOutput } from "./search-keyword.types";
 
 /** Free text over names, descriptions, services, USPs, taglines, keywords and buyer questions (search_by_keyword). */
-export const searchKeyword = v2Procedure
+export const searchKeyword = anonymousDailyProcedure
   .meta(searchKeywordMeta)
   .input(ZSearchKeywordInput)
   .output(ZSearchKeywordOutput)

@@ -1,5 +1,5 @@
 import * as registry from "../../services/webhooks/registry";
-import { webhookProcedure } from "../../trpc";
+import { webhookProcedure } from "../../procedures/builders";
 import { createWebhookMeta, ZCreateWebhookInput, ZCreateWebhookOutput } from "./create-webhook.types";
 
 /** POST /api/developers/webhooks: registers a webhook for the calling key. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { WEBHOOK_EVENT_TYPES } from "@directory/db/enums";
-import type { DirectoryMeta } from "../../trpc";
+import type { DirectoryMeta } from "../../procedures/meta";
 import { webhookRoute, ZWebhook } from "./webhooks.types";
 
 export const ZCreateWebhookInput = z.object({

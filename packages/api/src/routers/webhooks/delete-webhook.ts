@@ -1,5 +1,5 @@
 import * as registry from "../../services/webhooks/registry";
-import { webhookProcedure } from "../../trpc";
+import { webhookProcedure } from "../../procedures/builders";
 import { deleteWebhookMeta, ZDeleteWebhookOutput } from "./delete-webhook.types";
 import { ZWebhookIdInput } from "./webhooks.types";
 

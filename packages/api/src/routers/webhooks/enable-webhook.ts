@@ -1,5 +1,5 @@
 import * as registry from "../../services/webhooks/registry";
-import { webhookProcedure } from "../../trpc";
+import { webhookProcedure } from "../../procedures/builders";
 import { enableWebhookMeta } from "./enable-webhook.types";
 import { ZWebhook, ZWebhookIdInput } from "./webhooks.types";
 

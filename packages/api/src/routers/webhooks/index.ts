@@ -1,4 +1,4 @@
-import { router } from "../../trpc";
+import { router } from "../../procedures/trpc-instance";
 import { createWebhook } from "./create-webhook";
 import { deleteWebhook } from "./delete-webhook";
 import { enableWebhook } from "./enable-webhook";

@@ -1,5 +1,5 @@
 import * as registry from "../../services/webhooks/registry";
-import { webhookProcedure } from "../../trpc";
+import { webhookProcedure } from "../../procedures/builders";
 import { listWebhooksMeta, ZListWebhooksInput, ZListWebhooksOutput } from "./list-webhooks.types";
 
 /** GET /api/developers/webhooks: the calling key's webhooks. */

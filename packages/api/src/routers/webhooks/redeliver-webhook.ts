@@ -1,5 +1,5 @@
 import * as registry from "../../services/webhooks/registry";
-import { webhookSendProcedure } from "../../trpc";
+import { webhookSendProcedure } from "../../procedures/builders";
 import { redeliverWebhookMeta, ZRedeliverWebhookInput } from "./redeliver-webhook.types";
 import { ZDelivery } from "./webhooks.types";
 

@@ -1,5 +1,5 @@
 import * as registry from "../../services/webhooks/registry";
-import { webhookProcedure } from "../../trpc";
+import { webhookProcedure } from "../../procedures/builders";
 import { rotateWebhookSecretMeta, ZRotateWebhookSecretOutput } from "./rotate-webhook-secret.types";
 import { ZWebhookIdInput } from "./webhooks.types";
 

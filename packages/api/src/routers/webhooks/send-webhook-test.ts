@@ -1,5 +1,5 @@
 import * as registry from "../../services/webhooks/registry";
-import { webhookSendProcedure } from "../../trpc";
+import { webhookSendProcedure } from "../../procedures/builders";
 import { sendWebhookTestMeta } from "./send-webhook-test.types";
 import { ZDelivery, ZWebhookIdInput } from "./webhooks.types";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, WEBHOOK_STATUSES } from "@directory/db/enums";
-import type { DirectoryMeta } from "../../trpc";
+import type { DirectoryMeta } from "../../procedures/meta";
 
 /* Shared pieces of the webhook procedures: the webhook and delivery views, the id input, the REST route. */
 

@@ -1,11 +1,11 @@
 import type { ApiKeyKind } from "@directory/db";
-import type { AccessClass } from "../../trpc";
+import type { AccessClass } from "../../procedures/meta";
 
 /**
- * The key kinds each access class admits, in one table: the procedure builders (trpc.ts) refuse
- * the others, and the agentic gateway tells each caller what that leaves it. null: no key needed;
- * "any": any kind of key. An admin key may do everything except act as a business, which needs a
- * key bound to that business.
+ * The key kinds each access class admits, in one table: the procedure builders
+ * (procedures/builders.ts) refuse the others, and the agentic gateway tells each caller what that
+ * leaves it. null: no key needed; "any": any kind of key. An admin key may do everything except act
+ * as a business, which needs a key bound to that business.
  */
 export const KEY_KINDS_ADMITTED = {
   open: null,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ApiKeyKind } from "@directory/db";
-import type { AccessClass, DirectoryMeta } from "../../trpc";
+import type { AccessClass, DirectoryMeta } from "../../procedures/meta";
 import { admitsCaller, KEY_KINDS_ADMITTED } from "../access/key-requirements";
 import { LEAD_CONSENT_RULE } from "./agent-facts";
 

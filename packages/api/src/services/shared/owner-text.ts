@@ -5,7 +5,7 @@
  * characters (tab and line breaks stay), every default-ignorable code point and format character by
  * Unicode's own properties (zero-width and bidirectional controls, variation selectors, tags, the
  * Hangul fillers, the combining grapheme joiner...), and combining marks with no letter to sit on.
- * Long text is cut with a visible note. The output schemas apply these (routers/owner-text.types.ts),
+ * Long text is cut with a visible note. The output schemas apply these (services/shared/owner-text-schemas.ts),
  * so every door serves the cleaned text and no service calls them by hand.
  */
 const HIDDEN_CHARACTERS =

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import { apiKeys, businesses, outboxEvents, webhookDeliveries, webhookDeliveryAttempts, webhooks, type Db } from "@directory/db";
-import { ZOwnerText } from "../../routers/owner-text.types";
+import { ZOwnerText } from "../shared/owner-text-schemas";
 import { buildOutboxEvent, eventBody, TEST_EVENT_TYPE } from "./events";
 import type { SecretBox } from "./secrets";
 

@@ -1,5 +1,5 @@
 import { changeBusinessSlug } from "../../../services/claims/lifecycle";
-import { adminProcedure } from "../../../trpc";
+import { adminProcedure } from "../../../procedures/builders";
 import { ZChangeSlugInput } from "./change-slug.types";
 import { ZLifecycleSummary } from "./lifecycle.types";
 

@@ -1,5 +1,5 @@
 import { decommissionBusiness } from "../../../services/claims/lifecycle";
-import { adminProcedure } from "../../../trpc";
+import { adminProcedure } from "../../../procedures/builders";
 import { ZDecommissionInput } from "./decommission.types";
 import { ZLifecycleSummary } from "./lifecycle.types";
 

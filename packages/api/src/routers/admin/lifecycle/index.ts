@@ -1,4 +1,4 @@
-import { router } from "../../../trpc";
+import { router } from "../../../procedures/trpc-instance";
 import { changeSlug } from "./change-slug";
 import { decommission } from "./decommission";
 import { reactivate } from "./reactivate";

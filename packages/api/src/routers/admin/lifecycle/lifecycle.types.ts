@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZOwnerText } from "../../owner-text.types";
+import { ZOwnerText } from "../../../services/shared/owner-text-schemas";
 
 /** Shared pieces of the admin lifecycle procedures. */
 export const ZLifecycleSlug = z.string().trim().min(1).max(200).describe("Current or former slug of the business");

@@ -1,5 +1,5 @@
 import { reactivateBusiness } from "../../../services/claims/lifecycle";
-import { adminProcedure } from "../../../trpc";
+import { adminProcedure } from "../../../procedures/builders";
 import { ZLifecycleSummary } from "./lifecycle.types";
 import { ZReactivateInput } from "./reactivate.types";
 

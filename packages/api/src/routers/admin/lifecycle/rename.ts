@@ -1,5 +1,5 @@
 import { renameBusiness } from "../../../services/claims/lifecycle";
-import { adminProcedure } from "../../../trpc";
+import { adminProcedure } from "../../../procedures/builders";
 import { ZLifecycleSummary } from "./lifecycle.types";
 import { ZRenameInput } from "./rename.types";
 

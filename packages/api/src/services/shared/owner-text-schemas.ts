@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { cleanOwnerJson, cleanOwnerList, cleanOwnerText, OWNER_TEXT_LIMITS } from "../services/shared/owner-text";
+import { cleanOwnerJson, cleanOwnerList, cleanOwnerText, OWNER_TEXT_LIMITS } from "./owner-text";
 
 /*
  * Output schema types for text an owner or a third party wrote. Each cleans and caps the value as
  * the output is parsed, and tRPC returns the parsed output, so REST, tRPC, MCP and the pages serve
- * only cleaned text (services/owner-text.ts has the rules). `.overwrite`, unlike `.transform`,
+ * only cleaned text (owner-text.ts has the rules). `.overwrite`, unlike `.transform`,
  * keeps the type a plain string in the OpenAPI document. Every output field an owner or a third
  * party can write uses one of these.
  */

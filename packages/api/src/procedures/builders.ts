@@ -1,0 +1,126 @@
+import type { ApiKeyKind } from "@directory/db";
+import { DomainError, toTrpcError, type ErrorDetails } from "../errors";
+import { assertSafeInput } from "../input-gate";
+import { authenticateApiKey, type AuthenticatedKey } from "../services/access/api-keys";
+import { KEY_KINDS_ADMITTED } from "../services/access/key-requirements";
+import { DEFAULT_RATE_LIMITS } from "../services/access/rate-limits";
+import { anonymousDailyLimit, anonymousMinuteLimit, correctionLimits, countWebhookSend, keyedQuota, leadLimits } from "./limits";
+import { ZSubmitCorrectionInput, ZSubmitLeadInput } from "./submission-inputs";
+import { t } from "./trpc-instance";
+
+/** Turns domain errors thrown by services into tRPC errors that keep their HTTP status. */
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) {
+    return { ...result, error: toTrpcError(result.error.cause) };
+  }
+  return result;
+});
+
+/** The input gate (input-gate.ts) runs before any other work, on every procedure. */
+const inputGate = t.middleware(async ({ next, getRawInput }) => {
+  try {
+    assertSafeInput(await getRawInput());
+  } catch (error) {
+    if (error instanceof DomainError) throw toTrpcError(error);
+    throw error;
+  }
+  return next();
+});
+
+/**
+ * Authenticates a presented bearer token. A request without one stays anonymous; a request with a
+ * malformed, unknown or revoked one is refused, so a typo never silently downgrades to anonymous.
+ */
+function authenticate(refusalDetails: ErrorDetails = {}) {
+  return t.middleware(async ({ ctx, next }) => {
+    if (ctx.bearerToken === null) return next({ ctx: { apiKey: null as AuthenticatedKey | null } });
+    try {
+      const apiKey = await authenticateApiKey(ctx.db, ctx.bearerToken);
+      return await next({ ctx: { apiKey } });
+    } catch (error) {
+      if (error instanceof DomainError) throw toTrpcError(new DomainError(error.code, error.message, refusalDetails));
+      throw error;
+    }
+  });
+}
+
+/** Every procedure starts here: domain errors mapped, input gated, key checked, quota counted. */
+const baseProcedure = t.procedure.use(domainErrors).use(inputGate).use(authenticate()).use(keyedQuota);
+
+/** Guarantee: anonymous callers allowed, at most `openPerMinute` calls a minute per address. */
+export const openProcedure = baseProcedure.meta({ access: "open", cache: "public" }).use(anonymousMinuteLimit);
+
+/** Guarantee: anonymous callers allowed at the spec's daily limit per address (the v2 routes and their twins). */
+export const anonymousDailyProcedure = baseProcedure.meta({ access: "anonymous-daily", cache: "public" }).use(anonymousDailyLimit);
+
+/** Guarantee: as anonymousDailyProcedure, plus a valid lead within the limits per address, per key and per target business. */
+export const leadSubmissionProcedure = anonymousDailyProcedure.meta({ access: "lead-submission", cache: "private" }).input(ZSubmitLeadInput).use(leadLimits);
+
+/** Guarantee: as anonymousDailyProcedure, plus a valid correction within the hourly limits per address and per key. */
+export const correctionSubmissionProcedure = anonymousDailyProcedure
+  .meta({ access: "correction-submission", cache: "private" })
+  .input(ZSubmitCorrectionInput)
+  .use(correctionLimits);
+
+function requireKey(kinds: readonly ApiKeyKind[] | "any", needed: string, refusalDetails: ErrorDetails = {}) {
+  return t.middleware(({ ctx, next }) => {
+    const key = ctx.apiKey;
+    if (!key) {
+      throw toTrpcError(new DomainError("UNAUTHORIZED", `This operation needs ${needed}: send Authorization: Bearer <key>`, refusalDetails));
+    }
+    if (kinds !== "any" && !kinds.includes(key.kind)) {
+      throw toTrpcError(new DomainError("FORBIDDEN", `This operation needs ${needed}; this is a ${key.kind} key`, refusalDetails));
+    }
+    return next({ ctx: { apiKey: key } });
+  });
+}
+
+/** Guarantee: ctx.apiKey is a valid, unrevoked key of any kind, within its monthly quota. */
+export const keyedProcedure = baseProcedure.meta({ access: "key", cache: "private" }).use(requireKey(KEY_KINDS_ADMITTED.key, "an API key"));
+
+/**
+ * Guarantee: as keyedProcedure, and ctx.webhooks is ready (sealing key and outbound policy). The
+ * procedure must still scope every webhook to ctx.apiKey.
+ */
+export const webhookProcedure = keyedProcedure.use(({ ctx, next }) => {
+  if (!ctx.webhookConfig) throw toTrpcError(new DomainError("UNAVAILABLE", "Webhooks are not configured on this server"));
+  return next({ ctx: { webhooks: { ...ctx.webhookConfig, publicBaseUrl: ctx.publicBaseUrl } } });
+});
+
+/** Guarantee: as webhookProcedure, and within the key's hourly limit of outbound sends (limits.ts countWebhookSend). */
+export const webhookSendProcedure = webhookProcedure.use(async ({ ctx, next }) => {
+  await countWebhookSend(ctx, ctx.apiKey.id);
+  return next();
+});
+
+/** Routes an unkeyed caller may use instead of the partner feed; named in every partner 401. */
+export const PARTNER_PUBLIC_ALTERNATIVE = `/api/v2/businesses?category={category}&city={city} (anonymous, ${DEFAULT_RATE_LIMITS.anonymousPerDay} requests per day), /api/assistant-plugin, /api/v2/entity-profile?slug={slug}`;
+
+/**
+ * Guarantee: ctx.apiKey is a partner key (or an admin key, which may do everything), within its
+ * monthly quota. Any authentication failure carries publicAlternative (spec 4.4).
+ */
+export const partnerProcedure = t.procedure
+  .meta({ access: "partner", cache: "private", crossOriginRead: true })
+  .use(domainErrors)
+  .use(inputGate)
+  .use(authenticate({ publicAlternative: PARTNER_PUBLIC_ALTERNATIVE }))
+  .use(keyedQuota)
+  .use(requireKey(KEY_KINDS_ADMITTED.partner, "a partner API key", { publicAlternative: PARTNER_PUBLIC_ALTERNATIVE }));
+
+/**
+ * Guarantee: ctx.apiKey is a business key with a businessId. The procedure must still check that
+ * the business it acts on is ctx.apiKey.businessId.
+ */
+export const businessProcedure = baseProcedure
+  .meta({ access: "business", cache: "private" })
+  .use(requireKey(KEY_KINDS_ADMITTED.business, "a business-scoped API key"))
+  .use(({ ctx, next }) => {
+    const { businessId } = ctx.apiKey;
+    if (!businessId) throw toTrpcError(new DomainError("FORBIDDEN", "This business key is not bound to a business"));
+    return next({ ctx: { apiKey: { ...ctx.apiKey, businessId } } });
+  });
+
+/** Guarantee: ctx.apiKey is an admin key. */
+export const adminProcedure = baseProcedure.meta({ access: "admin", cache: "private" }).use(requireKey(KEY_KINDS_ADMITTED.admin, "an admin API key"));

@@ -1,0 +1,192 @@
+import type { Context } from "../context";
+import { DomainError, toTrpcError } from "../errors";
+import { consumeBufferedRateLimit } from "../services/access/buffered-rate-limits";
+import { clientBucketOf } from "../services/access/client-ip";
+import {
+  consumeRateLimit,
+  rateLimitHeaders,
+  refundRateLimit,
+  type RateLimitDecision,
+  type RateLimitPolicy,
+  type RateLimitSettings,
+} from "../services/access/rate-limits";
+import { t } from "./trpc-instance";
+
+/*
+ * The limit policy: which calls count against which limit, and what happens when a counter cannot
+ * be read. The builders (builders.ts) attach these; no procedure counts on its own.
+ */
+
+function refuseOverLimit(ctx: Context, decision: RateLimitDecision, what: string): void {
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) ctx.setHeader(name, value);
+  if (decision.allowed) return;
+  const resetAt = decision.resetAt.toISOString();
+  throw toTrpcError(
+    new DomainError("RATE_LIMITED", `${what} of ${decision.policy.limit} requests is used up; it resets at ${resetAt}`, {
+      limit: decision.policy.limit,
+      policy: decision.policy.name,
+      resetAt,
+    }),
+  );
+}
+
+/**
+ * Counts one call of a subject under a policy and refuses it when the limit is used up. When the
+ * counter cannot be read, "closed" refuses the call with a 503 (a quota we cannot check is spent)
+ * and "open" lets it through (a limiter outage must not take the public directory down).
+ */
+async function countCall(
+  ctx: Context,
+  subject: string,
+  policy: RateLimitPolicy,
+  what: string,
+  onCounterFailure: "open" | "closed",
+  now = new Date(),
+): Promise<void> {
+  let decision: RateLimitDecision;
+  try {
+    // Fail-open limits may count in memory between exact writes (buffered-rate-limits.ts).
+    decision = await (onCounterFailure === "open" ? consumeBufferedRateLimit : consumeRateLimit)(ctx.db, { subject, policy, now });
+  } catch (error) {
+    ctx.log.warn(
+      { err: error, policy: policy.name },
+      `rate-limit counter unavailable: ${onCounterFailure === "open" ? "letting the call through (fail open)" : "refusing the call (fail closed)"}`,
+    );
+    if (onCounterFailure === "open") return;
+    throw toTrpcError(new DomainError("UNAVAILABLE", "The quota service is unavailable; retry shortly"));
+  }
+  refuseOverLimit(ctx, decision, what);
+}
+
+/**
+ * Keyed quota: every call made with a key that is served counts against its flat monthly quota
+ * (admin keys excepted). The call is counted first, so N remaining calls admit exactly N however
+ * many race; one that is then refused (a wrong key kind, an unknown slug, a malformed parameter) or
+ * fails gives its count back: a caller pays for answers, not for our refusals.
+ */
+export const keyedQuota = t.middleware(async ({ ctx, next }) => {
+  const key = ctx.apiKey;
+  if (!key || key.kind === "admin") return next();
+  const charge = { subject: `key:${key.id}`, policy: { name: "key-monthly", limit: ctx.rateLimits.keyedPerMonth, window: "month" as const }, now: new Date() };
+  await countCall(ctx, charge.subject, charge.policy, "This API key's monthly quota", "closed", charge.now);
+  const result = await next();
+  if (!result.ok) {
+    try {
+      for (const [name, value] of Object.entries(rateLimitHeaders(await refundRateLimit(ctx.db, charge)))) ctx.setHeader(name, value);
+    } catch (error) {
+      ctx.log.warn({ err: error, policy: charge.policy.name }, "rate-limit counter unavailable: a refused call stays counted");
+    }
+  }
+  return result;
+});
+
+/**
+ * A per-address limit for anonymous callers (IPv6 per /64), failing open. In-process callers
+ * without a client address (ctx.clientIp null) are not limited.
+ */
+function anonymousLimit(policyOf: (limits: RateLimitSettings) => RateLimitPolicy, what: string) {
+  return t.middleware(async ({ ctx, next }) => {
+    if (!ctx.apiKey && ctx.clientIp !== null) await countCall(ctx, `ip:${clientBucketOf(ctx.clientIp)}`, policyOf(ctx.rateLimits), what, "open");
+    return next();
+  });
+}
+
+/** The open class's abuse limit: `openPerMinute` anonymous calls a minute per address. */
+export const anonymousMinuteLimit = anonymousLimit(
+  (limits) => ({ name: "anonymous-minute", limit: limits.openPerMinute, window: "minute" }),
+  "The per-minute limit for your address",
+);
+
+/** The spec's daily limit for anonymous callers: `anonymousPerDay` calls a day per address. */
+export const anonymousDailyLimit = anonymousLimit(
+  (limits) => ({ name: "anonymous-daily", limit: limits.anonymousPerDay, window: "day" }),
+  "The anonymous daily limit for your address (supply an API key or wait)",
+);
+
+/** Lead subjects: the anonymous address or the key (admin exempt), and the target business. */
+function leadSubjects(ctx: Context, slug: unknown): { subject: string; policy: RateLimitPolicy; what: string }[] {
+  const limits = ctx.rateLimits;
+  const subjects: { subject: string; policy: RateLimitPolicy; what: string }[] = [];
+  if (ctx.apiKey && ctx.apiKey.kind !== "admin") {
+    subjects.push({
+      subject: `key:${ctx.apiKey.id}`,
+      policy: { name: "lead-key-hourly", limit: limits.leadsPerKeyPerHour, window: "hour" },
+      what: "This API key's hourly lead limit",
+    });
+  } else if (!ctx.apiKey && ctx.clientIp !== null) {
+    subjects.push({
+      subject: `ip:${clientBucketOf(ctx.clientIp)}`,
+      policy: { name: "lead-address-hourly", limit: limits.leadsPerAddressPerHour, window: "hour" },
+      what: "The hourly lead limit for your address",
+    });
+  }
+  if (typeof slug === "string" && slug.trim() !== "") {
+    subjects.push({
+      subject: `business:${slug.trim().toLowerCase().slice(0, 200)}`,
+      policy: { name: "lead-business-daily", limit: limits.leadsPerBusinessPerDay, window: "day" },
+      what: "The daily lead limit of this business",
+    });
+  }
+  return subjects;
+}
+
+/**
+ * Lead submission writes personal data and reaches a business's inbox, so it has limits of its
+ * own, counted once the input is valid (a refused draft costs no one's allowance), failing closed
+ * (nothing is lost: the lead can be retried).
+ */
+export const leadLimits = t.middleware(async ({ ctx, next, input }) => {
+  for (const { subject, policy, what } of leadSubjects(ctx, (input as { slug?: unknown }).slug)) await countCall(ctx, subject, policy, what, "closed");
+  return next();
+});
+
+/**
+ * Who submitted a correction, as one independent caller: the key, else the address bucket, else
+ * (in-process callers with neither) one shared anonymous caller. Corrections weigh by it.
+ */
+export function correctionSubmitterOf(ctx: Context): string {
+  if (ctx.apiKey) return `key:${ctx.apiKey.id}`;
+  return ctx.clientIp !== null ? `ip:${clientBucketOf(ctx.clientIp)}` : "anonymous";
+}
+
+/**
+ * Corrections reach an admin's queue and the business's owner, so they have hourly limits of their
+ * own: per anonymous address (correctionsPerAddressPerHour, low) and per key (admin exempt),
+ * counted once the input is valid, failing closed (a correction can be sent again later).
+ */
+export const correctionLimits = t.middleware(async ({ ctx, next }) => {
+  const limits = ctx.rateLimits;
+  if (ctx.apiKey && ctx.apiKey.kind !== "admin") {
+    await countCall(
+      ctx,
+      `key:${ctx.apiKey.id}`,
+      { name: "correction-key-hourly", limit: limits.correctionsPerKeyPerHour, window: "hour" },
+      "This API key's hourly correction limit",
+      "closed",
+    );
+  } else if (!ctx.apiKey && ctx.clientIp !== null) {
+    await countCall(
+      ctx,
+      `ip:${clientBucketOf(ctx.clientIp)}`,
+      { name: "correction-address-hourly", limit: limits.correctionsPerAddressPerHour, window: "hour" },
+      "The hourly correction limit for your address",
+      "closed",
+    );
+  }
+  return next();
+});
+
+/**
+ * At most webhookSendsPerKeyPerHour webhook test sends and redeliveries per key, counted closed:
+ * each one is an outbound POST to the key's receiver, which no key may turn into a stream of
+ * requests at someone else's server.
+ */
+export function countWebhookSend(ctx: Context, keyId: string): Promise<void> {
+  return countCall(
+    ctx,
+    `webhook-sends:${keyId}`,
+    { name: "webhook-sends-hourly", limit: ctx.rateLimits.webhookSendsPerKeyPerHour, window: "hour" },
+    "This API key's hourly limit of webhook test sends and redeliveries",
+    "closed",
+  );
+}
