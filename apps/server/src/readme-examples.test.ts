@@ -1,92 +1,42 @@
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
+import { adminArgs, type Command, curlRequest, type CurlExample, fencedBlocks, readPages, repoRoot, runBy, shellCommands } from "./doc-examples";
 import { startTestServer, type TestServer } from "./testing";
 
-/** The README's examples, read from README.md itself and run against the demo world, so a reader's first commands work. */
+/**
+ * The examples of README.md and every docs/*.md page, read from the Markdown and run against the
+ * demo world, so a reader's first commands work. Every fenced block must be run by some test.
+ */
 
-const readme = readFileSync(fileURLToPath(new URL("../../../README.md", import.meta.url)), "utf8");
 const adminBin = fileURLToPath(new URL("../../admin/bin/directory-admin.mjs", import.meta.url));
 const run = promisify(execFile);
-
-interface CurlExample {
-  text: string;
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: string | undefined;
-}
-
-/** The text of every ```sh block. */
-function shellBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
-}
-
-/** Shell words of one command starting at `start`: quotes (spanning lines), `\` line continuations, $VARS from `env`; ends at a newline or a comment. */
-function shellWords(text: string, start: number, env: Record<string, string>): { words: string[]; end: number } {
-  const words: string[] = [];
-  let word: string | null = null;
-  let index = start;
-  const expand = (quoted: string) => quoted.replace(/\$([A-Z_]+)/g, (_, name: string) => env[name] ?? "");
-  for (; index < text.length; index++) {
-    const char = text[index]!;
-    if (char === "\\" && text[index + 1] === "\n") index++;
-    else if (char === "'" || char === '"') {
-      const close = text.indexOf(char, index + 1);
-      const quoted = text.slice(index + 1, close);
-      word = (word ?? "") + (char === '"' ? expand(quoted) : quoted);
-      index = close;
-    } else if (char === " ") {
-      if (word !== null) words.push(word);
-      word = null;
-    } else if (char === "\n" || (char === "#" && word === null)) break;
-    else word = (word ?? "") + char;
-  }
-  if (word !== null) words.push(word);
-  return { words, end: index };
-}
-
-function curlExamples(env: Record<string, string>): CurlExample[] {
-  const examples: CurlExample[] = [];
-  for (const block of shellBlocks(readme)) {
-    for (const match of block.matchAll(/^curl /gm)) {
-      const { words, end } = shellWords(block, match.index, env);
-      const example: CurlExample = { text: block.slice(match.index, end), method: "GET", url: "", headers: {}, body: undefined };
-      for (let i = 1; i < words.length; i++) {
-        const word = words[i]!;
-        if (word === "-X") example.method = words[++i]!;
-        else if (word === "-H") {
-          const [name, ...value] = words[++i]!.split(":");
-          example.headers[name!.trim().toLowerCase()] = value.join(":").trim();
-        } else if (word === "-d") {
-          example.body = words[++i]!;
-          if (example.method === "GET") example.method = "POST";
-        } else if (word === ">")
-          i++; // the output file of a redirect
-        else if (!word.startsWith("-")) example.url = word;
-      }
-      examples.push(example);
-    }
-  }
-  return examples;
-}
+const pages = readPages();
+const blocks = pages.flatMap(fencedBlocks);
 
 let server: TestServer;
+let commands: Command[];
 let examples: CurlExample[];
 beforeAll(async () => {
   server = await startTestServer();
   const { key } = await createApiKey(server.database.db, { kind: "developer", label: "readme examples" });
-  // The owner-edit example needs a key bound to a business: the README's GraphQL example's one.
+  // The owner-edit example needs a key bound to a business: the GraphQL example's one.
   const owner = await createApiKey(server.database.db, { kind: "business", businessSlug: "gupta-dental-care-mumbai", label: "readme examples" });
   const partner = await createApiKey(server.database.db, { kind: "partner", label: "readme examples" });
-  examples = curlExamples({ KEY: key, BUSINESS_KEY: owner.key, PARTNER_KEY: partner.key });
+  const env = { KEY: key, BUSINESS_KEY: owner.key, PARTNER_KEY: partner.key };
+  commands = blocks.filter((block) => block.language === "sh").flatMap((block) => shellCommands(block, env));
+  examples = commands.filter((command) => runBy(command) === "curl").map(curlRequest);
 });
 afterAll(async () => {
   await server?.close();
 });
+
+const named = (example: { page: string; text: string }) => `${example.page}: ${example.text}`;
 
 /** The example's request against the test server: localhost:3000 is the server the README starts. */
 function send(example: CurlExample): Promise<Response> {
@@ -96,23 +46,51 @@ function send(example: CurlExample): Promise<Response> {
   return fetch(target, { method: example.method, headers: example.headers, body });
 }
 
-describe("the README's examples run against the demo world", () => {
+/** The admin CLI as the docs run it, pointed at the test server with its admin key. */
+function admin(args: string[]) {
+  return run(process.execPath, [adminBin, "--url", server.url, "--key", server.adminKey, ...args], {
+    env: { ...process.env, DIRECTORY_ADMIN_KEY: "" },
+  });
+}
+
+describe("every example of the README and docs/ is run by a test", () => {
+  it("reads the README and the docs pages", () => {
+    expect(pages[0]!.path).toBe("README.md");
+    expect(pages.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it("has only fenced blocks a test runs: shell commands it knows, and the MCP client configuration", () => {
+    for (const block of blocks) expect(["sh", "json"], `${block.page}: a \`\`\`${block.language} block`).toContain(block.language);
+    for (const command of commands) expect(runBy(command), `${named(command)}\nno test runs this command`).not.toBeNull();
+    // One JSON block: the MCP configuration, run below.
+    expect(blocks.filter((block) => block.language === "json").map((block) => block.page)).toEqual(["docs/mcp.md"]);
+  });
+});
+
+describe("the curl examples run against the demo world", () => {
   it("finds the curl examples, the GraphQL one among them", () => {
     expect(examples.length).toBeGreaterThanOrEqual(5);
+    expect(examples.filter((example) => example.page === "README.md").length).toBeGreaterThanOrEqual(3);
     expect(examples.filter((example) => example.url.endsWith("/api/graphql"))).toHaveLength(1);
-    for (const example of examples) expect(example.url, example.text).toMatch(/^(https?:\/\/)?localhost:3000\//);
+    for (const example of examples) expect(example.url, named(example)).toMatch(/^(https?:\/\/)?localhost:3000\//);
   });
 
   it("answers every curl example with 2xx and JSON", async () => {
     for (const example of examples) {
       const response = await send(example);
       const text = await response.text();
-      expect(response.status, `${example.text}\n${text.slice(0, 300)}`).toBeGreaterThanOrEqual(200);
-      expect(response.status, `${example.text}\n${text.slice(0, 300)}`).toBeLessThan(300);
-      expect(response.headers.get("content-type"), example.text).toMatch(/json/);
+      expect(response.status, `${named(example)}\n${text.slice(0, 300)}`).toBeGreaterThanOrEqual(200);
+      expect(response.status, `${named(example)}\n${text.slice(0, 300)}`).toBeLessThan(300);
+      expect(response.headers.get("content-type"), named(example)).toMatch(/json/);
       // NDJSON (the export): every line is JSON.
       const documents = response.headers.get("content-type")?.includes("ndjson") ? text.split("\n").filter(Boolean) : [text];
-      for (const document of documents) expect(() => JSON.parse(document) as unknown, example.text).not.toThrow();
+      for (const document of documents) expect(() => JSON.parse(document) as unknown, named(example)).not.toThrow();
+      // MCP answers 200 to a refused call too: the JSON-RPC answer must be a result, and a tool call a success.
+      if (example.url.endsWith("/api/mcp")) {
+        const answer = JSON.parse(text) as { result?: { isError?: boolean }; error?: unknown };
+        expect(answer.error, named(example)).toBeUndefined();
+        expect(answer.result?.isError, named(example)).not.toBe(true);
+      }
     }
   });
 
@@ -125,20 +103,32 @@ describe("the README's examples run against the demo world", () => {
     expect(body.data?.entity?.category).toBe("Dentist");
     expect(slug).toMatch(/-mumbai$/);
   });
+});
 
-  it("creates a partner key with the README's admin command", async () => {
-    const line = readme.split("\n").find((text) => text.includes("admin keys create --kind partner"))!;
+describe("the admin CLI examples run against a server", () => {
+  it("creates a partner key with the documented admin command", async () => {
+    const line = pages.flatMap((page) => page.text.split("\n")).find((text) => text.includes("admin keys create --kind partner"))!;
     const args = line.replace(/#.*$/, "").trim().split(/\s+/);
-    const adminArgs = args.slice(args.indexOf("admin") + 1);
-    expect(adminArgs).toEqual(["keys", "create", "--kind", "partner"]);
-    const { stdout } = await run(process.execPath, [adminBin, "--url", server.url, "--key", server.adminKey, ...adminArgs], {
-      env: { ...process.env, DIRECTORY_ADMIN_KEY: "" },
-    });
+    const partnerArgs = args.slice(args.indexOf("admin") + 1);
+    expect(partnerArgs).toEqual(["keys", "create", "--kind", "partner"]);
+    const { stdout } = await admin(partnerArgs);
     const key = /bdk_\w+/.exec(stdout)?.[0];
     expect(key, stdout).toBeTruthy();
     const feed = await fetch(`${server.url}/api/v2/partner-feed?limit=1`, { headers: { authorization: `Bearer ${key}` } });
     expect(feed.status).toBe(200);
   });
+
+  it("runs every admin command of the docs that talks to a server, each exiting 0 (and printing JSON with --json)", async () => {
+    const lines = commands.filter((command) => runBy(command) === "admin");
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    for (const command of lines) {
+      const args = adminArgs(command)!;
+      const { stdout } = await admin(args).catch((error: Error & { stderr?: string }) => {
+        throw new Error(`${named(command)}\n${error.stderr ?? error.message}`);
+      });
+      if (args.includes("--json")) expect(() => JSON.parse(stdout) as unknown, named(command)).not.toThrow();
+    }
+  }, 60_000);
 
   it("names the URL the admin CLI could not reach", async () => {
     const unreachable = "http://127.0.0.1:9";
@@ -147,4 +137,33 @@ describe("the README's examples run against the demo world", () => {
     });
     await expect(failed).rejects.toMatchObject({ stderr: expect.stringContaining(`admin: cannot reach ${unreachable} (`) as unknown });
   });
+});
+
+describe("the MCP page's client configuration", () => {
+  it("starts the stdio server it names, which lists as many tools as the page says", async () => {
+    const block = blocks.find((candidate) => candidate.language === "json")!;
+    const page = pages.find((candidate) => candidate.path === block.page)!;
+    const config = JSON.parse(block.text) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
+    const entry = config.mcpServers["business-directory"]!;
+    expect(entry.command).toBe("node");
+    // The page's placeholder for the clone's path.
+    const args = entry.args.map((arg) => arg.replace("/path/to/repo/", repoRoot));
+    expect(existsSync(args[0]!), args[0]).toBe(true);
+    const client = new Client({ name: "readme-examples", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args,
+        env: { ...(process.env as Record<string, string>), ...entry.env, DIRECTORY_URL: server.url },
+        stderr: "pipe",
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      expect(page.text).toContain(`${tools.length} tools`);
+      for (const tool of tools) expect(page.text, tool.name).toContain(`| ${tool.name} |`);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });
