@@ -41,7 +41,7 @@ describe("pnpm admin keys (through the typed SDK, against a live server)", () =>
     expect((await fetch(`${server.url}${history}`, { headers: { authorization: `Bearer ${created.key}` } })).status).toBe(401);
   });
 
-  it("prints --json output alone on stdout through the README's command (pnpm exec directory-admin)", async () => {
+  it("prints --json output alone on stdout through the documented command (npx -y pnpm@10.34.8 exec directory-admin, docs/owner-edits.md)", async () => {
     const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
     const args = [
       "-y",

@@ -4,7 +4,7 @@ import { GRAPHQL_PATH } from "./index";
 import { freshAddress, server, useGraphqlServer } from "./graphql-fixtures";
 
 /**
- * The GraphQL over HTTP spec (graphql-http's audit of it), a strict client, and the README's
+ * The GraphQL over HTTP spec (graphql-http's audit of it), a strict client, and docs/graphql.md's
  * promise that every error is JSON: the refusals graphql-http makes before any query runs (406,
  * 415, 405) carry { error, code } like every other door.
  */
