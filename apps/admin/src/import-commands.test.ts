@@ -56,23 +56,23 @@ describe("directory-admin import osm (embedded database)", () => {
     expect(andorra.added).toBe(andorra.records);
   }, 120_000);
 
-  it("runs the README's import lines as written, from the repository root", async () => {
+  it("runs the import lines of docs/osm-import.md as written, from the repository root", async () => {
     const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
-    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
-    const lines = readme.split("\n").filter((line) => / import osm /.test(line) && line.startsWith("npx "));
+    const page = readFileSync(join(repoRoot, "docs/osm-import.md"), "utf8");
+    const lines = page.split("\n").filter((line) => / import osm /.test(line) && line.startsWith("npx "));
     expect(lines.length).toBeGreaterThanOrEqual(3);
-    const readmeDataDir = mkdtempSync(join(tmpdir(), "directory-readme-import-"));
+    const docsDataDir = mkdtempSync(join(tmpdir(), "directory-docs-import-"));
     try {
       for (const line of lines) {
         const words = line.replace(/\s+#.*$/, "").split(/\s+/);
         const args = words.slice(words.indexOf("import"));
-        const env = { ...process.env, DATA_DIR: readmeDataDir, DATABASE_URL: "" };
+        const env = { ...process.env, DATA_DIR: docsDataDir, DATABASE_URL: "" };
         const { stdout } = await run(process.execPath, [bin, ...args], { cwd: repoRoot, env, maxBuffer: 16 * 1024 * 1024 });
         if (args.includes("--json")) expect(JSON.parse(stdout).records).toBeGreaterThan(100);
         else expect(stdout).toMatch(/added \d+, changed \d+, unchanged \d+, removed \d+, reactivated \d+/);
       }
     } finally {
-      rmSync(readmeDataDir, { recursive: true, force: true });
+      rmSync(docsDataDir, { recursive: true, force: true });
     }
   }, 180_000);
 
