@@ -7,10 +7,20 @@ import { registerGraphCommands } from "./graph-commands";
 import { registerImportCommands } from "./import-commands";
 import { registerKeyCommands } from "./keys-commands";
 import { describeCliError } from "./errors";
+import { adminEnvironment, type AdminEnvironment } from "./env";
+
+let env: AdminEnvironment;
+try {
+  env = adminEnvironment();
+} catch (error) {
+  // A bad variable is the operator's to fix: one line naming it, not a stack.
+  console.error(`admin: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 
 const program = new Command("admin")
   .description("internal admin CLI of the business directory")
-  .option("--url <url>", "directory service to talk to", process.env.DIRECTORY_URL ?? "http://localhost:3000")
+  .option("--url <url>", "directory service to talk to", env.DIRECTORY_URL)
   .option("--key <key>", "admin API key (default: DIRECTORY_ADMIN_KEY, then DATA_DIR/admin.key)");
 
 registerKeyCommands(program);

@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import type { Command } from "commander";
 import { SingleBar, Presets } from "cli-progress";
 import { backfillFeedDocuments, isDatabaseEmpty, seedDemoWorld } from "@directory/api";
-import { createDatabase, choreDatabaseOptionsFromEnv, migrate } from "@directory/db";
+import { createDatabase, migrate } from "@directory/db";
+import { choreDatabaseOptions } from "./env";
 
 /** Database chores run directly on the database (DATABASE_URL, else the embedded one in DATA_DIR). */
 export function registerDbCommands(program: Command): void {
@@ -11,7 +12,7 @@ export function registerDbCommands(program: Command): void {
   db.command("migrate")
     .description("apply the committed migrations")
     .action(async () => {
-      const database = await createDatabase(choreDatabaseOptionsFromEnv());
+      const database = await createDatabase(choreDatabaseOptions());
       try {
         await migrate(database);
         // Migration 0018's backfill: the partner feed's stored documents are built by the TypeScript builder.
@@ -31,7 +32,7 @@ export function registerDbCommands(program: Command): void {
       const seed = Number(options.seed);
       if (!Number.isInteger(businesses) || businesses < 1 || businesses > 5_000_000) throw new Error("--businesses must be an integer 1..5000000");
       if (!Number.isInteger(seed)) throw new Error("--seed must be an integer");
-      const database = await createDatabase(choreDatabaseOptionsFromEnv());
+      const database = await createDatabase(choreDatabaseOptions());
       try {
         await migrate(database);
         if (!(await isDatabaseEmpty(database.db))) throw new Error("the database already holds data; seed only an empty database");

@@ -3,7 +3,8 @@ import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { Presets, SingleBar } from "cli-progress";
 import { ingestDocuments, loadContextResolver, MatcherCache, parseDocumentLine, type IncomingDocument } from "@directory/api";
-import { createDatabase, choreDatabaseOptionsFromEnv, migrate, type Db } from "@directory/db";
+import { createDatabase, migrate, type Db } from "@directory/db";
+import { choreDatabaseOptions } from "./env";
 
 /** Documents per transaction: each batch is stored and folded into the graph at once. */
 const BATCH_SIZE = 500;
@@ -60,7 +61,7 @@ export function registerGraphCommands(program: Command): void {
     )
     .option("--no-progress", "no progress bar")
     .action(async (file: string, options: { progress: boolean }) => {
-      const database = await createDatabase(choreDatabaseOptionsFromEnv());
+      const database = await createDatabase(choreDatabaseOptions());
       try {
         await migrate(database);
         const result = await ingestFile(database.db, file, { progress: options.progress && process.stderr.isTTY === true });

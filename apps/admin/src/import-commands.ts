@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { SingleBar, Presets } from "cli-progress";
 import { importRegistry, IMPORT_SOURCE_PATTERN, scanOsmExtract, type ImportSummary } from "@directory/api";
-import { createDatabase, choreDatabaseOptionsFromEnv, migrate } from "@directory/db";
+import { createDatabase, migrate } from "@directory/db";
+import { choreDatabaseOptions } from "./env";
 
 /** Batches in flight on PostgreSQL: the server works one connection per core, and the CLI prepares the next batch meanwhile. */
 const IMPORT_CONCURRENCY_POSTGRES = 2;
@@ -31,7 +32,7 @@ export function registerImportCommands(program: Command): void {
       };
       const started = performance.now();
       // The database first: when a server holds the embedded one, say so before reading the file.
-      const databaseOptions = choreDatabaseOptionsFromEnv();
+      const databaseOptions = choreDatabaseOptions();
       const database = await createDatabase(databaseOptions);
       try {
         log(`reading ${file} ...`);

@@ -1,10 +1,18 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createDirectoryClient } from "@directory/sdk";
 import { createMcpServer } from "@directory/mcp";
+import { readMcpEnvironment, type McpEnvironment } from "./env";
 
 // stdout carries the protocol: everything else goes to stderr.
-const baseUrl = process.env.DIRECTORY_URL ?? "http://localhost:3000";
-const apiKey = process.env.DIRECTORY_API_KEY || undefined;
+let env: McpEnvironment;
+try {
+  env = readMcpEnvironment();
+} catch (error) {
+  // A bad variable is the operator's to fix: one line naming it, not a stack.
+  console.error(`business-directory MCP server: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+const { DIRECTORY_URL: baseUrl, DIRECTORY_API_KEY: apiKey } = env;
 
 const server = createMcpServer(createDirectoryClient({ baseUrl, apiKey }));
 try {

@@ -1,13 +1,8 @@
-import {
-  DEFAULT_DELIVERY_SETTINGS,
-  DEFAULT_RATE_LIMITS,
-  outboundPolicyFromEnv,
-  type DeliverySettings,
-  type OutboundPolicy,
-  type RateLimitSettings,
-} from "@directory/api";
-import { databaseTimeoutsFromEnv, type DatabaseTimeouts } from "@directory/db";
-import { DEFAULT_SSE_LIMITS } from "@directory/mcp";
+import type { DeliverySettings, OutboundPolicy, RateLimitSettings } from "@directory/api";
+import { databaseTimeoutsOf, parseEnvironment, type DatabaseTimeouts } from "@directory/db";
+import { serverEnvironmentSchema, workerEnvironmentSchema, type WorkerEnvironment } from "./env";
+
+export { DEFAULT_CONNECTION_TIMEOUTS } from "./env";
 
 /** Everything the server reads from the environment, read once, with the defaults a newcomer needs. */
 export interface ServerConfig {
@@ -48,14 +43,6 @@ export interface McpSseLimits {
   sseIdleTimeoutMs: number;
 }
 
-export function readMcpSseLimits(env: NodeJS.ProcessEnv = process.env): McpSseLimits {
-  return {
-    maxSseSessions: nonNegativeInteger(env, "MCP_SSE_MAX_SESSIONS", DEFAULT_SSE_LIMITS.maxSseSessions),
-    maxSseSessionsPerClient: nonNegativeInteger(env, "MCP_SSE_MAX_SESSIONS_PER_ADDRESS", DEFAULT_SSE_LIMITS.maxSseSessionsPerClient),
-    sseIdleTimeoutMs: nonNegativeInteger(env, "MCP_SSE_IDLE_TIMEOUT_MS", DEFAULT_SSE_LIMITS.sseIdleTimeoutMs),
-  };
-}
-
 /** How long a client connection may take or stay quiet before the server closes it (milliseconds). */
 export interface ConnectionTimeouts {
   /** HTTP_HEADERS_TIMEOUT_MS: from a request's first byte to the end of its headers. */
@@ -68,22 +55,6 @@ export interface ConnectionTimeouts {
   silentMs: number;
 }
 
-export const DEFAULT_CONNECTION_TIMEOUTS: ConnectionTimeouts = { headersMs: 15_000, requestMs: 30_000, keepAliveMs: 5_000, silentMs: 10_000 };
-
-export function readConnectionTimeouts(env: NodeJS.ProcessEnv = process.env): ConnectionTimeouts {
-  const timeouts = {
-    headersMs: nonNegativeInteger(env, "HTTP_HEADERS_TIMEOUT_MS", DEFAULT_CONNECTION_TIMEOUTS.headersMs),
-    requestMs: nonNegativeInteger(env, "HTTP_REQUEST_TIMEOUT_MS", DEFAULT_CONNECTION_TIMEOUTS.requestMs),
-    keepAliveMs: nonNegativeInteger(env, "HTTP_KEEP_ALIVE_TIMEOUT_MS", DEFAULT_CONNECTION_TIMEOUTS.keepAliveMs),
-    silentMs: nonNegativeInteger(env, "HTTP_SILENT_TIMEOUT_MS", DEFAULT_CONNECTION_TIMEOUTS.silentMs),
-  };
-  // Node refuses a request deadline shorter than the headers' one; say which variables to change.
-  if (timeouts.requestMs > 0 && timeouts.headersMs > timeouts.requestMs) {
-    throw new Error(`HTTP_HEADERS_TIMEOUT_MS (${timeouts.headersMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${timeouts.requestMs})`);
-  }
-  return timeouts;
-}
-
 export interface WebhookSettings {
   /** WEBHOOK_SECRET_KEY: 32 bytes (hex or base64) sealing webhook secrets; unset = a key file in DATA_DIR. */
   secretKey: string | undefined;
@@ -93,73 +64,73 @@ export interface WebhookSettings {
   outbound: OutboundPolicy;
 }
 
-function retryDelays(env: NodeJS.ProcessEnv): number[] {
-  const raw = env.WEBHOOK_RETRY_DELAYS_MS;
-  if (!raw) return [...DEFAULT_DELIVERY_SETTINGS.retryDelaysMs];
-  const delays = raw.split(",").map((part) => Number(part.trim()));
-  if (delays.length !== 4 || delays.some((delay) => !Number.isInteger(delay) || delay < 0)) {
-    throw new Error(`WEBHOOK_RETRY_DELAYS_MS must be four comma-separated non-negative integers (milliseconds), got "${raw}"`);
-  }
-  return delays;
-}
-
-export function readWebhookSettings(env: NodeJS.ProcessEnv = process.env): WebhookSettings {
+/** The settings both the server and the worker run with. */
+function sharedSettings(env: WorkerEnvironment) {
   return {
-    secretKey: env.WEBHOOK_SECRET_KEY || undefined,
-    workerInServer: !["off", "false", "0"].includes((env.WEBHOOK_WORKER ?? "on").toLowerCase()),
-    delivery: {
-      retryDelaysMs: retryDelays(env),
-      attemptTimeoutMs: nonNegativeInteger(env, "WEBHOOK_TIMEOUT_MS", DEFAULT_DELIVERY_SETTINGS.attemptTimeoutMs),
-      leaseMarginMs: nonNegativeInteger(env, "WEBHOOK_LEASE_MARGIN_MS", DEFAULT_DELIVERY_SETTINGS.leaseMarginMs),
-      disableAfterMs: nonNegativeInteger(env, "WEBHOOK_DISABLE_AFTER_MS", DEFAULT_DELIVERY_SETTINGS.disableAfterMs),
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+    dataDir: env.DATA_DIR,
+    databaseUrl: env.DATABASE_URL,
+    databaseTimeouts: databaseTimeoutsOf(env),
+    databaseStartupTimeoutMs: env.DB_STARTUP_TIMEOUT_MS,
+    logLevel: env.LOG_LEVEL,
+    webhooks: {
+      secretKey: env.WEBHOOK_SECRET_KEY,
+      delivery: {
+        retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS,
+        attemptTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+        leaseMarginMs: env.WEBHOOK_LEASE_MARGIN_MS,
+        disableAfterMs: env.WEBHOOK_DISABLE_AFTER_MS,
+      },
+      outbound: env.outbound,
     },
-    outbound: outboundPolicyFromEnv(env),
   };
 }
 
-function nonNegativeInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
-}
-
+/** The server's settings from its environment, read once; a bad value throws an EnvironmentError naming it. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const port = Number(env.PORT || 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer 0-65535, got "${env.PORT}"`);
-  const host = env.HOST || "0.0.0.0";
+  const parsed = parseEnvironment(serverEnvironmentSchema, env);
+  const shared = sharedSettings(parsed);
   return {
-    port,
-    host,
-    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
-    dataDir: env.DATA_DIR || "./.data",
-    databaseUrl: env.DATABASE_URL || undefined,
-    databaseTimeouts: databaseTimeoutsFromEnv(env),
-    databaseStartupTimeoutMs: nonNegativeInteger(env, "DB_STARTUP_TIMEOUT_MS", 30_000),
-    adminApiKey: env.ADMIN_API_KEY || undefined,
-    demoSeed: !["off", "false", "0"].includes((env.DEMO_SEED ?? "on").toLowerCase()),
-    logLevel: env.LOG_LEVEL || "info",
-    bodyLimitBytes: nonNegativeInteger(env, "BODY_LIMIT_BYTES", 100_000),
-    trustProxyHops: nonNegativeInteger(env, "TRUST_PROXY", 0),
-    webhooks: readWebhookSettings(env),
-    metricsToken: env.METRICS_TOKEN || undefined,
-    connectionTimeouts: readConnectionTimeouts(env),
-    mcpSse: readMcpSseLimits(env),
-    allowedHosts: (env.ALLOWED_HOSTS ?? "")
-      .split(",")
-      .map((host) => host.trim())
-      .filter(Boolean),
+    ...shared,
+    port: parsed.PORT,
+    host: parsed.HOST,
+    adminApiKey: parsed.ADMIN_API_KEY,
+    demoSeed: parsed.DEMO_SEED,
+    bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
+    trustProxyHops: parsed.TRUST_PROXY,
+    webhooks: { ...shared.webhooks, workerInServer: parsed.WEBHOOK_WORKER },
+    metricsToken: parsed.METRICS_TOKEN,
+    connectionTimeouts: {
+      headersMs: parsed.HTTP_HEADERS_TIMEOUT_MS,
+      requestMs: parsed.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveMs: parsed.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      silentMs: parsed.HTTP_SILENT_TIMEOUT_MS,
+    },
+    mcpSse: {
+      maxSseSessions: parsed.MCP_SSE_MAX_SESSIONS,
+      maxSseSessionsPerClient: parsed.MCP_SSE_MAX_SESSIONS_PER_ADDRESS,
+      sseIdleTimeoutMs: parsed.MCP_SSE_IDLE_TIMEOUT_MS,
+    },
+    allowedHosts: parsed.ALLOWED_HOSTS,
     rateLimits: {
-      anonymousPerDay: nonNegativeInteger(env, "ANON_DAILY_LIMIT", DEFAULT_RATE_LIMITS.anonymousPerDay),
-      keyedPerMonth: nonNegativeInteger(env, "KEY_MONTHLY_LIMIT", DEFAULT_RATE_LIMITS.keyedPerMonth),
-      openPerMinute: nonNegativeInteger(env, "ANON_MINUTE_LIMIT", DEFAULT_RATE_LIMITS.openPerMinute),
-      leadsPerAddressPerHour: nonNegativeInteger(env, "LEADS_PER_ADDRESS_HOURLY", DEFAULT_RATE_LIMITS.leadsPerAddressPerHour),
-      leadsPerKeyPerHour: nonNegativeInteger(env, "LEADS_PER_KEY_HOURLY", DEFAULT_RATE_LIMITS.leadsPerKeyPerHour),
-      leadsPerBusinessPerDay: nonNegativeInteger(env, "LEADS_PER_BUSINESS_DAILY", DEFAULT_RATE_LIMITS.leadsPerBusinessPerDay),
-      webhookSendsPerKeyPerHour: nonNegativeInteger(env, "WEBHOOK_SENDS_PER_KEY_HOURLY", DEFAULT_RATE_LIMITS.webhookSendsPerKeyPerHour),
-      correctionsPerAddressPerHour: nonNegativeInteger(env, "CORRECTIONS_PER_ADDRESS_HOURLY", DEFAULT_RATE_LIMITS.correctionsPerAddressPerHour),
-      correctionsPerKeyPerHour: nonNegativeInteger(env, "CORRECTIONS_PER_KEY_HOURLY", DEFAULT_RATE_LIMITS.correctionsPerKeyPerHour),
+      anonymousPerDay: parsed.ANON_DAILY_LIMIT,
+      keyedPerMonth: parsed.KEY_MONTHLY_LIMIT,
+      openPerMinute: parsed.ANON_MINUTE_LIMIT,
+      leadsPerAddressPerHour: parsed.LEADS_PER_ADDRESS_HOURLY,
+      leadsPerKeyPerHour: parsed.LEADS_PER_KEY_HOURLY,
+      leadsPerBusinessPerDay: parsed.LEADS_PER_BUSINESS_DAILY,
+      webhookSendsPerKeyPerHour: parsed.WEBHOOK_SENDS_PER_KEY_HOURLY,
+      correctionsPerAddressPerHour: parsed.CORRECTIONS_PER_ADDRESS_HOURLY,
+      correctionsPerKeyPerHour: parsed.CORRECTIONS_PER_KEY_HOURLY,
     },
   };
+}
+
+/** What the webhook worker runs with: the server's settings it shares, from the worker's own variables. */
+export type WorkerConfig = Pick<ServerConfig, "publicBaseUrl" | "dataDir" | "databaseUrl" | "databaseTimeouts" | "databaseStartupTimeoutMs" | "logLevel"> & {
+  webhooks: Omit<WebhookSettings, "workerInServer">;
+};
+
+export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  return sharedSettings(parseEnvironment(workerEnvironmentSchema, env));
 }

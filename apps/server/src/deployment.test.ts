@@ -114,21 +114,21 @@ function parseEnvFile(text: string): { set: Record<string, string>; unset: strin
 /** Read by the test harness or the shell, not by a deployed service. */
 const NOT_DEPLOYMENT_SETTINGS = new Set(["CI", "PATH", "TEST_DATABASE_URL", "TEST_LOG_LEVEL", "TEST_SERVER"]);
 
-/** Every variable the apps and packages read: env.X, env["X"], and names passed to the env-reading helpers (config.ts's (env, "X"), client.ts's read("X")). */
+/**
+ * Every variable the apps and packages read: the keys of each process's environment schema (the
+ * `NAME: ...` properties of its env.ts), and any env.X or env["X"] read elsewhere.
+ */
 function variablesReadByCode(): Set<string> {
   const files = execFileSync("git", ["ls-files", "apps", "packages", "scripts"], { cwd: repoRoot, encoding: "utf8" })
     .split("\n")
-    .filter((file) => /\.(ts|mjs|js)$/.test(file) && !file.endsWith(".test.ts"));
-  const patterns = [
-    /\benv\.([A-Z][A-Z0-9_]*)/g,
-    /\benv\[\s*"([A-Z][A-Z0-9_]*)"\s*\]/g,
-    /\(\s*env\s*,\s*"([A-Z][A-Z0-9_]*)"/g,
-    /\bread\(\s*"([A-Z][A-Z0-9_]*)"/g,
-  ];
+    .filter((file) => /\.(ts|mjs|js)$/.test(file) && !file.endsWith(".test.ts") && existsSync(path.join(repoRoot, file)));
+  const patterns = [/\benv\.([A-Z][A-Z0-9_]*)/g, /\benv\[\s*"([A-Z][A-Z0-9_]*)"\s*\]/g];
+  const schemaKeys = /^\s+([A-Z][A-Z0-9_]*):/gm;
   const names = new Set<string>();
   for (const file of files) {
     const text = read(file);
-    for (const pattern of patterns) for (const match of text.matchAll(pattern)) names.add(match[1]!);
+    for (const pattern of path.basename(file) === "env.ts" ? [...patterns, schemaKeys] : patterns)
+      for (const match of text.matchAll(pattern)) names.add(match[1]!);
   }
   return new Set([...names].filter((name) => !NOT_DEPLOYMENT_SETTINGS.has(name)));
 }
@@ -143,6 +143,7 @@ describe(".env.example", () => {
     expect(readByCode).toContain("DB_STARTUP_TIMEOUT_MS");
     expect(readByCode).toContain("DB_CONNECT_TIMEOUT_MS");
     expect(readByCode).toContain("DIRECTORY_URL");
+    expect(readByCode).toContain("DIRECTORY_API_KEY");
     expect([...readByCode].filter((name) => !listed.includes(name)).sort()).toEqual([]);
     expect(listed.filter((name) => !readByCode.has(name)).sort()).toEqual([]);
     expect(new Set(listed).size).toBe(listed.length);

@@ -1,7 +1,18 @@
-import { readConfig } from "./config";
+import { EnvironmentError } from "@directory/db";
+import { readConfig, type ServerConfig } from "./config";
 import { startServer } from "./start";
 
-const running = await startServer(readConfig()).catch((error: unknown) => {
+let config: ServerConfig;
+try {
+  config = readConfig();
+} catch (error) {
+  // A bad variable is the operator's to fix: one line naming it, not a stack.
+  if (!(error instanceof EnvironmentError)) throw error;
+  console.error(`directory service: ${error.message}`);
+  process.exit(1);
+}
+
+const running = await startServer(config).catch((error: unknown) => {
   console.error("directory service failed to start:", error);
   process.exit(1);
 });

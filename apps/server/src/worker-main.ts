@@ -1,5 +1,5 @@
-import { createDatabase, migrate, postgresTarget, waitForDatabase } from "@directory/db";
-import { readConfig } from "./config";
+import { createDatabase, EnvironmentError, migrate, postgresTarget, waitForDatabase } from "@directory/db";
+import { readWorkerConfig, type WorkerConfig } from "./config";
 import { createLogger } from "./logger";
 import { loadWebhookSecretBox } from "./webhooks/secret-key";
 import { startWebhookWorker } from "./webhooks/worker";
@@ -8,7 +8,15 @@ import { startWebhookWorker } from "./webhooks/worker";
  * `pnpm worker`: webhook delivery alone, for deployments that run it apart from the API servers
  * (which then set WEBHOOK_WORKER=off). Any number may run against one PostgreSQL.
  */
-const config = readConfig();
+let config: WorkerConfig;
+try {
+  config = readWorkerConfig();
+} catch (error) {
+  // A bad variable is the operator's to fix: one line naming it, not a stack.
+  if (!(error instanceof EnvironmentError)) throw error;
+  console.error(`webhook worker: ${error.message}`);
+  process.exit(1);
+}
 const logger = createLogger(config.logLevel);
 const database = await createDatabase(
   config.databaseUrl ? { url: config.databaseUrl, timeouts: config.databaseTimeouts } : { dataDir: `${config.dataDir}/pglite` },

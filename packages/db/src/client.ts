@@ -120,37 +120,10 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   };
 }
 
-/** DATABASE_URL selects PostgreSQL; otherwise embedded PGlite in DATA_DIR (default ./.data). */
-export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
-  if (env.DATABASE_URL) return { url: env.DATABASE_URL, timeouts: databaseTimeoutsFromEnv(env) };
-  return { dataDir: `${env.DATA_DIR || "./.data"}/pglite` };
-}
-
 /**
  * For database chores (migrate, seed, ingest, benchmarks' set-up): the same options without the
  * statement timeout, which bounds a request's queries and would cut a million-row index build short.
  */
 export function forChores(options: DatabaseOptions): DatabaseOptions {
   return "url" in options ? { ...options, timeouts: { ...options.timeouts, statementMs: 0 } } : options;
-}
-
-/** forChores of the options from the environment. */
-export function choreDatabaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
-  return forChores(databaseOptionsFromEnv(env));
-}
-
-/** DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_IDLE_TIMEOUT_MS (milliseconds; 0 = off). */
-export function databaseTimeoutsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseTimeouts {
-  const read = (name: string, fallback: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === "") return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer (milliseconds), got "${raw}"`);
-    return value;
-  };
-  return {
-    connectMs: read("DB_CONNECT_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.connectMs),
-    statementMs: read("DB_STATEMENT_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.statementMs),
-    idleMs: read("DB_IDLE_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.idleMs),
-  };
 }

@@ -1,16 +1,18 @@
 export * from "./schema/index";
+export { createDatabase, forChores, DEFAULT_DATABASE_TIMEOUTS, type Database, type DatabaseOptions, type DatabaseTimeouts, type Db } from "./client";
 export {
-  choreDatabaseOptionsFromEnv,
-  createDatabase,
-  forChores,
-  databaseOptionsFromEnv,
-  databaseTimeoutsFromEnv,
-  DEFAULT_DATABASE_TIMEOUTS,
-  type Database,
-  type DatabaseOptions,
-  type DatabaseTimeouts,
-  type Db,
-} from "./client";
+  databaseEnvironment,
+  databaseOptionsOf,
+  databaseTimeoutsOf,
+  EnvironmentError,
+  nonNegativeInteger,
+  onOff,
+  optionalText,
+  parseEnvironment,
+  text,
+  url,
+  type DatabaseEnvironment,
+} from "./env";
 export { migrate } from "./migrate";
 export { postgresTarget, waitForDatabase } from "./wait-for-database";
 export { executePrepared, preparedQuery, rowsOf } from "./rows";

@@ -1,0 +1,127 @@
+import { DEFAULT_DELIVERY_SETTINGS, DEFAULT_RATE_LIMITS, outboundPolicyFromEnv } from "@directory/api";
+import { databaseEnvironment, nonNegativeInteger, onOff, optionalText, text, url } from "@directory/db";
+import { DEFAULT_SSE_LIMITS } from "@directory/mcp";
+import { z } from "zod";
+
+/**
+ * Every variable the server and the webhook worker read, each with its default (.env.example lists
+ * them; deployment.test.ts checks the two agree). config.ts turns the parsed values into the
+ * settings the process runs with.
+ */
+
+export const DEFAULT_CONNECTION_TIMEOUTS = { headersMs: 15_000, requestMs: 30_000, keepAliveMs: 5_000, silentMs: 10_000 };
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const port = z
+  .string()
+  .optional()
+  .transform((raw, context) => {
+    const value = Number(raw || 3000);
+    if (Number.isInteger(value) && value >= 0 && value <= 65535) return value;
+    context.addIssue({ code: "custom", message: `must be an integer 0-65535, got "${raw}"` });
+    return z.NEVER;
+  });
+
+const retryDelays = z
+  .string()
+  .optional()
+  .transform((raw, context) => {
+    if (!raw) return [...DEFAULT_DELIVERY_SETTINGS.retryDelaysMs];
+    const delays = raw.split(",").map((part) => Number(part.trim()));
+    if (delays.length === 4 && delays.every((delay) => Number.isInteger(delay) && delay >= 0)) return delays;
+    context.addIssue({ code: "custom", message: `must be four comma-separated non-negative integers (milliseconds), got "${raw}"` });
+    return z.NEVER;
+  });
+
+/** The values outboundPolicyFromEnv understands; it decides what they mean, and refuses loopback in production. */
+const allowLoopback = z
+  .string()
+  .optional()
+  .refine((raw) => !raw || ["true", "false", "1", "0"].includes(raw.trim().toLowerCase()), { message: "must be true or false (or 1/0)" });
+
+const commaList = z
+  .string()
+  .optional()
+  .transform((raw) =>
+    (raw ?? "")
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+/** What the worker reads: the database, where its URLs point, and webhook delivery. */
+const workerVariables = {
+  ...databaseEnvironment,
+  PORT: port,
+  PUBLIC_BASE_URL: url(["http:", "https:"]),
+  DB_STARTUP_TIMEOUT_MS: nonNegativeInteger(30_000, " (milliseconds)"),
+  LOG_LEVEL: z
+    .string()
+    .optional()
+    .transform((raw) => (raw ? raw : "info"))
+    .pipe(z.enum(LOG_LEVELS, { error: (issue) => `must be one of ${LOG_LEVELS.join(", ")}, got "${String(issue.input)}"` })),
+  NODE_ENV: optionalText(),
+  WEBHOOK_SECRET_KEY: optionalText(),
+  WEBHOOK_RETRY_DELAYS_MS: retryDelays,
+  WEBHOOK_TIMEOUT_MS: nonNegativeInteger(DEFAULT_DELIVERY_SETTINGS.attemptTimeoutMs),
+  WEBHOOK_LEASE_MARGIN_MS: nonNegativeInteger(DEFAULT_DELIVERY_SETTINGS.leaseMarginMs),
+  WEBHOOK_DISABLE_AFTER_MS: nonNegativeInteger(DEFAULT_DELIVERY_SETTINGS.disableAfterMs),
+  WEBHOOK_ALLOW_LOOPBACK: allowLoopback,
+};
+
+/** The server reads the worker's variables and those of its HTTP doors, limits and start. */
+const serverVariables = {
+  ...workerVariables,
+  HOST: text("0.0.0.0"),
+  ADMIN_API_KEY: optionalText(),
+  DEMO_SEED: onOff(true),
+  BODY_LIMIT_BYTES: nonNegativeInteger(100_000),
+  TRUST_PROXY: nonNegativeInteger(0),
+  ALLOWED_HOSTS: commaList,
+  METRICS_TOKEN: optionalText(),
+  WEBHOOK_WORKER: onOff(true),
+  HTTP_HEADERS_TIMEOUT_MS: nonNegativeInteger(DEFAULT_CONNECTION_TIMEOUTS.headersMs),
+  HTTP_REQUEST_TIMEOUT_MS: nonNegativeInteger(DEFAULT_CONNECTION_TIMEOUTS.requestMs),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: nonNegativeInteger(DEFAULT_CONNECTION_TIMEOUTS.keepAliveMs),
+  HTTP_SILENT_TIMEOUT_MS: nonNegativeInteger(DEFAULT_CONNECTION_TIMEOUTS.silentMs),
+  MCP_SSE_MAX_SESSIONS: nonNegativeInteger(DEFAULT_SSE_LIMITS.maxSseSessions),
+  MCP_SSE_MAX_SESSIONS_PER_ADDRESS: nonNegativeInteger(DEFAULT_SSE_LIMITS.maxSseSessionsPerClient),
+  MCP_SSE_IDLE_TIMEOUT_MS: nonNegativeInteger(DEFAULT_SSE_LIMITS.sseIdleTimeoutMs),
+  ANON_DAILY_LIMIT: nonNegativeInteger(DEFAULT_RATE_LIMITS.anonymousPerDay),
+  KEY_MONTHLY_LIMIT: nonNegativeInteger(DEFAULT_RATE_LIMITS.keyedPerMonth),
+  ANON_MINUTE_LIMIT: nonNegativeInteger(DEFAULT_RATE_LIMITS.openPerMinute),
+  LEADS_PER_ADDRESS_HOURLY: nonNegativeInteger(DEFAULT_RATE_LIMITS.leadsPerAddressPerHour),
+  LEADS_PER_KEY_HOURLY: nonNegativeInteger(DEFAULT_RATE_LIMITS.leadsPerKeyPerHour),
+  LEADS_PER_BUSINESS_DAILY: nonNegativeInteger(DEFAULT_RATE_LIMITS.leadsPerBusinessPerDay),
+  WEBHOOK_SENDS_PER_KEY_HOURLY: nonNegativeInteger(DEFAULT_RATE_LIMITS.webhookSendsPerKeyPerHour),
+  CORRECTIONS_PER_ADDRESS_HOURLY: nonNegativeInteger(DEFAULT_RATE_LIMITS.correctionsPerAddressPerHour),
+  CORRECTIONS_PER_KEY_HOURLY: nonNegativeInteger(DEFAULT_RATE_LIMITS.correctionsPerKeyPerHour),
+};
+
+/** Production deliveries reach public addresses only: outboundPolicyFromEnv refuses loopback there. */
+function outboundPolicy(env: { WEBHOOK_ALLOW_LOOPBACK?: string | undefined; NODE_ENV?: string | undefined }, context: z.RefinementCtx) {
+  try {
+    return outboundPolicyFromEnv({ WEBHOOK_ALLOW_LOOPBACK: env.WEBHOOK_ALLOW_LOOPBACK, NODE_ENV: env.NODE_ENV });
+  } catch (error) {
+    context.addIssue({ code: "custom", message: error instanceof Error ? error.message : String(error) });
+    return z.NEVER;
+  }
+}
+
+export const workerEnvironmentSchema = z.object(workerVariables).transform((env, context) => ({ ...env, outbound: outboundPolicy(env, context) }));
+
+export const serverEnvironmentSchema = z.object(serverVariables).transform((env, context) => {
+  // Node refuses a request deadline shorter than the headers' one; say which variables to change.
+  if (env.HTTP_REQUEST_TIMEOUT_MS > 0 && env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+    context.addIssue({
+      code: "custom",
+      path: ["HTTP_HEADERS_TIMEOUT_MS"],
+      message: `(${env.HTTP_HEADERS_TIMEOUT_MS}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${env.HTTP_REQUEST_TIMEOUT_MS})`,
+    });
+  }
+  return { ...env, outbound: outboundPolicy(env, context) };
+});
+
+export type WorkerEnvironment = z.output<typeof workerEnvironmentSchema>;
+export type ServerEnvironment = z.output<typeof serverEnvironmentSchema>;

@@ -1,0 +1,116 @@
+import { z } from "zod";
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseOptions, type DatabaseTimeouts } from "./client";
+
+/**
+ * The pieces every process's environment schema is built from (the server's, the worker's, the
+ * admin CLI's), and the database settings they share. Each process parses process.env once with
+ * parseEnvironment; a bad value fails with one line naming its variable, never a stack.
+ */
+
+/** A bad environment: its message is one line naming every bad variable, for the process to print before it exits 1. */
+export class EnvironmentError extends Error {
+  override name = "EnvironmentError";
+}
+
+/** Parses env with the schema, or throws an EnvironmentError naming each bad variable and what it must be. */
+export function parseEnvironment<Schema extends z.ZodType>(schema: Schema, env: NodeJS.ProcessEnv): z.output<Schema> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")} ${issue.message}` : issue.message));
+  throw new EnvironmentError(`bad environment: ${problems.join("; ")}`);
+}
+
+/** Unset or empty: the fallback (an empty NAME= line in an env file means "the default", as it always has). */
+function unsetOrEmpty(raw: string | undefined): raw is undefined | "" {
+  return raw === undefined || raw === "";
+}
+
+/** A count or a duration in milliseconds: a whole number, 0 or more. */
+export function nonNegativeInteger(fallback: number, unit = "") {
+  return z
+    .string()
+    .optional()
+    .transform((raw, context) => {
+      if (unsetOrEmpty(raw)) return fallback;
+      const value = Number(raw);
+      if (Number.isInteger(value) && value >= 0) return value;
+      context.addIssue({ code: "custom", message: `must be a non-negative integer${unit}, got "${raw}"` });
+      return z.NEVER;
+    });
+}
+
+/** Text with a default when unset or empty. */
+export function text(fallback: string) {
+  return z
+    .string()
+    .optional()
+    .transform((raw) => (unsetOrEmpty(raw) ? fallback : raw));
+}
+
+/** Text that may stay unset (an empty value is unset too). */
+export function optionalText() {
+  return z
+    .string()
+    .optional()
+    .transform((raw) => (unsetOrEmpty(raw) ? undefined : raw));
+}
+
+const SWITCH_VALUES: Record<string, boolean> = { on: true, true: true, "1": true, off: false, false: false, "0": false };
+
+/** on/off (also true/false, 1/0, in any case); anything else is refused rather than read as one or the other. */
+export function onOff(fallback: boolean) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, context) => {
+      if (unsetOrEmpty(raw)) return fallback;
+      const value = SWITCH_VALUES[raw.trim().toLowerCase()];
+      if (value !== undefined) return value;
+      context.addIssue({ code: "custom", message: `must be on or off (or true/false, 1/0), got "${raw}"` });
+      return z.NEVER;
+    });
+}
+
+/** An absolute URL whose scheme is one of protocols (e.g. "http:"), with a default when unset or empty. */
+export function url(protocols: string[], fallback?: string) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, context) => {
+      if (unsetOrEmpty(raw)) return fallback;
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(raw);
+      } catch {
+        parsed = undefined;
+      }
+      if (parsed && protocols.includes(parsed.protocol)) return raw;
+      const schemes = protocols.map((protocol) => `${protocol}//`).join(" or ");
+      // A database URL carries its password: name the variable, never echo the value.
+      context.addIssue({ code: "custom", message: `must be a URL starting ${schemes}` });
+      return z.NEVER;
+    });
+}
+
+/** DATABASE_URL selects PostgreSQL; otherwise embedded PGlite in DATA_DIR (default ./.data). */
+export const databaseEnvironment = {
+  DATABASE_URL: url(["postgres:", "postgresql:"]),
+  DATA_DIR: text("./.data"),
+  /** Milliseconds; 0 = off. */
+  DB_CONNECT_TIMEOUT_MS: nonNegativeInteger(DEFAULT_DATABASE_TIMEOUTS.connectMs, " (milliseconds)"),
+  DB_STATEMENT_TIMEOUT_MS: nonNegativeInteger(DEFAULT_DATABASE_TIMEOUTS.statementMs, " (milliseconds)"),
+  DB_IDLE_TIMEOUT_MS: nonNegativeInteger(DEFAULT_DATABASE_TIMEOUTS.idleMs, " (milliseconds)"),
+};
+
+export type DatabaseEnvironment = z.output<z.ZodObject<typeof databaseEnvironment>>;
+
+/** PostgreSQL's connect, statement and idle timeouts, from a parsed environment. */
+export function databaseTimeoutsOf(env: DatabaseEnvironment): DatabaseTimeouts {
+  return { connectMs: env.DB_CONNECT_TIMEOUT_MS, statementMs: env.DB_STATEMENT_TIMEOUT_MS, idleMs: env.DB_IDLE_TIMEOUT_MS };
+}
+
+/** The database a process opens, from its parsed environment. */
+export function databaseOptionsOf(env: DatabaseEnvironment): DatabaseOptions {
+  if (env.DATABASE_URL) return { url: env.DATABASE_URL, timeouts: databaseTimeoutsOf(env) };
+  return { dataDir: `${env.DATA_DIR}/pglite` };
+}
