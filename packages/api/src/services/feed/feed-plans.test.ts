@@ -1,8 +1,8 @@
-import { count, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businesses, rowsOf } from "@directory/db";
+import { rowsOf } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "../../testing";
-import { feedVisibleCondition } from "./feed-documents";
+import { getPartnerFeedPage, type PartnerFeedPageParams } from "./partner-feed";
 
 let database: TestDatabase;
 
@@ -13,10 +13,48 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-/** The plan of a query with scans of the whole table ruled out: what an index alone can answer. */
-async function indexPlan(query: { toSQL(): { sql: string; params: unknown[] } }): Promise<string> {
-  const { sql: text, params } = query.toSQL();
-  const literal = (value: unknown) => (typeof value === "number" ? String(value) : `'${String(value).replace(/'/g, "''")}'`);
+interface Statement {
+  text: string;
+  params: unknown[];
+}
+
+/** The driver client under the drizzle handle: PGlite's (query) or postgres-js's (unsafe), both what production calls. */
+type DriverClient = Record<"query" | "unsafe", ((text: string, params?: unknown[], ...rest: unknown[]) => unknown) | undefined>;
+
+/**
+ * The statements production sends while it serves a feed page: the driver's own methods, wrapped
+ * for the call, record each text and its parameters. Whatever the feed builds its queries with,
+ * these are the plans PostgreSQL and PGlite are asked to run.
+ */
+async function statementsSentBy(serve: () => Promise<unknown>): Promise<Statement[]> {
+  const client = (database.db as unknown as { session: { client: DriverClient } }).session.client;
+  const sent: Statement[] = [];
+  const originals = { query: client.query, unsafe: client.unsafe };
+  for (const method of ["query", "unsafe"] as const) {
+    const original = originals[method];
+    if (typeof original !== "function") continue;
+    client[method] = function (this: unknown, text: string, params?: unknown[], ...rest: unknown[]) {
+      sent.push({ text, params: params ?? [] });
+      return original.call(this, text, params, ...rest);
+    };
+  }
+  try {
+    await serve();
+  } finally {
+    client.query = originals.query;
+    client.unsafe = originals.unsafe;
+  }
+  return sent;
+}
+
+/** The plan of a sent statement with scans of the whole table ruled out: what an index alone can answer. */
+async function indexPlan({ text, params }: Statement): Promise<string> {
+  const literal = (value: unknown): string => {
+    if (value === null) return "null";
+    if (typeof value === "number" || typeof value === "boolean") return String(value);
+    const text = value instanceof Date ? value.toISOString() : typeof value === "string" ? value : JSON.stringify(value);
+    return `'${text.replace(/'/g, "''")}'`;
+  };
   const inlined = text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
   return database.db.transaction(async (tx) => {
     await tx.execute(sql`set local enable_seqscan = off`);
@@ -26,25 +64,34 @@ async function indexPlan(query: { toSQL(): { sql: string; params: unknown[] } })
   });
 }
 
-/** What partner-feed.ts reads: verified, active, unexpired businesses. */
-const feedCondition = feedVisibleCondition();
+const FIRST_PAGE: PartnerFeedPageParams = { limit: 500, offset: 0, baseUrl: "http://localhost:3000" };
+
+/** The statements of those sent that read businesses and match `shape` (at least one): a page read ahead in the call's time is among them. */
+function sentStatements(statements: Statement[], shape: RegExp): Statement[] {
+  const matching = statements.filter((statement) => /\bfrom\s+"?businesses"?/i.test(statement.text) && shape.test(statement.text));
+  expect(matching.length).toBeGreaterThan(0);
+  return matching;
+}
 
 describe("the partner feed reads its index alone (migration 0026)", () => {
   it("counts a traversal's locations with an index-only scan of businesses_feed_idx", async () => {
-    const plan = await indexPlan(database.db.select({ n: count() }).from(businesses).where(feedCondition));
-    expect(plan).toContain("Index Only Scan using businesses_feed_idx");
+    const statements = await statementsSentBy(() => getPartnerFeedPage(database.db, FIRST_PAGE));
+    for (const statement of sentStatements(statements, /\bcount\(/i)) expect(await indexPlan(statement)).toContain("Index Only Scan using businesses_feed_idx");
   });
 
-  it("chooses a page's rows in (updated_at, id) order with an index-only scan, no sort", async () => {
-    const plan = await indexPlan(
-      database.db
-        .select({ id: businesses.id, updatedAt: businesses.updatedAt })
-        .from(businesses)
-        .where(feedCondition)
-        .orderBy(businesses.updatedAt, businesses.id)
-        .limit(501),
-    );
-    expect(plan).toContain("Index Only Scan using businesses_feed_idx");
-    expect(plan).not.toMatch(/\bSort\b/);
+  it("chooses a page's rows in (updated_at, id) order with an index-only scan, no sort: the first page and a cursor's next", async () => {
+    let nextCursor: string | null = null;
+    const first = await statementsSentBy(async () => {
+      nextCursor = (await getPartnerFeedPage(database.db, { ...FIRST_PAGE, limit: 2 })).nextCursor;
+    });
+    expect(nextCursor).not.toBeNull();
+    // Another limit than the walk's: the page is read now, not taken from the one read ahead.
+    const next = await statementsSentBy(() => getPartnerFeedPage(database.db, { ...FIRST_PAGE, limit: 3, cursor: nextCursor! }));
+    expect(next.some((statement) => /feed_documents/.test(statement.text) && /\) > \(timestamptz 'epoch'/.test(statement.text))).toBe(true);
+    for (const statement of [...sentStatements(first, /feed_documents/), ...sentStatements(next, /feed_documents/)]) {
+      const plan = await indexPlan(statement);
+      expect(plan).toContain("Index Only Scan using businesses_feed_idx");
+      expect(plan).not.toMatch(/\bSort\b/);
+    }
   });
 });
