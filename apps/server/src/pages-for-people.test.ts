@@ -1,12 +1,13 @@
 import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businesses, cities } from "@directory/db";
+import { businesses } from "@directory/db";
+import { ALL_DAYS, BROWSER_ACCEPT, fetchPage, mumbaiDentists as mumbaiDentistsOf } from "./pages-fixtures";
 import { getJson, startTestServer, type TestServer } from "./testing";
 
 /**
  * The pages as a person meets them (issues 23 and 26): open now and near on browse, a profile's
  * hours in its own time zone with today marked, the facts table in words, the MCP page, the HTML
- * 404 for browsers, and one profile view counting once against the anonymous daily limit.
+ * 404 for browsers (one profile view counting once against the daily limit: page-view-limit.test.ts).
  */
 let server: TestServer;
 beforeAll(async () => {
@@ -17,29 +18,13 @@ afterAll(async () => {
 });
 
 const db = () => server.database.db;
-const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
-
-async function get(path: string, headers: Record<string, string> = {}, base = server.url) {
-  const response = await fetch(`${base}${path}`, { redirect: "manual", headers });
-  return { status: response.status, headers: response.headers, text: await response.text() };
+async function get(path: string, headers: Record<string, string> = {}) {
+  return fetchPage(`${server.url}${path}`, headers);
 }
 
 const slugsOf = (html: string) => [...html.matchAll(/<li><a href="\/business\/([^"]+)">/g)].map((m) => decodeURIComponent(m[1]!));
 const unescape = (html: string) => html.replace(/&amp;/g, "&");
-
-/** The servable dentists of Mumbai, with their zone, best ranked first is not needed: any order. */
-async function mumbaiDentists() {
-  return db()
-    .select({ id: businesses.id, slug: businesses.slug, lat: businesses.lat, lng: businesses.lng, timeZone: cities.timeZone, cityName: cities.name })
-    .from(businesses)
-    .innerJoin(cities, eq(cities.id, businesses.cityId))
-    .where(
-      and(eq(businesses.categorySlug, "dentist"), eq(cities.name, "Mumbai"), eq(businesses.status, "active"), sql`${businesses.subscriptionExpiresAt} is null`),
-    )
-    .orderBy(asc(businesses.slug));
-}
-
-const ALL_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const mumbaiDentists = () => mumbaiDentistsOf(db());
 
 function localWeekday(timeZone: string, at = new Date()): string {
   return new Intl.DateTimeFormat("en-GB", { weekday: "long", timeZone }).format(at);
@@ -280,39 +265,5 @@ describe("pages for people (issue 26)", () => {
       body: "{}",
     });
     expect(post.headers.get("content-type")).toMatch(/^application\/json/);
-  });
-});
-
-describe("one profile view counts once against the anonymous daily limit (issue 26)", () => {
-  let limited: TestServer;
-  const LIMIT = 3;
-  // Its own client address (one trusted proxy hop), so no count from the tests above, written late by the in-memory limiter, reaches this bucket.
-  const VISITOR = { accept: BROWSER_ACCEPT, "x-forwarded-for": "203.0.113.26" };
-  beforeAll(async () => {
-    limited = await startTestServer({ database: server.database, rateLimits: { anonymousPerDay: LIMIT, openPerMinute: 1_000_000 }, trustProxyHops: 1 });
-  });
-  afterAll(async () => {
-    await limited?.close();
-  });
-
-  it("a profile page with its offers, questions and hours costs one request of the day's allowance; the 4th view of 3 is the 429 page", async () => {
-    const [target] = await mumbaiDentists();
-    await db()
-      .update(businesses)
-      .set({ openingHours: [{ days: ALL_DAYS, opens: "08:00", closes: "20:00" }] })
-      .where(eq(businesses.id, target!.id));
-    for (let view = 1; view <= LIMIT; view++) {
-      const page = await get(`/business/${target!.slug}`, VISITOR, limited.url);
-      expect(page.status).toBe(200);
-      expect(page.text).toContain('<h2 id="offers">');
-      expect(page.text).toContain('<table class="hours">');
-      expect(page.headers.get("ratelimit")).toMatch(new RegExp(`^"anonymous-daily";r=${LIMIT - view};t=\\d+$`));
-    }
-    const refused = await get(`/business/${target!.slug}`, VISITOR, limited.url);
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(refused.text).toContain("<h1>Too many requests</h1>");
-    // The API counted the same: the allowance is spent.
-    expect((await getJson(limited.url, `/api/v2/entity-profile?slug=${target!.slug}`, { "x-forwarded-for": VISITOR["x-forwarded-for"] })).status).toBe(429);
   });
 });

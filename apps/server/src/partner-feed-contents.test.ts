@@ -1,5 +1,3 @@
-import { request } from "node:http";
-import { gunzipSync } from "node:zlib";
 import { and, asc, count, eq, gte, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { recordFeedChanges } from "@directory/api";
@@ -237,41 +235,6 @@ describe("GET /api/v2/partner-feed: locations", () => {
       expect(JSON.stringify(page)).not.toMatch(/geoScore|visibilityScore|geo_score|visibility_score/i);
     }
   });
-});
-
-/** A GET as bytes, with the partner key and the headers given; no decoding. */
-function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { headers: { authorization: `Bearer ${partnerKey}`, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
-
-describe("the REST door's page bodies (written whole, gzipped in one piece)", () => {
-  for (const path of ["/api/v2/partner-feed?limit=50", "/api/v2/partner-feed/changes?after=0&limit=50"]) {
-    it(`${path.split("?")[0]}: gzip when asked for it, decoding to the identity body; identity without Accept-Encoding`, async () => {
-      const plain = await rawGet(path, {});
-      const identity = await rawGet(path, { "accept-encoding": "identity" });
-      const gzip = await rawGet(path, { "accept-encoding": "gzip, deflate" });
-      const refused = await rawGet(path, { "accept-encoding": "gzip;q=0" });
-      for (const answer of [plain, identity, gzip, refused]) expect(answer.status).toBe(200);
-      expect(plain.headers["content-encoding"]).toBeUndefined();
-      expect(identity.headers["content-encoding"]).toBeUndefined();
-      expect(refused.headers["content-encoding"]).toBeUndefined();
-      expect(gzip.headers["content-encoding"]).toBe("gzip");
-      expect(gzip.headers.vary).toMatch(/Accept-Encoding/i);
-      expect(gzip.body.length).toBeLessThan(identity.body.length);
-      expect(gunzipSync(gzip.body).toString()).toBe(identity.body.toString());
-      expect(plain.body.toString()).toBe(identity.body.toString());
-      expect(JSON.parse(identity.body.toString())).toHaveProperty(path.includes("changes") ? "changes" : "locations");
-    });
-  }
 });
 
 describe('the REST door\'s Link header (rel="next")', () => {

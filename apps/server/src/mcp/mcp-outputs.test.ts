@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { appRouter } from "@directory/api";
-import { createMcpServer, listedOutputSchema, listingsOnce, profileView } from "@directory/mcp";
+import { createMcpServer, listedOutputSchema, listingsOnce, MAX_STRING_LENGTH, profileView, truncateStrings } from "@directory/mcp";
 import type { DirectoryClient } from "@directory/sdk";
 
 /** The procedure each tool calls, by tRPC path. */
@@ -115,5 +115,16 @@ describe("MCP tool outputs are the procedures' output schemas", () => {
     const leadView = ["leadId", "status", "createdAt", "updatedAt"];
     expect(properties("submit_lead")).toEqual([...leadView, "businessSlug"]);
     expect(properties("get_lead_status")).toEqual([...leadView, "business"]);
+  });
+});
+
+describe("result size", () => {
+  it("cuts strings longer than 2,000 characters, saying so, and leaves the rest alone", () => {
+    const long = "x".repeat(MAX_STRING_LENGTH + 500);
+    const result = truncateStrings({ short: "ok", n: 3, nested: [{ long }], empty: null });
+    expect(result.short).toBe("ok");
+    expect(result.n).toBe(3);
+    expect(result.empty).toBeNull();
+    expect(result.nested[0]!.long).toBe(`${"x".repeat(MAX_STRING_LENGTH)}… [truncated: 500 more characters]`);
   });
 });

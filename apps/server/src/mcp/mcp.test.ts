@@ -9,7 +9,6 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createApiKey } from "@directory/api";
 import { businesses, leads, offers } from "@directory/db";
 import { startTestServer, type JsonBody, type TestServer } from "../testing";
-import { MAX_STRING_LENGTH, truncateStrings } from "@directory/mcp";
 
 const TOOL_NAMES = [
   "compare_businesses",
@@ -286,16 +285,5 @@ describe("MCP over stdio", () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
     const result = await structured(stdio, "search_businesses", { category: "dentist", city: "Mumbai", limit: 2 });
     expect(result.total).toBe(2);
-  });
-});
-
-describe("result size", () => {
-  it("cuts strings longer than 2,000 characters, saying so, and leaves the rest alone", () => {
-    const long = "x".repeat(MAX_STRING_LENGTH + 500);
-    const result = truncateStrings({ short: "ok", n: 3, nested: [{ long }], empty: null });
-    expect(result.short).toBe("ok");
-    expect(result.n).toBe(3);
-    expect(result.empty).toBeNull();
-    expect(result.nested[0]!.long).toBe(`${"x".repeat(MAX_STRING_LENGTH)}… [truncated: 500 more characters]`);
   });
 });

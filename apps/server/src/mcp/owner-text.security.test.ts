@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -292,16 +292,5 @@ describe("owner-written text is cleaned and capped by the output schemas, on eve
     expectClean("HTML JSON-LD", jsonLd!.replace(/\\u003c/gi, "<"));
     expect(HIDDEN_PATTERN.test(html)).toBe(false);
     expect(Buffer.byteLength(html)).toBeLessThan(PROFILE_BUDGET_BYTES);
-  });
-});
-
-describe("offer currencies are checked where they are stored", () => {
-  it("the database refuses a currency that is not three capital letters", async () => {
-    await expect(db().insert(offers).values({ businessId: a.id, title: "Bad", price: "1.00", currency: "INR<script>alert(1)</script>" })).rejects.toThrow();
-    const [row] = await db()
-      .select({ n: sql<number>`count(*)::int` })
-      .from(offers)
-      .where(eq(offers.title, "Bad"));
-    expect(row?.n).toBe(0);
   });
 });

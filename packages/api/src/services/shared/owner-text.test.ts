@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businesses } from "@directory/db";
+import { businesses, offers } from "@directory/db";
 import { DomainError } from "../../errors";
 import { createOpenApiDocument } from "../../openapi";
 import { ZOffersOutput } from "../../routers/entities/get-offers.types";
@@ -113,5 +113,19 @@ describe("owner-written text reaches agents as plain, bounded data", () => {
     expect(description.endsWith("[truncated]")).toBe(true);
     const agent = await caller.entities.getAgentProfile({ slug: target!.slug });
     expect(agent.entity.description).toBe(description);
+  });
+});
+
+describe("offer currencies are checked where they are stored", () => {
+  it("the database refuses a currency that is not three capital letters", async () => {
+    const [business] = await database.db.select({ id: businesses.id }).from(businesses).limit(1);
+    await expect(
+      database.db.insert(offers).values({ businessId: business!.id, title: "Bad", price: "1.00", currency: "INR<script>alert(1)</script>" }),
+    ).rejects.toThrow();
+    const [row] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(offers)
+      .where(eq(offers.title, "Bad"));
+    expect(row?.n).toBe(0);
   });
 });
