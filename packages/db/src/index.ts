@@ -16,6 +16,7 @@ export {
 export { migrate } from "./migrate";
 export { postgresTarget, waitForDatabase } from "./wait-for-database";
 export { executePrepared, preparedQuery, rowsOf } from "./rows";
+export { perDatabase } from "./per-database";
 export {
   backfillListingFreshness,
   isVouched,

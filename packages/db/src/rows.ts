@@ -1,5 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import type { Db } from "./client";
+import { perDatabase } from "./per-database";
 
 /**
  * The rows of a `db.execute(sql...)` result: postgres-js returns them as the result itself, PGlite
@@ -45,13 +46,6 @@ function prepare(db: Db, query: SQL) {
  * connection). Name the columns as T names them.
  */
 export function preparedQuery<T>(query: SQL): (db: Db, values: Record<string, unknown>) => Promise<T[]> {
-  const perDatabase = new WeakMap<Db, { execute(values?: Record<string, unknown>): Promise<unknown> }>();
-  return async (db, values) => {
-    let prepared = perDatabase.get(db);
-    if (!prepared) {
-      prepared = prepare(db, query);
-      perDatabase.set(db, prepared);
-    }
-    return rowsOf<T>(await prepared.execute(values));
-  };
+  const statements = perDatabase((db) => prepare(db, query));
+  return async (db, values) => rowsOf<T>(await statements.get(db).execute(values));
 }

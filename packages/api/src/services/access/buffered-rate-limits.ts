@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { rateLimitCounters, type Db } from "@directory/db";
+import { perDatabase, rateLimitCounters, type Db } from "@directory/db";
 import { consumeRateLimit, windowBounds, type ConsumeRateLimitParams, type RateLimitDecision } from "./rate-limits";
 
 /**
@@ -30,13 +30,7 @@ interface LocalCount {
   syncing: boolean;
 }
 
-const countsByDatabase = new WeakMap<Db, Map<string, LocalCount>>();
-
-function countsOf(db: Db): Map<string, LocalCount> {
-  let counts = countsByDatabase.get(db);
-  if (!counts) countsByDatabase.set(db, (counts = new Map()));
-  return counts;
-}
+const countsByDatabase = perDatabase(() => new Map<string, LocalCount>());
 
 /** Adds calls already admitted in memory to the bucket's row, whatever the limit. */
 async function writePending(db: Db, bucket: string, count: LocalCount, pending: number): Promise<void> {
@@ -57,7 +51,7 @@ async function writePending(db: Db, bucket: string, count: LocalCount, pending: 
  */
 export async function consumeBufferedRateLimit(db: Db, params: ConsumeRateLimitParams): Promise<RateLimitDecision> {
   const { subject, policy, now = new Date() } = params;
-  const counts = countsOf(db);
+  const counts = countsByDatabase.get(db);
   const bucket = `${policy.name}|${subject}`;
   const { start, end } = windowBounds(policy.window, now);
   const found = counts.get(bucket);
@@ -99,7 +93,7 @@ async function syncBucket(db: Db, bucket: string, local: LocalCount, params: Con
     return decision;
   } catch (error) {
     // The bucket is forgotten, as before syncs were held here: its unwritten calls are lost, never counted twice.
-    countsOf(db).delete(bucket);
+    countsByDatabase.get(db).delete(bucket);
     throw error;
   } finally {
     local.syncing = false;

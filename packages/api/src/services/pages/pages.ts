@@ -1,5 +1,5 @@
 import { and, eq, gte, lt, ne } from "drizzle-orm";
-import { businesses, cities, categories, type City, type Db } from "@directory/db";
+import { businesses, cities, categories, perDatabase, type City, type Db } from "@directory/db";
 import { servableCondition } from "../entities/servable";
 import { isDecommissioned, requireBusinessBySlug, selectBusinessRecords } from "../entities/business-lookup";
 import { toListing } from "../search/listing";
@@ -51,15 +51,11 @@ export async function sitemapPageStarts(db: Db, pageSize: number): Promise<strin
  */
 export const SITEMAP_STARTS_TTL_MS = 60 * 60 * 1000;
 
-const cachedStarts = new WeakMap<Db, Map<number, { at: number; starts: Promise<string[]> }>>();
+const cachedStarts = perDatabase(() => new Map<number, { at: number; starts: Promise<string[]> }>());
 
 /** sitemapPageStarts, computed at most once per SITEMAP_STARTS_TTL_MS per database and page size. */
 function cachedSitemapPageStarts(db: Db, pageSize: number): Promise<string[]> {
-  let bySize = cachedStarts.get(db);
-  if (!bySize) {
-    bySize = new Map();
-    cachedStarts.set(db, bySize);
-  }
+  const bySize = cachedStarts.get(db);
   const cached = bySize.get(pageSize);
   if (cached && Date.now() - cached.at < SITEMAP_STARTS_TTL_MS) return cached.starts;
   const starts = sitemapPageStarts(db, pageSize);

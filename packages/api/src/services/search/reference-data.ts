@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { categories, cities, rowsOf, type Category, type City, type Db } from "@directory/db";
+import { categories, cities, perDatabase, rowsOf, type Category, type City, type Db } from "@directory/db";
 
 /**
  * Reference data (categories with their synonyms, cities with their aliases) is small, hot and
@@ -29,7 +29,7 @@ interface Holder {
   pending: Promise<ReferenceData> | null;
 }
 
-const holders = new WeakMap<Db, Holder>();
+const holders = perDatabase((): Holder => ({ data: null, checkedAt: 0, pending: null }));
 
 const fingerprintQuery = sql<{ fingerprint: string }>`select
   (select md5(coalesce(string_agg(c::text, '|' order by c.slug), '')) from ${categories} c) ||
@@ -72,11 +72,7 @@ async function refresh(db: Db, holder: Holder): Promise<ReferenceData> {
 
 /** The reference data for this database, re-checked when older than REFERENCE_DATA_RECHECK_MS. */
 export async function referenceData(db: Db): Promise<ReferenceData> {
-  let holder = holders.get(db);
-  if (!holder) {
-    holder = { data: null, checkedAt: 0, pending: null };
-    holders.set(db, holder);
-  }
+  const holder = holders.get(db);
   if (holder.data && Date.now() - holder.checkedAt < REFERENCE_DATA_RECHECK_MS) return holder.data;
   if (holder.pending) return holder.pending;
   const current = holder;
@@ -89,8 +85,7 @@ export async function referenceData(db: Db): Promise<ReferenceData> {
 
 /** The next request on this database re-checks the fingerprint instead of waiting out the bound. */
 export function invalidateReferenceData(db: Db): void {
-  const holder = holders.get(db);
-  if (holder) holder.checkedAt = 0;
+  holders.get(db).checkedAt = 0;
 }
 
 /** Accepts plurals, synonyms, slugs and any case: "Dentists", "dental clinic", "car-repair". */

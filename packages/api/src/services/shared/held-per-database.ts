@@ -1,4 +1,4 @@
-import type { Db } from "@directory/db";
+import { perDatabase, type Db } from "@directory/db";
 
 /**
  * How old a held value may be: younger than maxAgeMs it is served as it is; older, but younger than
@@ -30,7 +30,7 @@ interface Holder<T> {
  * handle in this process within the bounds above; invalidate() makes the next request recompute.
  */
 export function heldPerDatabase<T>(compute: (db: Db) => Promise<T>, bounds: HoldingBounds) {
-  const holders = new WeakMap<Db, Holder<T>>();
+  const holders = perDatabase((): Holder<T> => ({ held: null, pending: null, generation: 0 }));
 
   function recompute(db: Db, holder: Holder<T>): Promise<HeldValue<T>> {
     if (holder.pending) return holder.pending;
@@ -51,11 +51,7 @@ export function heldPerDatabase<T>(compute: (db: Db) => Promise<T>, bounds: Hold
 
   return {
     async get(db: Db): Promise<HeldValue<T>> {
-      let holder = holders.get(db);
-      if (!holder) {
-        holder = { held: null, pending: null, generation: 0 };
-        holders.set(db, holder);
-      }
+      const holder = holders.get(db);
       const { held } = holder;
       const age = held ? Date.now() - held.takenAt : Number.POSITIVE_INFINITY;
       if (held && age < bounds.maxAgeMs) return held;
@@ -69,7 +65,6 @@ export function heldPerDatabase<T>(compute: (db: Db) => Promise<T>, bounds: Hold
     },
     invalidate(db: Db): void {
       const holder = holders.get(db);
-      if (!holder) return;
       holder.held = null;
       holder.pending = null;
       holder.generation++;

@@ -1,4 +1,4 @@
-import type { Db } from "@directory/db";
+import { perDatabase, type Db } from "@directory/db";
 
 /**
  * Statements built once per database handle and shape, then reused on every call: building a
@@ -7,10 +7,9 @@ import type { Db } from "@directory/db";
  * connection). `key` names the shape (which filters, which order); `build` runs once per key.
  */
 export function statementsPerDatabase<T>(): (db: Db, key: string, build: () => T) => T {
-  const byDatabase = new WeakMap<Db, Map<string, T>>();
+  const byDatabase = perDatabase(() => new Map<string, T>());
   return (db, key, build) => {
-    let statements = byDatabase.get(db);
-    if (!statements) byDatabase.set(db, (statements = new Map()));
+    const statements = byDatabase.get(db);
     let built = statements.get(key);
     if (built === undefined) statements.set(key, (built = build()));
     return built;

@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { businesses, PLAN_TIERS, preparedQuery, rowsOf, type Db, type PlanTier } from "@directory/db";
+import { businesses, perDatabase, PLAN_TIERS, preparedQuery, rowsOf, type Db, type PlanTier } from "@directory/db";
 import { servableCondition } from "../entities/servable";
 import { statementsPerDatabase } from "../shared/statements-per-database";
 import { openAnyCityCondition, unknownHoursCondition } from "./open-filter";
@@ -102,18 +102,17 @@ const PLAIN_GEOMETRY: NearGeometry = {
 };
 
 /** Whether each database has earthdistance, asked once (migration 0019 installs it where it can). */
-const geometries = new WeakMap<Db, Promise<NearGeometry>>();
+const geometries = perDatabase((db): Promise<NearGeometry> => {
+  const geometry = db
+    .execute(sql`select exists (select 1 from pg_extension where extname = 'earthdistance') as "has"`)
+    .then((result) => (rowsOf<{ has: boolean }>(result)[0]?.has ? EARTH_GEOMETRY : PLAIN_GEOMETRY));
+  // A failed question is asked again by the next search.
+  geometry.catch(() => geometries.forget(db));
+  return geometry;
+});
 
 export function nearGeometry(db: Db): Promise<NearGeometry> {
-  let geometry = geometries.get(db);
-  if (!geometry) {
-    geometry = db
-      .execute(sql`select exists (select 1 from pg_extension where extname = 'earthdistance') as "has"`)
-      .then((result) => (rowsOf<{ has: boolean }>(result)[0]?.has ? EARTH_GEOMETRY : PLAIN_GEOMETRY));
-    geometries.set(db, geometry);
-    geometry.catch(() => geometries.delete(db));
-  }
-  return geometry;
+  return geometries.get(db);
 }
 
 /**
