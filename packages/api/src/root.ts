@@ -14,6 +14,7 @@ import { pagesRouter } from "./routers/pages";
 import { searchRouter } from "./routers/search";
 import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, router } from "./procedures/trpc-instance";
+import { serveProcedures, type RouterProcedures } from "./services/agents/agent-operations";
 
 export const appRouter = router({
   search: searchRouter,
@@ -30,6 +31,8 @@ export const appRouter = router({
   corrections: correctionsRouter,
   pages: pagesRouter,
 });
+
+serveProcedures(appRouter._def.procedures as unknown as RouterProcedures);
 
 export type AppRouter = typeof appRouter;
 export const createCaller = createCallerFactory(appRouter);

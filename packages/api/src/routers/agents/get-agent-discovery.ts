@@ -1,7 +1,6 @@
 import { discoveryManifest } from "../../services/agents/agent-manifest";
-import { operationCatalogue } from "../../services/agents/agent-operations";
+import { operationCatalogue, servedProcedures } from "../../services/agents/agent-operations";
 import { openProcedure } from "../../procedures/builders";
-import { routerProcedures } from "./get-agentic-gateway";
 import { getAgentDiscoveryMeta, ZGetAgentDiscoveryInput, ZGetAgentDiscoveryOutput } from "./get-agent-discovery.types";
 
 /** The discovery manifest, with the limits this server's rate limiter enforces. */
@@ -9,7 +8,7 @@ export const getAgentDiscovery = openProcedure
   .meta(getAgentDiscoveryMeta)
   .input(ZGetAgentDiscoveryInput)
   .output(ZGetAgentDiscoveryOutput)
-  .query(async ({ ctx }) => ({
+  .query(({ ctx }) => ({
     ...discoveryManifest({ baseUrl: ctx.publicBaseUrl, rateLimits: ctx.rateLimits }),
-    operations: operationCatalogue(await routerProcedures()),
+    operations: operationCatalogue(servedProcedures()),
   }));

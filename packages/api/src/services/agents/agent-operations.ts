@@ -7,6 +7,23 @@ import { LEAD_CONSENT_RULE } from "./agent-facts";
 /** The router's procedures by tRPC path, as far as the gateway reads them: meta and input parsers. */
 export type RouterProcedures = Record<string, { _def: { meta?: DirectoryMeta; inputs: unknown[] } }>;
 
+let served: RouterProcedures | null = null;
+
+/**
+ * root.ts hands over the router's procedures once it has built the router: the agents' own
+ * procedures read their meta (handshake, catalogue) but are part of that router, so they cannot
+ * import it.
+ */
+export function serveProcedures(procedures: RouterProcedures): void {
+  served = procedures;
+}
+
+/** The procedures root.ts served; every call reaches a procedure through that router, so they are there. */
+export function servedProcedures(): RouterProcedures {
+  if (!served) throw new Error("The router has not been built: root.ts serves its procedures when it is imported");
+  return served;
+}
+
 interface AgentOperation {
   operation: string;
   rest: string;
