@@ -1,5 +1,5 @@
 import type { PublicErrorBody } from "@directory/api";
-import { TooDeepError } from "./request-hygiene";
+import { TooDeepError } from "./json-depth";
 
 /**
  * What was wrong with a request body the app's parsers refused, decided once for every door: each

@@ -2,40 +2,13 @@ import { STATUS_CODES, type Server } from "node:http";
 import express, { type RequestHandler } from "express";
 import { assertSafeInput, DomainError } from "@directory/api";
 import { sendError } from "./errors";
+import { jsonDepthExceeds, TooDeepError } from "./json-depth";
 import type { RouteClassifier } from "./route-classifier";
 
 /**
  * The app-level half of the input gate (the procedure-level half is packages/api/src/input-gate.ts):
  * what must be refused before any parser recurses into a request or a door sees it.
  */
-
-/** Deepest JSON nesting a request body (or a tRPC `input` parameter) may have. */
-export const MAX_JSON_DEPTH = 32;
-
-export class TooDeepError extends Error {
-  readonly status = 400;
-  constructor(readonly where: string) {
-    super(`${where} nests deeper than ${MAX_JSON_DEPTH} levels`);
-  }
-}
-
-/** Scans JSON text for its nesting depth without parsing it: linear, no recursion. */
-export function jsonDepthExceeds(text: string, maxDepth = MAX_JSON_DEPTH): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text.charCodeAt(i);
-    if (inString) {
-      if (char === 0x5c)
-        i++; // a backslash escapes the next character
-      else if (char === 0x22) inString = false;
-    } else if (char === 0x22) inString = true;
-    else if (char === 0x7b || char === 0x5b) {
-      if (++depth > maxDepth) return true;
-    } else if (char === 0x7d || char === 0x5d) depth--;
-  }
-  return false;
-}
 
 function refuseDeepBody(_req: unknown, _res: unknown, buffer: Buffer): void {
   if (jsonDepthExceeds(buffer.toString("utf8"))) throw new TooDeepError("The request body");
