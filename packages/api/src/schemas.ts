@@ -7,7 +7,7 @@ export { ZAvailableCitiesInput, ZAvailableCitiesOutput } from "./routers/search/
 export { ZGetListicleInput, ZGetListicleOutput } from "./routers/search/get-listicle.types";
 export { ZSearchCategoryInput, ZSearchCategoryOutput } from "./routers/search/search-category.types";
 export { ZCategoryLeadersInput, ZCategoryLeadersOutput } from "./routers/search/category-leaders.types";
-export { ZSearchKeywordInput, ZSearchKeywordOutput } from "./routers/search/search-keyword.types";
+export { KEYWORD_QUERY_LENGTH, ZSearchKeywordInput, ZSearchKeywordOutput } from "./routers/search/search-keyword.types";
 export { LOOKUP_MAX_LIMIT, ZLookupBusinessesOutput } from "./routers/search/lookup-businesses.types";
 export { ZBySlugInput } from "./routers/entities/entities.types";
 export { ZBuyerQuestionsOutput } from "./routers/entities/get-buyer-questions.types";

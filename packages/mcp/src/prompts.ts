@@ -1,15 +1,16 @@
 import { z } from "zod";
 import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { KEYWORD_QUERY_LENGTH } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
 import { completeCategory } from "./resources";
 
 const city = z.string().describe('A city, e.g. "Mumbai"');
 
-/** search_by_keyword takes 2 to 200 characters: the prompt hands it a query it will accept as written. */
+/** search_by_keyword takes a query of KEYWORD_QUERY_LENGTH: the prompt hands it one it will accept as written. */
 function keywordQuery(need: string, category: string): string {
-  const words = need.replace(/["\\]/g, " ").replace(/\s+/g, " ").trim().slice(0, 200).trim();
-  return words.length >= 2 ? words : category;
+  const words = need.replace(/["\\]/g, " ").replace(/\s+/g, " ").trim().slice(0, KEYWORD_QUERY_LENGTH.max).trim();
+  return words.length >= KEYWORD_QUERY_LENGTH.min ? words : category;
 }
 
 /** The prompts; their category argument completes to the directory's categories (directory://categories). */

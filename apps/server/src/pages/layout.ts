@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
+import { KEYWORD_QUERY_LENGTH } from "@directory/api/schemas";
 import { escapeHtml, jsonLdScript, queryString } from "../html";
 import { NEAR_ME_SCRIPT } from "./near-me-script";
 import { SITE_CSS } from "./site-css";
@@ -124,7 +125,7 @@ export function searchForms(values: SearchValues = {}, headingLevel = 2): string
 <div class="check"><input type="checkbox" id="f-open" name="openNow" value="true"${values.openNow ? " checked" : ""}><label for="f-open">Open now</label></div>
 <button type="submit">Search</button></form>
 <form class="search" action="/search" method="get" role="search" aria-label="By keywords">
-<div><label for="f-q">Keywords</label><input id="f-q" name="q" required minlength="2" maxlength="200" placeholder="e.g. root canal emergency" value="${escapeHtml(values.q)}"></div>
+<div><label for="f-q">Keywords</label><input id="f-q" name="q" required minlength="${KEYWORD_QUERY_LENGTH.min}" maxlength="${KEYWORD_QUERY_LENGTH.max}" placeholder="e.g. root canal emergency" value="${escapeHtml(values.q)}"></div>
 <div><label for="f-q-city">City (optional)</label><input id="f-q-city" name="city" maxlength="100" value="${escapeHtml(values.q === undefined ? "" : values.city)}"></div>
 <button type="submit">Search keywords</button></form></section>`;
 }

@@ -1,7 +1,11 @@
 import type { Request, Response } from "express";
+import { KEYWORD_QUERY_LENGTH } from "@directory/api/schemas";
 import { escapeHtml } from "../html";
 import { sendErrorPage, type PageCallers } from "./errors";
 import { layout, listingItem, searchForms } from "./layout";
+
+/** The shortest query the keyword search takes, as a person reads it ("two"). */
+const SHORTEST_QUERY = ["no", "one", "two", "three", "four", "five"][KEYWORD_QUERY_LENGTH.min] ?? String(KEYWORD_QUERY_LENGTH.min);
 
 function text(value: unknown): string {
   return typeof value === "string" ? value.trim() : "";
@@ -11,8 +15,8 @@ function text(value: unknown): string {
 export async function searchPage(req: Request, res: Response, { caller, extras }: PageCallers): Promise<void> {
   const q = text(req.query.q);
   const city = text(req.query.city);
-  if (q.length < 2) {
-    const main = `<h1>Search by keywords</h1>${req.query.q === undefined ? "" : "<p>Type at least two characters.</p>"}${searchForms({ q, city }, 2)}`;
+  if (q.length < KEYWORD_QUERY_LENGTH.min) {
+    const main = `<h1>Search by keywords</h1>${req.query.q === undefined ? "" : `<p>Type at least ${SHORTEST_QUERY} characters.</p>`}${searchForms({ q, city }, 2)}`;
     res
       .status(req.query.q === undefined ? 200 : 400)
       .type("html")

@@ -1,4 +1,5 @@
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { KEYWORD_QUERY_LENGTH } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
 import { resourceReadError } from "./resource-errors";
 
@@ -8,7 +9,7 @@ export function registerBusinessProfileResource(server: McpServer, client: Direc
     list: undefined,
     complete: {
       slug: async (value) => {
-        if (value.trim().length < 2) return [];
+        if (value.trim().length < KEYWORD_QUERY_LENGTH.min) return [];
         try {
           const result = await client.search.searchKeyword.query({ query: value, limit: 10 });
           return result.businesses.map((business) => business.slug);

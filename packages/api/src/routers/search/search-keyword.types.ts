@@ -5,8 +5,16 @@ import { whereWhenInput } from "../../services/where-when/where-when-params";
 import { ZCityParam, ZCursorParam, ZKeywordSort, ZOpenFilterCount, ZPaging, ZResolvedCategory, ZResolvedCity, ZToolLimit } from "./search.types";
 import { WHERE_WHEN_400, WHERE_WHEN_DESCRIPTION } from "./where-when.types";
 
+/** How long a keyword query may be, after trimming: the pages' form, MCP's prompts and completions read it from here. */
+export const KEYWORD_QUERY_LENGTH = { min: 2, max: 200 } as const;
+
 export const ZSearchKeywordInput = z.object({
-  query: z.string().trim().min(2).max(200).describe('e.g. "root canal emergency", "dentist in bombay" or a name; typos tolerated'),
+  query: z
+    .string()
+    .trim()
+    .min(KEYWORD_QUERY_LENGTH.min)
+    .max(KEYWORD_QUERY_LENGTH.max)
+    .describe('e.g. "root canal emergency", "dentist in bombay" or a name; typos tolerated'),
   city: ZCityParam.optional().describe("Only this city"),
   limit: ZToolLimit,
   sort: ZKeywordSort,
@@ -44,7 +52,7 @@ export const searchKeywordMeta: OpenApiMeta = {
       "The REST door of the MCP tool search_by_keyword. Typos are tolerated; a city or category inside the words is recognised (e.g. dentist in bombay); when all words together match nothing, the best partial match answers and wordsDropped names the words left out. city narrows to one city. Ordered by relevance, or with sort=rating best-rated first. Pages with a cursor: pass nextCursor back as cursor until it is null; totalMatches counts at most the 500 best candidates. " +
       `${WHERE_WHEN_DESCRIPTION} The filters apply to the ranked candidates, so they too count at most 500.`,
     errorResponses: {
-      400: `Invalid parameter: query shorter than 2 or longer than 200 characters, limit outside 1 to 10, sort other than relevance, rating or distance, or a cursor that is not an unchanged nextCursor of the same search; ${WHERE_WHEN_400}`,
+      400: `Invalid parameter: query shorter than ${KEYWORD_QUERY_LENGTH.min} or longer than ${KEYWORD_QUERY_LENGTH.max} characters, limit outside 1 to 10, sort other than relevance, rating or distance, or a cursor that is not an unchanged nextCursor of the same search; ${WHERE_WHEN_400}`,
       404: "Unknown city: the body names it and the closest valid values (suggestions)",
     },
   },
