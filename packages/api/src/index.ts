@@ -12,16 +12,14 @@ export { assertSafeInput } from "./input-gate";
 export { createOpenApiDocument } from "./openapi";
 export { provisionApiKey, createApiKey, hasActiveApiKey } from "./services/access/api-keys";
 export { generateApiKey, parseApiKey, hashApiKey } from "./services/access/api-key-format";
-/** For the benchmark's limit server: the same resolution and listing shape without the HTTP stack. */
-export { categorySearchQuery, searchCategory } from "./services/search/category-search";
+/**
+ * The bench's reference server for the machine's limit (bench/bare-server.ts) runs the category
+ * search's own SQL text, resolution and listing shape without the HTTP stack: what it measures is
+ * what the machine allows that query, beside which the real server's figures are read.
+ */
+export { categorySearchQuery } from "./services/search/category-search";
 export { findCategory, findCity, indexReferenceData } from "./services/search/reference-data";
 export { toListing } from "./services/search/listing";
-/** Where and when (issue 23): for the bench's where-when server until the searches take near / openNow. */
-export { servableCondition } from "./services/entities/servable";
-export { businessesWithinRadius, nearestBusinesses } from "./services/where-when/near";
-export { countOpenMatches, openPageAndCounts, withOpenFilter } from "./services/where-when/open-filter";
-export { openingState } from "./services/where-when/opening-hours-time";
-export { compactOpeningHours } from "./services/where-when/week-hours";
 /** The per-address bucket (IPv6: its /64) every per-client cap counts by. */
 export { clientBucketOf } from "./services/access/client-ip";
 export { DEFAULT_RATE_LIMITS, deleteExpiredRateLimitWindows, type RateLimitSettings } from "./services/access/rate-limits";

@@ -3,7 +3,7 @@ import { businesses, categories, cities, staleCountAt, type Business } from "@di
 import type { BusinessRecord } from "../entities/business-lookup";
 import { publicUrls } from "../shared/public-urls";
 import { openingState } from "../where-when/opening-hours-time";
-import { roundDistanceKm } from "../where-when/near";
+import { roundDistanceKm } from "../where-when/near-geometry";
 import { compactOpeningHours } from "../where-when/week-hours";
 import { COMPLETENESS_LABEL, RANKING_MODEL } from "./disclosures";
 

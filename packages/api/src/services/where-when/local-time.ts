@@ -25,16 +25,6 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** True when Intl knows the zone ("Europe/Berlin"); a name it does not know would throw later. */
-export function isKnownTimeZone(timeZone: string): boolean {
-  try {
-    formatterFor(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The wall clock at `instant` in the zone, as fake-UTC epoch milliseconds (whole seconds). */
 export function wallClockOf(instant: Date | number, timeZone: string): number {
   const parts = formatterFor(timeZone).formatToParts(instant);

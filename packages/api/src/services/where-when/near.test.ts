@@ -5,7 +5,8 @@ import { businesses, cities, rowsOf } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "../../testing";
 import { writeClaims } from "../claims/claim-writes";
 import { RANKING_ORDER } from "../search/ranking";
-import { businessesWithinRadius, nearestBusinesses, nearestWalkQuery, nearGeometry, roundDistanceKm } from "./near";
+import { businessesWithinRadius, nearestWalkQuery } from "./near";
+import { nearGeometry, roundDistanceKm } from "./near-geometry";
 import { haversineKm, servableWithDistances } from "./near-fixtures";
 import { NEAR_COUNT_AHEAD, NEAR_COUNT_CAP, NEAR_RADIUS_MAX_KM, type NearPoint } from "./where-when-params";
 import { ownerClaim } from "../claims/claim-fixtures";
@@ -139,17 +140,17 @@ describe("nearest first", () => {
     // Between two cities' centres, on no business: the nearest are computed, not guessed.
     const point = { lat: 19.1, lng: 72.9 };
     const expected = (await servableWithDistances(database.db, point)).sort((a, b) => a.km - b.km);
-    const found = await nearestBusinesses(database.db, { point, limit: 20, maxRadiusKm: NEAR_RADIUS_MAX_KM });
+    const { businesses: found } = await businessesWithinRadius(database.db, { point, limit: 20, radiusKm: NEAR_RADIUS_MAX_KM });
     expect(found.map((b) => b.id)).toEqual(expected.slice(0, 20).map((row) => row.id));
     expect(found.map((b) => b.distanceKm)).toEqual([...found.map((b) => b.distanceKm)].sort((a, b) => a - b));
     const category = found[0]!.categorySlug;
-    const inCategory = await nearestBusinesses(database.db, { point, limit: 5, maxRadiusKm: NEAR_RADIUS_MAX_KM, category });
+    const { businesses: inCategory } = await businessesWithinRadius(database.db, { point, limit: 5, radiusKm: NEAR_RADIUS_MAX_KM, category });
     const expectedInCategory = (await servableWithDistances(database.db, point, category)).sort((a, b) => a.km - b.km).slice(0, 5);
     expect(inCategory.map((b) => b.id)).toEqual(expectedInCategory.map((row) => row.id));
   });
 
   it("stops at the maximum radius: the open sea has no nearest business", async () => {
-    expect(await nearestBusinesses(database.db, { point: { lat: -40, lng: -140 }, limit: 5, maxRadiusKm: NEAR_RADIUS_MAX_KM })).toEqual([]);
+    expect((await businessesWithinRadius(database.db, { point: { lat: -40, lng: -140 }, limit: 5, radiusKm: NEAR_RADIUS_MAX_KM })).businesses).toEqual([]);
   });
 
   // cube + earthdistance and the index are PostgreSQL's; PGlite measures the same distance in plain SQL.

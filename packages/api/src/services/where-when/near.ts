@@ -1,41 +1,21 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { businesses, perDatabase, PLAN_TIERS, preparedQuery, rowsOf, type Db, type PlanTier } from "@directory/db";
+import { businesses, PLAN_TIERS, preparedQuery, type Db, type PlanTier } from "@directory/db";
 import { servableCondition } from "../entities/servable";
 import { statementsPerDatabase } from "../shared/statements-per-database";
+import { greatCircleKm, nearGeometry, type NearGeometry, type NearTerms } from "./near-geometry";
 import { openAnyCityCondition, unknownHoursCondition } from "./open-filter";
 import { NEAR_COUNT_AHEAD, NEAR_COUNT_CAP, NEAR_LIMIT_MAX, type NearPoint } from "./where-when-params";
 
 /*
- * Each query here is built once per database and shape (which filters it names, its order) with
- * placeholders for its values, and runs prepared: no query building per call (building these
- * distance expressions was a fifth of a radius search's CPU in node), and PostgreSQL reuses its
- * plan instead of planning the distance expressions on every call (a 1 km count around Shanghai at
- * 1M: 7.8 ms of planning each time, 0.02 ms with the reused generic plan, which also ran faster).
- *
- * Near a point, with PostgreSQL's cube + earthdistance (stock PostgreSQL ships both; no PostGIS)
- * and the GiST index businesses_earth_idx on ll_to_earth(lat, lng) of active businesses (migration
- * 0019). A radius is an index-served box test (earth_box @>) refined by the exact great-circle
- * distance; nearest-first walks the same index in distance order (<->, KNN) within the box, reading
- * a page and the count's cap at most, the exact distance computed in node (greatCircleKm).
- * Distances are great-circle kilometres on a sphere of 6,371 km, as the gazetteer's distanceKm
- * (earthdistance's own sphere is 6,378.168 km: its distance is rescaled).
- *
- * The embedded database (PGlite) runs without cube + earthdistance (PGLITE_EXTENSIONS in
- * @directory/db says why): there the same great-circle distance is the haversine formula in plain
- * SQL, the radius a latitude band refined by it, and nearest-first a sort. No index serves that,
- * which an embedded, single-process database of demo or one-extract size does not need.
+ * Businesses near a point: within a radius, nearest first or in a search's own order, with their
+ * count (the distance terms are near-geometry.ts's). Each query here is built once per database and
+ * shape (which filters it names, its order) with placeholders for its values, and runs prepared: no
+ * query building per call (building these distance expressions was a fifth of a radius search's
+ * CPU in node), and PostgreSQL reuses its plan instead of planning the distance expressions on
+ * every call (a 1 km count around Shanghai at 1M: 7.8 ms of planning each time, 0.02 ms with the
+ * reused generic plan, which also ran faster). Nearest first reads a page and the count's cap at
+ * most, the exact distance computed in node (greatCircleKm).
  */
-
-export const EARTH_RADIUS_KM = 6371;
-/** Kilometres in one degree of latitude on that sphere. */
-const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
-
-/** A point and radius as SQL terms: a statement's placeholders (STATEMENT_TERMS), or values (nearTerms). */
-export interface NearTerms {
-  lat: SQL;
-  lng: SQL;
-  radiusKm: SQL;
-}
 
 /** The terms of this file's statements, bound at each call (NearValues names them). */
 const STATEMENT_TERMS: NearTerms = {
@@ -43,77 +23,6 @@ const STATEMENT_TERMS: NearTerms = {
   lng: sql`${sql.placeholder("lng")}::float8`,
   radiusKm: sql`${sql.placeholder("radiusKm")}::float8`,
 };
-
-/** A point and radius as bound values, for a query built per call (search/where-when-search.ts). */
-export function nearTerms(point: NearPoint, radiusKm: number): NearTerms {
-  return { lat: sql`${point.lat}::float8`, lng: sql`${point.lng}::float8`, radiusKm: sql`${radiusKm}::float8` };
-}
-
-/** How a database measures distance from a point: the earthdistance index's terms, or plain SQL. */
-export interface NearGeometry {
-  /** Great-circle kilometres from the point to the business (NULL without coordinates). */
-  distanceKm(near: NearTerms): SQL<number>;
-  /** Businesses in a box around the circle, as an index serves it: every business within the radius, and some beyond. */
-  box(near: NearTerms): SQL;
-  /** Businesses within the radius of the point. */
-  within(near: NearTerms): SQL;
-  /** Nearest first. */
-  nearestFirst(near: NearTerms): SQL;
-}
-
-/** A point as earthdistance's earth type. */
-function earthPoint(near: NearTerms): SQL {
-  return sql`ll_to_earth(${near.lat}, ${near.lng})`;
-}
-
-/** The business's position as businesses_earth_idx indexes it: the query must use this very expression. */
-export const BUSINESS_EARTH: SQL = sql`ll_to_earth(${businesses.lat}, ${businesses.lng})`;
-
-/** The radius as earthdistance's units (metres on its own sphere). */
-function radiusEarthUnits(near: NearTerms): SQL {
-  return sql`(${near.radiusKm} / ${EARTH_RADIUS_KM}::float8 * earth())`;
-}
-
-const EARTH_GEOMETRY: NearGeometry = {
-  distanceKm: (near) => sql<number>`(earth_distance(${earthPoint(near)}, ${BUSINESS_EARTH}) / earth() * ${EARTH_RADIUS_KM}::float8)`,
-  box: (near) => sql`earth_box(${earthPoint(near)}, ${radiusEarthUnits(near)}) @> ${BUSINESS_EARTH}`,
-  // The index's box test, then the exact distance.
-  within: (near) => sql`(${EARTH_GEOMETRY.box(near)} and earth_distance(${earthPoint(near)}, ${BUSINESS_EARTH}) <= ${radiusEarthUnits(near)})`,
-  // The chord distance the index orders by orders as the great-circle one does.
-  nearestFirst: (near) => sql`${BUSINESS_EARTH} <-> ${earthPoint(near)}`,
-};
-
-/** The haversine formula in SQL, on the same sphere. */
-function haversineKmSql(near: NearTerms): SQL<number> {
-  const lat = sql`radians(${businesses.lat})`;
-  const lat0 = sql`radians(${near.lat})`;
-  const h = sql`power(sin((${lat} - ${lat0}) / 2), 2) + cos(${lat0}) * cos(${lat}) * power(sin(radians(${businesses.lng} - ${near.lng}) / 2), 2)`;
-  return sql<number>`(2 * ${EARTH_RADIUS_KM}::float8 * asin(least(1::float8, sqrt(${h}))))`;
-}
-
-const PLAIN_GEOMETRY: NearGeometry = {
-  distanceKm: haversineKmSql,
-  box: (near) => {
-    const band = sql`${near.radiusKm} / ${KM_PER_DEGREE}::float8`;
-    return sql`${businesses.lat} between ${near.lat} - ${band} and ${near.lat} + ${band}`;
-  },
-  within: (near) => sql`(${PLAIN_GEOMETRY.box(near)} and ${haversineKmSql(near)} <= ${near.radiusKm})`,
-  nearestFirst: haversineKmSql,
-};
-
-/** Whether each database has earthdistance, asked once (migration 0019 installs it where it can). */
-const geometries = perDatabase((db): Promise<NearGeometry> => {
-  const geometry = db
-    .execute(sql`select exists (select 1 from pg_extension where extname = 'earthdistance') as "has"`)
-    .then((result) => (rowsOf<{ has: boolean }>(result)[0]?.has ? EARTH_GEOMETRY : PLAIN_GEOMETRY));
-  // A failed question is asked again by the next search.
-  geometry.catch(() => geometries.forget(db));
-  return geometry;
-});
-
-export function nearGeometry(db: Db): Promise<NearGeometry> {
-  return geometries.get(db);
-}
 
 /**
  * Rows read past a page in distance order, so that businesses at exactly the same distance (one
@@ -238,13 +147,6 @@ function nearbyFrom(point: NearPoint) {
 /** A row of an ordered page, with the distance PostgreSQL computed. */
 function orderedFrom(row: NearbyRow & { distanceKm: unknown }): RankedNearby {
   return { ...row, lat: Number(row.lat), lng: Number(row.lng), distanceKm: Number(row.distanceKm) };
-}
-
-/** Great-circle kilometres between two points on the same sphere (the haversine formula). */
-export function greatCircleKm(a: NearPoint, b: NearPoint): number {
-  const rad = Math.PI / 180;
-  const h = Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lng - a.lng) * rad) / 2) ** 2;
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
 function withoutRankingKeys({ planTier: _tier, visibilityScore: _score, ...business }: RankedNearby): NearbyBusiness {
@@ -387,24 +289,4 @@ export async function businessesWithinRadius(
     statements.unknownHoursCount ? cappedCount(statements.unknownHoursCount, values, cap) : null,
   ]);
   return { businesses: page.businesses, totalMatches: page.count, totalMatchesCapped: page.capped, excludedUnknownHours: unknown?.count ?? null };
-}
-
-/**
- * The `limit` servable businesses nearest the point (optionally of one category, open at an
- * instant), nearest first (exact ties: the ranking order), none farther than `maxRadiusKm`: the
- * bound keeps a rare category's index walk from covering the whole world.
- */
-export async function nearestBusinesses(db: Db, params: NearFilters & { point: NearPoint; limit: number; maxRadiusKm: number }): Promise<NearbyBusiness[]> {
-  const statements = await statementsFor(db, params);
-  const walk = await nearestWalk(statements, valuesOf(params.point, params.maxRadiusKm, params), params.point, params.maxRadiusKm, {
-    limit: params.limit,
-    offset: 0,
-    cap: 0,
-  });
-  return walk.businesses;
-}
-
-/** A distance as listings show it: kilometres to the metre (3 decimals). */
-export function roundDistanceKm(km: number): number {
-  return Math.round(km * 1_000) / 1_000;
 }

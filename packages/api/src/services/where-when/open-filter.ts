@@ -65,30 +65,12 @@ export interface OpenMatchCounts {
   excludedUnknownHours: number;
 }
 
-/**
- * Both counts of an open-filtered search in one pass over its matches (`matches`: the search's
- * own condition over businesses, servability included), so totalMatches and excludedUnknownHours
- * describe the same query.
- */
-export async function countOpenMatches(db: Db, matches: SQL, at: Date, city?: { timeZone: string | null } | null): Promise<OpenMatchCounts> {
-  const [row] = await db
-    .select(openCountColumns(openCondition(at, city)))
-    .from(businesses)
-    .where(matches);
-  return { open: Number(row?.open ?? 0), excludedUnknownHours: Number(row?.excludedUnknownHours ?? 0) };
-}
-
 /** Both counts over a search's matches (`open`: the open filter's condition), as selected columns. */
 function openCountColumns(open: SQL) {
   return {
     open: sql<number>`(count(*) filter (where ${open}))::int`,
     excludedUnknownHours: sql<number>`(count(*) filter (where ${unknownHoursCondition()}))::int`,
   };
-}
-
-/** A search's own condition with the open filter added. */
-export function withOpenFilter(matches: SQL, at: Date, city?: { timeZone: string | null } | null): SQL {
-  return and(matches, openCondition(at, city))!;
 }
 
 /** One page of an open-filtered search, as ids in the search's order, with both counts. */

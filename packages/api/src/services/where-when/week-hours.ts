@@ -87,11 +87,6 @@ export function isAlwaysOpen(intervals: readonly WeekInterval[]): boolean {
   return intervals.length === 1 && intervals[0]![0] === 0 && intervals[0]![1] === MINUTES_PER_WEEK;
 }
 
-/** The intervals as PostgreSQL's int4multirange text, "{[540,1080),[1980,2520)}": what open_week holds. */
-export function weekRangesLiteral(intervals: readonly WeekInterval[]): string {
-  return `{${intervals.map(([start, end]) => `[${start},${end})`).join(",")}}`;
-}
-
 function clock(minutes: number): string {
   return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }

@@ -7,10 +7,10 @@ import { servableCondition } from "../entities/servable";
 import { importRegistry } from "../registry/import-registry";
 import { scanOsmExtract } from "../registry/osm/scan-osm";
 import { OSM_EXTRACTS } from "../registry/osm/test-extracts";
-import { businessesWithinRadius, nearestBusinesses } from "./near";
+import { businessesWithinRadius } from "./near";
 import { haversineKm, servableWithDistances } from "./near-fixtures";
 import { openingState } from "./opening-hours-time";
-import { withOpenFilter } from "./open-filter";
+import { openCondition } from "./open-filter";
 import { NEAR_COUNT_CAP } from "./where-when-params";
 import { compactOpeningHours } from "./week-hours";
 
@@ -61,7 +61,7 @@ describe("near a point on the real Liechtenstein extract", () => {
   it("the nearest 10 to Schaan's station, nearest first", async () => {
     const point = { lat: 47.1663, lng: 9.5097 };
     const expected = (await servableWithDistances(database.db, point)).sort((a, b) => a.km - b.km).slice(0, 10);
-    const found = await nearestBusinesses(database.db, { point, limit: 10, maxRadiusKm: 50 });
+    const { businesses: found } = await businessesWithinRadius(database.db, { point, limit: 10, radiusKm: 50 });
     expect(found.map((b) => b.id)).toEqual(expected.map((row) => row.id));
     expect(found[0]!.distanceKm).toBeLessThan(found[9]!.distanceKm);
   });
@@ -81,7 +81,7 @@ describe("open at an instant on the real Liechtenstein hours", () => {
       const found = await database.db
         .select({ id: businesses.id })
         .from(businesses)
-        .where(withOpenFilter(matches, instant, { timeZone: "Europe/Vaduz" }));
+        .where(and(matches, openCondition(instant, { timeZone: "Europe/Vaduz" })));
       expect(found.map((row) => row.id).sort()).toEqual(expected.sort());
     }
   });
