@@ -95,6 +95,22 @@ describe("OpenAPI examples", () => {
   });
 });
 
+describe("comparing a recorded example on a later day", () => {
+  // The replay must hold on any date: the demo world's facts were observed at fixed dates, and go stale as the calendar moves.
+  const compare = (example: unknown, live: unknown) => compareToExample(example, live, new Set(), new Map());
+
+  it("accepts what time alone changes: more stale facts, a fresh fact gone stale", () => {
+    expect(compare({ staleCount: 1, claims: [{ stale: false }, { stale: true }] }, { staleCount: 3, claims: [{ stale: true }, { stale: true }] })).toEqual([]);
+  });
+
+  it("refuses what time cannot do, and holds every other value exact", () => {
+    expect(compare({ staleCount: 2 }, { staleCount: 1 })).toEqual(["staleCount: 1 where the example has 2, and time only adds stale facts"]);
+    expect(compare({ claims: [{ stale: true }] }, { claims: [{ stale: false }] })).toHaveLength(1);
+    expect(compare({ staleCount: 1 }, { staleCount: "1" })).toHaveLength(1);
+    expect(compare({ reviewCount: 1 }, { reviewCount: 2 })).toEqual(["reviewCount: 2 where the example has 1"]);
+  });
+});
+
 const ASSET_TYPES: Record<string, RegExp> = { ".js": /^text\/javascript; charset=utf-8$/, ".css": /^text\/css; charset=utf-8$/ };
 
 describe("/docs", () => {

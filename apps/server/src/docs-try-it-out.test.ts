@@ -103,7 +103,8 @@ describe("/docs Try it out on the demo world", () => {
         const value = prefilled(parameter);
         if (value === undefined) continue;
         const target = parameter.in === "path" ? request.pathParams! : request.query!;
-        target[parameter.name] = String(value);
+        // Swagger UI sends a field's text: a number or a boolean as written, anything else as JSON.
+        target[parameter.name] = typeof value === "string" ? value : JSON.stringify(value);
       }
       // An id a recorded write made (a lead, a webhook, a correction) is not in a fresh demo world.
       if ([...Object.values(request.pathParams!), ...Object.values(request.query!)].some((value) => made.has(value))) continue;

@@ -1,0 +1,36 @@
+import { createExampleKeys, keyPlaceholder, prepareExample, sendExample, type ExampleRequest, type KeyKind } from "./openapi-examples";
+import type { JsonBody, TestServer } from "./testing";
+
+/** How an example call is sent and kept (openapi-examples-reads.ts and -writes.ts make the calls). */
+
+export interface Step {
+  operationId: string;
+  summary: string;
+  request: ExampleRequest;
+}
+
+export interface Recorded extends Step {
+  status: number;
+  response: unknown;
+}
+
+/** Sends a step on the server and records it; a status other than 2xx stops the recording. */
+export type Run = (step: Step) => Promise<JsonBody>;
+
+export function keyed(kind: KeyKind): Record<string, string> {
+  return { Authorization: keyPlaceholder(kind) };
+}
+
+/** A recorder on a server: `run` sends a step and keeps it in `recorded`. */
+export async function recorder(server: TestServer): Promise<{ run: Run; recorded: Recorded[] }> {
+  const keys = await createExampleKeys(server.database);
+  const recorded: Recorded[] = [];
+  const run: Run = async (step) => {
+    await prepareExample(step.operationId, step.request, server.database);
+    const { status, body } = await sendExample(server.url, step.request, keys);
+    if (status < 200 || status > 299) throw new Error(`${step.operationId}: ${status} ${JSON.stringify(body)}`);
+    recorded.push({ ...step, status, response: body });
+    return body;
+  };
+  return { run, recorded };
+}
