@@ -1,15 +1,14 @@
-import { sql } from "drizzle-orm";
-import { rowsOf, type ClaimProperty, type Db } from "@directory/db";
+import type { ClaimProperty, Db } from "@directory/db";
 import { insertMissingCategories } from "@directory/db/seed";
 import { createBusinesses } from "../claims/business-creation";
 import { writeClaims, type NewClaim } from "../claims/claim-writes";
 import { setInService } from "../claims/lifecycle";
 import { recordEntityUpdates, type EntityUpdate } from "../claims/outbox";
-import { isDeadlock, isUniqueViolation } from "../shared/db-errors";
-import { textList } from "../shared/sql-lists";
+import { forEachConcurrently, relaxedCommit, withRetryOnRace } from "./import-batches";
 import { ensureCities } from "./registry-cities";
 import { SOURCE_PATTERN, type RegistryRecord, type RegistryScan } from "./registry-record";
 import { matchMovedRecords } from "./registry-matching";
+import { knownRecords, rekeyMovedRecords, removeMissing, upsertRecords } from "./registry-record-rows";
 
 /** The properties a registry speaks for: one it listed before and lists no more is retracted (null). */
 const REGISTRY_PROPERTIES = [
@@ -60,13 +59,6 @@ export interface ImportSummary {
   skipped: Record<string, number>;
   unmappedTags: Record<string, number>;
   unparsedOpeningHours: Record<string, number>;
-}
-
-interface KnownRecord {
-  record_id: string;
-  business_id: string;
-  slug: string;
-  removed: boolean;
 }
 
 class DryRunRollback extends Error {}
@@ -130,46 +122,6 @@ export async function importRegistry(db: Db, scan: RegistryScan, options: Import
 
 const COUNTED = ["added", "changed", "unchanged", "reactivated"] as const;
 type BatchCounts = Record<(typeof COUNTED)[number], number>;
-
-/**
- * An import's commits need not wait for the disk: a crash loses at most the last batches, which a
- * re-run (a diff) writes again, and the database stays consistent either way.
- */
-async function relaxedCommit(tx: Db): Promise<void> {
-  await tx.execute(sql`set local synchronous_commit = off`);
-}
-
-/** Runs work over items with at most `concurrency` at once, in order of start; the first failure stops the rest. */
-async function forEachConcurrently<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      const item = items[next++]!;
-      try {
-        await work(item);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
-}
-
-/**
- * Two batches side by side can race for one free slug ("coop-vaduz" in both) or deadlock on each
- * other's rows; the loser's transaction rolled back whole, so it is simply run again.
- */
-async function withRetryOnRace<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (error) {
-      if (attempt >= attempts || !(isUniqueViolation(error) || isDeadlock(error))) throw error;
-    }
-  }
-}
 
 function claimsOf(record: RegistryRecord, citySlug: string, source: string, known: boolean): NewClaim[] {
   const facts: Partial<Record<ClaimProperty, unknown>> = { ...record.facts, city: citySlug };
@@ -250,72 +202,4 @@ async function applyBatch(tx: Db, records: readonly RegistryRecord[], context: B
     ]),
   );
   return counts;
-}
-
-/** A record that continues a held one takes over its row (and so its business) under the new id. */
-async function rekeyMovedRecords(tx: Db, source: string, records: readonly RegistryRecord[], moved: Map<string, string>): Promise<void> {
-  const pairs = records.flatMap((record) => (moved.has(record.recordId) ? [{ new_id: record.recordId, old_id: moved.get(record.recordId)! }] : []));
-  if (pairs.length === 0) return;
-  await tx.execute(sql`
-    update registry_records r set record_id = p.new_id
-    from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) as p(new_id text, old_id text)
-    where r.source = ${source} and r.record_id = p.old_id`);
-}
-
-async function knownRecords(tx: Db, source: string, recordIds: readonly string[]): Promise<Map<string, KnownRecord>> {
-  if (recordIds.length === 0) return new Map();
-  const rows = rowsOf<KnownRecord>(
-    await tx.execute(sql`
-      select r.record_id, r.business_id, b.slug, r.removed_at is not null as removed
-      from registry_records r join businesses b on b.id = r.business_id
-      where r.source = ${source} and r.record_id = any(${textList(recordIds)})`),
-  );
-  return new Map(rows.map((row) => [row.record_id, row]));
-}
-
-async function upsertRecords(tx: Db, source: string, records: readonly RegistryRecord[], businessIds: Map<string, string>): Promise<void> {
-  if (records.length === 0) return;
-  const rows = records.map((record) => ({
-    source,
-    record_id: record.recordId,
-    business_id: businessIds.get(record.recordId),
-    name: record.facts.name,
-    lat: record.facts.coordinates.lat,
-    lng: record.facts.coordinates.lng,
-    observed_at: record.observedAt.toISOString(),
-    removed_at: null,
-  }));
-  await tx.execute(sql`
-    insert into registry_records (source, record_id, business_id, name, lat, lng, observed_at, removed_at)
-    select source, record_id, business_id, name, lat, lng, observed_at, removed_at from jsonb_populate_recordset(null::registry_records, ${JSON.stringify(rows)}::jsonb)
-    on conflict (source, record_id) do update set name = excluded.name, lat = excluded.lat, lng = excluded.lng, observed_at = excluded.observed_at, removed_at = null
-    where (registry_records.name, registry_records.lat, registry_records.lng, registry_records.observed_at, registry_records.removed_at)
-      is distinct from (excluded.name, excluded.lat, excluded.lng, excluded.observed_at, null)`);
-}
-
-/** Records of this source inside the scan's area that it no longer has: their businesses leave service. */
-async function removeMissing(tx: Db, scan: RegistryScan, source: string, at: Date): Promise<number> {
-  // The scanner sets it: the header's bounding box, else the extent of the data (registry-record.ts).
-  const area = scan.area;
-  if (!area) return 0;
-  const present = new Set(scan.records.map((record) => record.recordId));
-  const inArea = rowsOf<{ record_id: string; business_id: string }>(
-    await tx.execute(sql`
-      select record_id, business_id from registry_records
-      where source = ${source} and removed_at is null
-        and lat between ${area.minLat} and ${area.maxLat} and lng between ${area.minLng} and ${area.maxLng}
-      for update`),
-  );
-  const gone = inArea.filter((row) => !present.has(row.record_id));
-  if (gone.length === 0) return 0;
-  await tx.execute(sql`
-    update registry_records set removed_at = ${at.toISOString()}::timestamptz
-    where source = ${source} and record_id = any(${textList(gone.map((row) => row.record_id))})`);
-  await setInService(
-    tx,
-    gone.map((row) => row.business_id),
-    "removed_from_source",
-    at,
-  );
-  return gone.length;
 }
