@@ -1,4 +1,4 @@
-// Bundles an app's entry points (TypeScript sources) into <app>/dist as ESM for Node 20, so
+// Bundles an app's entry points (TypeScript sources) into <app>/dist as ESM for Node 20 and later, so
 // production runs plain `node` with no TypeScript tooling. The workspace packages (@directory/*,
 // TypeScript sources) are bundled in; every npm package stays external and is loaded from
 // node_modules at run time, so each one a bundle imports must be a dependency of its app
@@ -58,8 +58,13 @@ function appBuild(appDir, entryPoints) {
     path.join(repoRoot, "pnpm-lock.yaml"),
   ];
 
-  /** Up to date when every output exists and is newer than every input the last build read. */
+  /**
+   * Up to date when every output exists and is newer than every input the last build read. An app
+   * without its sources (the Docker image holds only the bundles) has nothing to rebuild from: its
+   * bundles are what runs.
+   */
   function upToDate() {
+    if (!existsSync(path.join(appDir, "src"))) return Object.keys(entryPoints).every((name) => existsSync(path.join(outdir, `${name}.js`)));
     if (!existsSync(stampFile)) return false;
     let stamp;
     try {

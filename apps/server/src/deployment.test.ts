@@ -2,17 +2,17 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "./config";
+import { appsWithBundles, dockerInstructions, imageNodeMajor, repoRoot } from "./dockerfile-instructions";
 import { findPnpmCli } from "./find-pnpm-cli";
 
 /**
  * What an operator deploys from: the Dockerfile, .env.example, the licence and the install. No
  * Docker here, so the Dockerfile is checked against the repository it builds: the pnpm, lockfile,
- * scripts, paths and bundle it names must be the ones that exist.
+ * scripts, paths and bundles it names must be the ones that exist (docker-image.test.ts runs the
+ * bundles laid out as its final stage holds them).
  */
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const read = (file: string) => readFileSync(path.join(repoRoot, file), "utf8");
 const rootManifest = JSON.parse(read("package.json")) as {
   packageManager: string;
@@ -20,26 +20,6 @@ const rootManifest = JSON.parse(read("package.json")) as {
   scripts: Record<string, string>;
   license?: string;
 };
-
-interface Instruction {
-  keyword: string;
-  args: string;
-  stage: number;
-}
-
-/** The Dockerfile's instructions (continuation lines joined, comments dropped), each with the index of its stage. */
-function dockerInstructions(): Instruction[] {
-  const text = read("Dockerfile").replace(/\\\n\s*/g, " ");
-  let stage = -1;
-  const instructions: Instruction[] = [];
-  for (const line of text.split("\n")) {
-    const match = /^([A-Z]+)\s+(.*)$/.exec(line.trim());
-    if (!match || line.trim().startsWith("#")) continue;
-    if (match[1] === "FROM") stage++;
-    instructions.push({ keyword: match[1]!, args: match[2]!.trim(), stage });
-  }
-  return instructions;
-}
 
 describe("the Dockerfile", () => {
   const instructions = dockerInstructions();
@@ -55,9 +35,11 @@ describe("the Dockerfile", () => {
     for (const run of runs) {
       for (const [, script] of run.matchAll(/\bpnpm (?!install|fetch)([a-z:-]+)/g)) expect(Object.keys(rootManifest.scripts)).toContain(script);
     }
-    // The base image's Node satisfies engines (>=20.19: the 20 line's current release does).
-    const image = /ARG NODE_IMAGE=node:(\d+)/.exec(read("Dockerfile"));
-    expect(Number(image?.[1])).toBeGreaterThanOrEqual(Number(/>=(\d+)/.exec(rootManifest.engines.node)?.[1]));
+    // The base image's Node satisfies engines, and is a line still supported: an even (LTS) one, 22 or later (20 reached its end of life).
+    const major = imageNodeMajor();
+    expect(major).toBeGreaterThanOrEqual(Number(/>=(\d+)/.exec(rootManifest.engines.node)?.[1]));
+    expect(major).toBeGreaterThanOrEqual(22);
+    expect(major % 2).toBe(0);
   });
 
   it("copies from the build context only paths that exist and are not ignored", () => {
@@ -71,6 +53,22 @@ describe("the Dockerfile", () => {
         expect(ignored, source).not.toContain(source);
       }
     }
+  });
+
+  it("holds every app's bundles, which `pnpm build` writes: the server and worker, the admin CLI, the stdio MCP server", () => {
+    const final = instructions.filter((instruction) => instruction.stage === finalStage);
+    const apps = appsWithBundles();
+    expect(apps).toEqual(["admin", "mcp", "server"]);
+    for (const app of apps) {
+      const copy = `--from=build /app/apps/${app}/dist ./apps/${app}/dist`;
+      expect(
+        final.some((instruction) => instruction.keyword === "COPY" && instruction.args === copy),
+        copy,
+      ).toBe(true);
+    }
+    // `pnpm build` builds each of them (pnpm -r build runs each app's build script).
+    expect(rootManifest.scripts.build).toBe("pnpm -r build");
+    for (const app of apps) expect((JSON.parse(read(`apps/${app}/package.json`)) as { scripts: Record<string, string> }).scripts.build).toBe("node build.mjs");
   });
 
   it("runs the bundle `pnpm build` writes, with node as PID 1, as a non-root user", () => {
