@@ -1,0 +1,76 @@
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { businessSearch, businesses, buyerQuestions, cityLexeme, preparedQuery, type City, type Db } from "@directory/db";
+import { servableCondition } from "../entities/servable";
+import { KEYWORD_CANDIDATES, type KeywordSort } from "./disclosures";
+import { selectListings, type ListingSource } from "./listing";
+import { RATING_ORDER, ratingOrderOf } from "./rating-order";
+
+/* The hot path of a keyword search: its words matched and ranked in one prepared statement. */
+
+/** Buyer questions can only add so many candidates; the text index does the rest. */
+const QUESTION_CANDIDATES = 200;
+
+/** Most candidates a keyword search ranks: the text index's and the buyer questions' caps together. */
+export const KEYWORD_RANKED_MAX = KEYWORD_CANDIDATES + QUESTION_CANDIDATES;
+
+/** A ranked text match also carries the number of all candidates it was ranked among. */
+export type TextHit = ListingSource & { totalMatches: number };
+
+/** servableCondition, on the narrow table's copy of status and expiry. */
+export const servableSearchRow = servableCondition(businessSearch);
+
+/**
+ * One round trip, a prepared statement: matches and ranks a bounded candidate set on the narrow
+ * business_search table (business_search_document_idx; a city is one more lexeme in the same GIN
+ * lookup), then reads the listing columns of the `limit` winners only. Candidates carry their rank,
+ * not their tsvector, so the union that merges text and buyer-question matches sorts small rows.
+ */
+function rankedByTextQuery(withCity: boolean, sort: KeywordSort): SQL {
+  const words = sql`websearch_to_tsquery('simple', ${sql.placeholder("query")})`;
+  const matching = withCity ? sql`(${words} && (quote_literal(${sql.placeholder("cityLexeme")}))::tsquery)` : words;
+  const inCity = withCity ? eq(businessSearch.cityId, sql.placeholder("cityId")) : undefined;
+  const candidate = sql`select ${businessSearch.businessId} as business_id, ts_rank(${businessSearch.document}, ${words}) as rank, ${businessSearch.planTier} as plan_tier, ${businessSearch.name} as name from ${businessSearch}`;
+  const questionMatches = sql`select distinct ${buyerQuestions.businessId} from ${buyerQuestions}
+    where ${buyerQuestions.businessId} is not null and to_tsvector('simple', ${buyerQuestions.question} || ' ' || coalesce(${buyerQuestions.answer}, '')) @@ ${words}
+    limit ${sql.raw(String(QUESTION_CANDIDATES))}`;
+  // sort=rating reads the candidates' ratings (at most KEYWORD_CANDIDATES + QUESTION_CANDIDATES rows).
+  const byRating = sort === "rating";
+  const rated = byRating ? sql`join ${businesses} rated on rated.id = candidates.business_id` : sql``;
+  const [rating, reviewCount, name, id] = ["rated.rating", "rated.review_count", "rated.name", "rated.id"].map((column) => sql.raw(column));
+  const candidateOrder = byRating
+    ? ratingOrderOf({ rating: rating!, reviewCount: reviewCount!, name: name!, id: id! })
+    : sql`rank desc, plan_tier, name, business_id`;
+  const finalOrder = byRating ? sql.join(RATING_ORDER, sql`, `) : sql`ranked.rank desc, ${businesses.planTier}, ${businesses.name}, ${businesses.id}`;
+  // Two index lookups joined by union: an OR of the two in one WHERE makes PostgreSQL scan the table.
+  // count(*) over () counts the candidates before the limit: they are all read and sorted anyway.
+  return sql`${selectListings(sql`ranked.total_matches as "totalMatches"`)}
+    join (
+      select business_id, rank, (count(*) over ())::int as total_matches from (
+        (${candidate} where ${businessSearch.document} @@ ${matching} and ${servableSearchRow} limit ${sql.raw(String(KEYWORD_CANDIDATES))})
+        union
+        (${candidate} where ${and(sql`${businessSearch.businessId} in (${questionMatches})`, inCity, servableSearchRow)})
+      ) candidates
+      ${rated}
+      order by ${candidateOrder}
+      limit ${sql.placeholder("limit")}
+    ) ranked on ranked.business_id = ${businesses.id}
+    order by ${finalOrder}`;
+}
+
+/** One prepared statement per order and scope; the default's SQL is what it was before sort existed. */
+const RANKED_BY_TEXT = {
+  relevance: {
+    everywhere: preparedQuery<TextHit>(rankedByTextQuery(false, "relevance")),
+    inCity: preparedQuery<TextHit>(rankedByTextQuery(true, "relevance")),
+  },
+  rating: {
+    everywhere: preparedQuery<TextHit>(rankedByTextQuery(false, "rating")),
+    inCity: preparedQuery<TextHit>(rankedByTextQuery(true, "rating")),
+  },
+} satisfies Record<KeywordSort, unknown>;
+
+/** The ranked text matches of the words, at most `limit`, each with the number of all candidates. */
+export function rankByText(db: Db, query: string, city: City | null, limit: number, sort: KeywordSort): Promise<TextHit[]> {
+  const queries = RANKED_BY_TEXT[sort];
+  return city ? queries.inCity(db, { query, cityLexeme: cityLexeme(city.id), cityId: city.id, limit }) : queries.everywhere(db, { query, limit });
+}
