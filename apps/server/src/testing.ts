@@ -6,6 +6,8 @@ import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from 
 import * as sourceModules from "./server-modules";
 import type { WebhookWorker } from "./webhooks/worker";
 
+export { SMALL_TEST_WORLD } from "@directory/api/testing";
+
 /**
  * The server under test: the TypeScript sources, or with TEST_SERVER=dist the bundle `start` runs
  * (built before the run by vitest.global-setup.ts). CI runs the suite both ways.

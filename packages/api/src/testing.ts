@@ -1,13 +1,13 @@
 import { testDatabaseFactory } from "@directory/db/testing";
 import { seedDemoWorld } from "./seed-demo-world";
 
-export { type TestDatabase, type TestDatabaseOptions } from "@directory/db/testing";
+export { SMALL_TEST_WORLD, type TestDatabase, type TestDatabaseOptions } from "@directory/db/testing";
 
 /**
  * Test databases holding the demo world as the server seeds it, documents, mentions and
  * visibility scores included (packages/db's own test databases hold only its data seed).
  */
-export const createTestDatabase = testDatabaseFactory(seedDemoWorld);
+export const createTestDatabase = testDatabaseFactory("demo", seedDemoWorld);
 
 /** The real OpenStreetMap extracts shipped in fixtures/osm, for the import tests in every package. */
 export { OSM_EXTRACTS } from "./services/registry/osm/test-extracts";
