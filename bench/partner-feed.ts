@@ -1,7 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
-import { backfillFeedDocuments, createApiKey, recordFeedChanges, writeClaims } from "@directory/api";
+import { backfillFeedDocuments, createApiKey, recordFeedChanges, updateOwnListing } from "@directory/api";
 import { createDatabase, forChores, rowsOf } from "@directory/db";
 import { cpuMsOf, feedHeaders, feedPages, memoryOf, walkFeed, type FeedEncoding, type PageFollowing } from "./feed";
 
@@ -161,8 +161,9 @@ async function writeChanges(databaseUrl: string, count: number): Promise<{ start
 
 /**
  * What recording the feed costs the claim write path (issue 24: at most 20% of its throughput):
- * - owner edits, one business per transaction as an owner saves one: the whole write path
- *   (claims, projection, outbox, recordFeedChanges storing the document and its upsert, commit),
+ * - owner edits, one business per transaction as an owner saves one (updateOwnListing, what
+ *   PATCH /api/v2/my/listing runs): the whole write path (claims, projection, outbox,
+ *   recordFeedChanges storing the document and its upsert, commit),
  *   and recordFeedChanges for the same businesses with its numbering at commit; its share is the
  *   feed's cost;
  * - an import's businesses are not owner-verified, so recording finds them outside the feed:
@@ -180,16 +181,7 @@ async function writeCost(databaseUrl: string): Promise<{ editsPerSecond: number;
     );
     const started = performance.now();
     for (const [i, business] of visible.entries()) {
-      const claims = [
-        {
-          property: "description" as const,
-          value: `Owner edit ${i} at ${started}`,
-          source: "owner:bench",
-          confidence: 0.9,
-          verification: "self_reported" as const,
-        },
-      ];
-      await database.db.transaction((tx) => writeClaims(tx, [{ business, claims }]));
+      await updateOwnListing(database.db, { businessId: business.id, keyId: "bench", changes: { description: `Owner edit ${i} at ${started}` } });
     }
     const editMs = (performance.now() - started) / visible.length;
     // Its share inside the edit's transaction: the call, and the numbering the deferred trigger does

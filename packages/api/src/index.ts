@@ -25,8 +25,8 @@ export { clientBucketOf } from "./services/access/client-ip";
 export { DEFAULT_RATE_LIMITS, deleteExpiredRateLimitWindows, type RateLimitSettings } from "./services/access/rate-limits";
 export { pruneFeedChanges, sweepExpiredSubscriptions } from "./services/feed/changes";
 export { backfillFeedDocuments, recordFeedChanges, type RemoveReason } from "./services/feed/feed-documents";
-/** For the bench's write cost of the partner feed: owner edits through the claim write path. */
-export { writeClaims } from "./services/claims/claim-writes";
+/** An owner's edit as PATCH /api/v2/my/listing writes it: the bench's write cost of the partner feed goes through it. */
+export { updateOwnListing } from "./services/owner/owner-edits";
 export { EXPORT_CHUNK_ROWS } from "./services/feed/export";
 export { JsonText } from "./services/feed/json-text";
 export { createPartnerFeedRestCaller } from "./routers/feed/rest-bodies";
