@@ -3,10 +3,11 @@ import { defineConfig } from "vitest/config";
 const ALL_TESTS = ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts"];
 
 /**
- * Test files whose outcome does not depend on the database driver: pure units, the deployment
- * and SDK package checks, the browser tests, and servers on their own embedded database. They
- * form the "unit" project, which CI runs once; every other file is in "database", which CI runs
- * on PGlite and again on PostgreSQL. A file missing here runs in both passes: the safe default.
+ * Test files whose outcome does not depend on the database driver: pure units, the deployment,
+ * image and SDK package checks, the docs' examples, the browser tests, and servers on their own
+ * embedded database. They form the "unit" project, which CI runs once; every other file is in
+ * "database", which CI runs on PGlite and again on PostgreSQL. A file missing here runs in both
+ * passes: the safe default.
  */
 const DRIVER_INDEPENDENT = [
   "packages/db/src/time-zones.test.ts",
@@ -25,6 +26,10 @@ const DRIVER_INDEPENDENT = [
   "apps/server/src/shutdown.test.ts",
   "apps/server/src/deployment.test.ts",
   "apps/server/src/sdk-package.test.ts",
+  "apps/server/src/docker-image.test.ts",
+  "apps/server/src/docs-try-it-out.test.ts",
+  "apps/server/src/readme-examples.test.ts",
+  "apps/*/src/env.test.ts",
   "apps/server/src/*.browser.test.ts",
 ];
 
