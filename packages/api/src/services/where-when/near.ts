@@ -9,12 +9,11 @@ import { NEAR_COUNT_AHEAD, NEAR_COUNT_CAP, NEAR_LIMIT_MAX, type NearPoint } from
 /*
  * Businesses near a point: within a radius, nearest first or in a search's own order, with their
  * count (the distance terms are near-geometry.ts's). Each query here is built once per database and
- * shape (which filters it names, its order) with placeholders for its values, and runs prepared: no
- * query building per call (building these distance expressions was a fifth of a radius search's
- * CPU in node), and PostgreSQL reuses its plan instead of planning the distance expressions on
- * every call (a 1 km count around Shanghai at 1M: 7.8 ms of planning each time, 0.02 ms with the
- * reused generic plan, which also ran faster). Nearest first reads a page and the count's cap at
- * most, the exact distance computed in node (greatCircleKm).
+ * shape (which filters it names, its order) with placeholders for its values, and runs prepared:
+ * building these distance expressions per call was a real share of a radius search's CPU, and
+ * PostgreSQL reuses a generic plan instead of planning the distance expressions on every call.
+ * Nearest first reads a page and the count's cap at most, the exact distance computed in node
+ * (greatCircleKm).
  */
 
 /** The terms of this file's statements, bound at each call (NearValues names them). */
