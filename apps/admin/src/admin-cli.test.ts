@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { apiKeys, businesses } from "@directory/db";
-import { startTestServer, type TestServer } from "@directory/server/testing";
+import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "@directory/server/testing";
 
 const run = promisify(execFile);
 // The command as installed: plain node on the bundle, built first when a source changed.
@@ -12,7 +12,7 @@ const bin = fileURLToPath(new URL("../bin/directory-admin.mjs", import.meta.url)
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ seed: { businesses: 300 } });
+  server = await startTestServer({ seed: SMALL_TEST_WORLD });
 });
 afterAll(async () => {
   await server?.close();

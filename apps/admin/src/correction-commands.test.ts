@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, claims } from "@directory/db";
-import { startTestServer, type TestServer } from "@directory/server/testing";
+import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "@directory/server/testing";
 
 /** directory-admin corrections list|accept|reject, as installed, against a live server. */
 
@@ -13,7 +13,7 @@ const bin = fileURLToPath(new URL("../bin/directory-admin.mjs", import.meta.url)
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ seed: { businesses: 80 } });
+  server = await startTestServer({ seed: SMALL_TEST_WORLD });
 });
 afterAll(async () => {
   await server?.close();

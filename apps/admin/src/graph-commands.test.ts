@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, cities, coMentionEdges, documents } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/api/testing";
+import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "@directory/api/testing";
 import { ingestFile } from "./graph-commands";
 
 let database: TestDatabase;
 let folder: string;
 beforeAll(async () => {
-  database = await createTestDatabase({ seed: { businesses: 300 } });
+  database = await createTestDatabase({ seed: SMALL_TEST_WORLD });
   folder = mkdtempSync(join(tmpdir(), "graph-ingest-"));
 });
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, claims } from "@directory/db";
-import { startTestServer, type TestServer } from "@directory/server/testing";
+import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "@directory/server/testing";
 
 /** directory-admin claim verify, business verify-owner and business add, as installed, against a live server. */
 
@@ -17,7 +17,7 @@ const bin = fileURLToPath(new URL("../bin/directory-admin.mjs", import.meta.url)
 let server: TestServer;
 let scratch: string;
 beforeAll(async () => {
-  server = await startTestServer({ seed: { businesses: 120 } });
+  server = await startTestServer({ seed: SMALL_TEST_WORLD });
   scratch = mkdtempSync(path.join(tmpdir(), "directory-admin-"));
 });
 afterAll(async () => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses } from "@directory/db";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import { getJson, type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ seed: { businesses: 100 } });
+  server = await startTestServer({ seed: SMALL_TEST_WORLD });
 });
 afterAll(async () => {
   await server?.close();

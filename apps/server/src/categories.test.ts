@@ -1,11 +1,11 @@
 import { and, count, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, categories } from "@directory/db";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import { getJson, type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ seed: { businesses: 300 } });
+  server = await startTestServer({ seed: SMALL_TEST_WORLD });
 });
 afterAll(async () => {
   await server?.close();

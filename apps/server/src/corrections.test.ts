@@ -3,7 +3,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses, claims, corrections, webhookDeliveries } from "@directory/db";
-import { startTestServer, type JsonBody, type TestServer } from "./testing";
+import { type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 
 /**
  * Corrections (issue 25 item 4) on REST and MCP against a live server: the bad-input list (unknown
@@ -28,7 +28,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const address = receiver.address();
   receiverUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/hooks`;
-  server = await startTestServer({ seed: { businesses: 120 }, trustProxyHops: 1, webhookWorker: { pollIntervalMs: 100 } });
+  server = await startTestServer({ seed: SMALL_TEST_WORLD, trustProxyHops: 1, webhookWorker: { pollIntervalMs: 100 } });
 });
 afterAll(async () => {
   await server?.close();

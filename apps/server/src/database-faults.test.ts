@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "@directory/api";
 import { createDatabase, migrate, type Database, type DatabaseTimeouts } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/api/testing";
+import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "@directory/api/testing";
 import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
 
 /** Every fault must turn into a 503 this fast (the default timeouts are well inside it). */
@@ -218,7 +218,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("PostgreSQL behind a proxy that 
   const timeouts: Partial<DatabaseTimeouts> = { statementMs: 1_500 };
 
   beforeAll(async () => {
-    base = await createTestDatabase({ seed: { businesses: 200 } });
+    base = await createTestDatabase({ seed: SMALL_TEST_WORLD });
     proxy = await postgresProxy(new URL(base.url!));
     proxied = await createDatabase({ url: proxy.url, timeouts });
     server = await startTestServer({ database: { ...proxied, destroy: () => proxied.close() } });

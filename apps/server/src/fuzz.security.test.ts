@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses, categories, cities } from "@directory/db";
-import { startTestServer, type TestServer } from "./testing";
+import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 import { problemsOf, summarise, type Failure } from "./fuzz/checks";
 import { mcpCases, mcpTools } from "./fuzz/mcp-cases";
 import { createRandom, type World } from "./fuzz/model";
@@ -25,7 +25,7 @@ let world: World;
 
 beforeAll(async () => {
   server = await startTestServer({
-    seed: { businesses: 200 },
+    seed: SMALL_TEST_WORLD,
     rateLimits: {
       anonymousPerDay: 1e9,
       openPerMinute: 1e9,

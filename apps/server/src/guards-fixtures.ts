@@ -1,7 +1,7 @@
 import { count, sql } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import { businesses, leads } from "@directory/db";
-import { startTestServer, type JsonBody, type TestServer } from "./testing";
+import { type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 
 /**
  * What the guard tests share: one server per test file with small limits, fresh addresses, and calls through each door.
@@ -21,7 +21,7 @@ export const logLines: string[] = [];
 export function useGuardsServer(): void {
   beforeAll(async () => {
     server = await startTestServer({
-      seed: { businesses: 300 },
+      seed: SMALL_TEST_WORLD,
       trustProxyHops: 1,
       rateLimits: LIMITS,
       logDestination: { write: (line: string) => void logLines.push(line) },

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importRegistry, scanOsmExtract } from "@directory/api";
-import { OSM_EXTRACTS } from "@directory/api/testing";
+import { OSM_EXTRACTS, SMALL_TEST_WORLD } from "@directory/api/testing";
 import { businesses, registryRecords } from "@directory/db";
 import { getJson, startTestServer, type TestServer } from "./testing";
 
@@ -11,7 +11,7 @@ let server: TestServer;
 let slug: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ seed: { businesses: 30 } });
+  server = await startTestServer({ seed: SMALL_TEST_WORLD });
   const scan = await scanOsmExtract(OSM_EXTRACTS.liechtenstein2013);
   await importRegistry(server.database.db, scan, { source: "openstreetmap" });
   const record = scan.records.find((candidate) => candidate.facts.phone && candidate.facts.openingHours)!;

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { count } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, leads } from "@directory/db";
-import { startTestServer, type TestServer } from "./testing";
+import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 
 /**
  * Issue 26, item 10: text a person cannot see never counts as text. Twelve invisible characters of
@@ -30,7 +30,7 @@ let slug: string;
 let mcp: Client;
 
 beforeAll(async () => {
-  server = await startTestServer({ seed: { businesses: 40 }, rateLimits: { leadsPerAddressPerHour: 1_000 } });
+  server = await startTestServer({ seed: SMALL_TEST_WORLD, rateLimits: { leadsPerAddressPerHour: 1_000 } });
   const [row] = await server.database.db.select({ slug: businesses.slug }).from(businesses).limit(1);
   slug = row!.slug;
   mcp = new Client({ name: "invisible-text-test", version: "1.0.0" });

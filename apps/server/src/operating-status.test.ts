@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { backfillListingFreshness, businesses, categories, cities, claims } from "@directory/db";
-import { startTestServer, type JsonBody, type TestServer } from "./testing";
+import { type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 
 /**
  * Issue 25 item 1 on every door: a correction an admin accepts closes a business for good; it leaves
@@ -12,7 +12,7 @@ import { startTestServer, type JsonBody, type TestServer } from "./testing";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ seed: { businesses: 200 } });
+  server = await startTestServer({ seed: SMALL_TEST_WORLD });
 });
 afterAll(async () => {
   await server?.close();

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, generateApiKey } from "@directory/api";
 import { apiKeys, businesses } from "@directory/db";
-import { startTestServer, type TestServer } from "./testing";
+import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 import { db, developerKey, expectedIds, feed, feedCondition, partnerKey, server, usePartnerFeedServer } from "./partner-feed-fixtures";
 
 /** Who may read the partner feed, which parameters it refuses, and the monthly quota of a partner key. */
@@ -140,7 +140,7 @@ describe("GET /api/v2/partner-feed: parameters", () => {
 describe("GET /api/v2/partner-feed: monthly quota", () => {
   let limited: TestServer;
   beforeAll(async () => {
-    limited = await startTestServer({ seed: { businesses: 60 }, rateLimits: { anonymousPerDay: 500, keyedPerMonth: 3 } });
+    limited = await startTestServer({ seed: SMALL_TEST_WORLD, rateLimits: { anonymousPerDay: 500, keyedPerMonth: 3 } });
   });
   afterAll(async () => {
     await limited?.close();

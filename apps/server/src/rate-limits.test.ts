@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses, createDatabase, rateLimitCounters, type Database } from "@directory/db";
-import { createTestDatabase, type TestDatabase } from "@directory/api/testing";
+import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "@directory/api/testing";
 import { createDirectoryClient } from "@directory/sdk";
 import { getJson, startTestServer, type TestServer } from "./testing";
 
@@ -15,7 +15,7 @@ let second: TestServer;
 let slug: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase({ seed: { businesses: 300 } });
+  database = await createTestDatabase({ seed: SMALL_TEST_WORLD });
   // Two app instances on one database: the limits must hold across both. On PostgreSQL the second
   // has its own connection pool, as a second server process would; PGlite has one connection.
   secondPool = database.url ? await createDatabase({ url: database.url }) : undefined;

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses, categories, cities } from "@directory/db";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import { getJson, type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 
 /**
  * Issue 22, item 6: every MCP tool and public procedure has a REST operation. Each is called here
@@ -15,7 +15,7 @@ let server: TestServer;
 let active: { slug: string; category: string; city: string }[];
 
 beforeAll(async () => {
-  server = await startTestServer({ seed: { businesses: 100 }, rateLimits: { leadsPerAddressPerHour: LEADS_PER_ADDRESS } });
+  server = await startTestServer({ seed: SMALL_TEST_WORLD, rateLimits: { leadsPerAddressPerHour: LEADS_PER_ADDRESS } });
   active = await server.database.db
     .select({ slug: businesses.slug, category: categories.slug, city: cities.name })
     .from(businesses)

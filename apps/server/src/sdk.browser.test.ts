@@ -5,7 +5,7 @@ import { build } from "esbuild";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
-import { startTestServer, type TestServer } from "./testing";
+import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 
 /**
  * The SDK in a browser page of another origin (issue 26 item 1): the real SDK, bundled for the
@@ -28,7 +28,7 @@ describe.skipIf(!CHROMIUM)("the SDK in a browser on another origin (chromium)", 
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startTestServer({ seed: { businesses: 40 } });
+    server = await startTestServer({ seed: SMALL_TEST_WORLD });
     const bundle = await build({ entryPoints: [SDK_ENTRY], bundle: true, write: false, format: "iife", globalName: "DirectorySdk", platform: "browser" });
     const sdkScript = bundle.outputFiles[0]!.text;
     otherOrigin = createServer((req, res) => {

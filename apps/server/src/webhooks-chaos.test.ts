@@ -9,7 +9,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses, outboxEvents, webhookDeliveries, webhookDeliveryAttempts } from "@directory/db";
-import { startTestServer, type TestServer } from "./testing";
+import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 
 /**
  * Chaos: 1,000 events, a receiver that fails about half the first attempts (500, or no answer
@@ -141,7 +141,7 @@ describe.skipIf(!testDatabaseUrl)(
       receiverUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/hooks`;
       dataDir = mkdtempSync(join(tmpdir(), "directory-webhook-chaos-"));
       // The API alone: delivery is the separate worker process's job.
-      server = await startTestServer({ seed: { businesses: 50 }, webhookSecretKey: sealingKey });
+      server = await startTestServer({ seed: SMALL_TEST_WORLD, webhookSecretKey: sealingKey });
       const developerKey = (await createApiKey(server.database.db, { kind: "developer", label: "chaos" })).key;
       const response = await fetch(`${server.url}/api/developers/webhooks`, {
         method: "POST",

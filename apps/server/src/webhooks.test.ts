@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, DEFAULT_RATE_LIMITS } from "@directory/api";
 import { businesses, webhookDeliveries, webhooks } from "@directory/db";
 import { createDirectoryClient } from "@directory/sdk";
-import { startTestServer, type JsonBody, type TestServer } from "./testing";
+import { type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 
 /** A real receiver on loopback whose answer each test scripts. */
 interface Received {
@@ -40,7 +40,7 @@ beforeAll(async () => {
   const address = receiver.address();
   receiverUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/hooks`;
   server = await startTestServer({
-    seed: { businesses: 100 },
+    seed: SMALL_TEST_WORLD,
     logDestination: { write: (line: string) => void logLines.push(line) },
     webhookWorker: { settings: { retryDelaysMs: [50, 50, 50, 50], attemptTimeoutMs: 2_000 }, pollIntervalMs: 100 },
   });

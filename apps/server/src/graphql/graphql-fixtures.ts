@@ -2,7 +2,7 @@ import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses, claims, offers } from "@directory/db";
-import { startTestServer, type JsonBody, type TestServer } from "../testing";
+import { type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
 import { getNamedType, GraphQLObjectType } from "./graphql-js";
 
 /** What the GraphQL tests share: one server per test file, fresh client addresses, demo businesses to ask about, and a POST. */
@@ -17,7 +17,7 @@ let addressCount = 0;
 export function useGraphqlServer(): void {
   beforeAll(async () => {
     // One trusted proxy hop: each test reads from its own address, so anonymous budgets do not mix.
-    server = await startTestServer({ seed: { businesses: 300 }, trustProxyHops: 1, rateLimits: { anonymousPerDay: ANONYMOUS_PER_DAY } });
+    server = await startTestServer({ seed: SMALL_TEST_WORLD, trustProxyHops: 1, rateLimits: { anonymousPerDay: ANONYMOUS_PER_DAY } });
     developerKey = (await createApiKey(server.database.db, { kind: "developer" })).key;
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, buyerQuestions, categories, cities, claims, offers } from "@directory/db";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "../testing";
+import { getJson, type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
 import { formatGraphQLError } from "./errors";
 import { GraphQLError } from "./graphql-js";
 
@@ -24,7 +24,7 @@ const db = () => server.database.db;
 const poisoned = (label: string) => `${label}${ZERO_WIDTH}${BIDI}${CONTROL} x`;
 
 beforeAll(async () => {
-  server = await startTestServer({ seed: { businesses: 300 } });
+  server = await startTestServer({ seed: SMALL_TEST_WORLD });
   const [row] = await db()
     .select({ id: businesses.id, slug: businesses.slug, categoryName: categories.name, cityName: cities.name })
     .from(businesses)

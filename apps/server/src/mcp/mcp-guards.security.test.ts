@@ -6,14 +6,14 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDirectoryClient } from "@directory/sdk";
 import { readConfig, startServer } from "../index";
-import { startTestServer, type JsonBody, type TestServer } from "../testing";
+import { type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
 import { mountMcp } from "@directory/mcp";
 
 let server: TestServer;
 
 beforeAll(async () => {
   // One trusted proxy hop, so each SSE test client can stand for a different address.
-  server = await startTestServer({ seed: { businesses: 20 }, trustProxyHops: 1 });
+  server = await startTestServer({ seed: SMALL_TEST_WORLD, trustProxyHops: 1 });
 });
 afterAll(async () => {
   await server?.close();

@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { businesses } from "@directory/db";
-import { startTestServer, type TestServer } from "../testing";
+import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
 
 let server: TestServer;
 let slug: string;
@@ -11,7 +11,7 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   // One trusted proxy hop, so each test client can stand for a different address.
-  server = await startTestServer({ seed: { businesses: 100 }, trustProxyHops: 1, rateLimits: { anonymousPerDay: 2, keyedPerMonth: 100 } });
+  server = await startTestServer({ seed: SMALL_TEST_WORLD, trustProxyHops: 1, rateLimits: { anonymousPerDay: 2, keyedPerMonth: 100 } });
   const [row] = await server.database.db.select({ slug: businesses.slug }).from(businesses).limit(1);
   slug = row!.slug;
 });

@@ -4,7 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { businesses } from "@directory/db";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "../testing";
+import { getJson, type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
 
 /** The MCP specification's "Resource not found". */
 const RESOURCE_NOT_FOUND = -32002;
@@ -13,7 +13,7 @@ let server: TestServer;
 let client: Client;
 
 beforeAll(async () => {
-  server = await startTestServer({ seed: { businesses: 300 } });
+  server = await startTestServer({ seed: SMALL_TEST_WORLD });
   client = new Client({ name: "mcp-resources-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`)));
 });

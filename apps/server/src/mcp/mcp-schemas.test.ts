@@ -18,7 +18,7 @@ import {
   ZSubmitLeadInput,
 } from "@directory/api/schemas";
 import { compactInput } from "@directory/mcp";
-import { startTestServer, type JsonBody, type TestServer } from "../testing";
+import { type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
 
 /** Each tool's input is its procedure's input schema; null: the procedure takes no input. */
 const PROCEDURE_INPUTS: Record<string, z.ZodObject | null> = {
@@ -59,7 +59,7 @@ let client: Client;
 let tools: Awaited<ReturnType<Client["listTools"]>>["tools"];
 
 beforeAll(async () => {
-  server = await startTestServer({ seed: { businesses: 20 } });
+  server = await startTestServer({ seed: SMALL_TEST_WORLD });
   client = new Client({ name: "schema-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`)));
   ({ tools } = await client.listTools());

@@ -6,7 +6,7 @@ import { createContext } from "../../context";
 import { toPublicError } from "../../errors";
 import { createCaller } from "../../root";
 import { createApiKey } from "../../services/access/api-keys";
-import { createTestDatabase, type TestDatabase } from "../../testing";
+import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 
 /** admin.verifyClaim, admin.verifyOwner and admin.addBusiness on the tRPC door, in process. */
 
@@ -17,7 +17,7 @@ const callerWith = (key?: string) =>
 const admin = () => callerWith(adminKey);
 
 beforeAll(async () => {
-  database = await createTestDatabase({ seed: { businesses: 80 } });
+  database = await createTestDatabase({ seed: SMALL_TEST_WORLD });
   adminKey = (await createApiKey(database.db, { kind: "admin" })).key;
 });
 afterAll(async () => {

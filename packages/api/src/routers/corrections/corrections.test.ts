@@ -8,7 +8,7 @@ import { createCaller } from "../../root";
 import { createApiKey } from "../../services/access/api-keys";
 import { CORRECTION_EVIDENCE_LIMIT } from "../../services/corrections/corrections";
 import { TRUNCATION_NOTE } from "../../services/shared/owner-text";
-import { createTestDatabase, type TestDatabase } from "../../testing";
+import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 
 /** corrections.* and owner.corrections on the tRPC door, in process, through a real database. */
 
@@ -28,7 +28,7 @@ const callerWith = (options: { key?: string; ip?: string } = {}) =>
 const admin = () => callerWith({ key: adminKey });
 
 beforeAll(async () => {
-  database = await createTestDatabase({ seed: { businesses: 60 } });
+  database = await createTestDatabase({ seed: SMALL_TEST_WORLD });
   adminKey = (await createApiKey(database.db, { kind: "admin" })).key;
 });
 afterAll(async () => {

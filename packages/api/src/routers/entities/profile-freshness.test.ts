@@ -7,7 +7,7 @@ import { toPublicError } from "../../errors";
 import { createApiKey } from "../../services/access/api-keys";
 import { USEFUL_LIFE_DAYS } from "../../services/claims/freshness";
 import { anonymousCaller, keyedCaller, SERVABLE } from "../../test-callers";
-import { createTestDatabase, type TestDatabase } from "../../testing";
+import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 
 /** Issue 25 items 1 to 3 on the entity profile: operating status, staleness, and asOf. */
 
@@ -15,7 +15,7 @@ let database: TestDatabase;
 let adminKey: string;
 let developerKey: string;
 beforeAll(async () => {
-  database = await createTestDatabase({ seed: { businesses: 60 } });
+  database = await createTestDatabase({ seed: SMALL_TEST_WORLD });
   adminKey = (await createApiKey(database.db, { kind: "admin" })).key;
   developerKey = (await createApiKey(database.db, { kind: "developer" })).key;
 });

@@ -5,7 +5,7 @@ import { createContext } from "../../context";
 import { createCaller } from "../../root";
 import { createApiKey } from "../../services/access/api-keys";
 import { anonymousCaller, TEST_BASE_URL } from "../../test-callers";
-import { createTestDatabase, type TestDatabase } from "../../testing";
+import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 
 let database: TestDatabase;
 let slugs: string[];
@@ -14,7 +14,7 @@ const withKey = (key: string) => createCaller(createContext({ db: database.db, p
 const consent = { userAgreedToBeContacted: true as const, statementShownToUser: "I agree that this dentist may contact me about my enquiry." };
 
 beforeAll(async () => {
-  database = await createTestDatabase({ seed: { businesses: 200 } });
+  database = await createTestDatabase({ seed: SMALL_TEST_WORLD });
   const rows = await database.db
     .select({ slug: businesses.slug })
     .from(businesses)

@@ -5,14 +5,14 @@ import { createContext } from "../../context";
 import { createCaller } from "../../root";
 import { createApiKey } from "../../services/access/api-keys";
 import { ingestDocuments, type IncomingDocument } from "../../services/graph/ingest";
-import { createTestDatabase, type TestDatabase } from "../../testing";
+import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 
 let database: TestDatabase;
 const callerWith = (key?: string) =>
   createCaller(createContext({ db: database.db, publicBaseUrl: "http://directory.test", authorizationHeader: key ? `Bearer ${key}` : undefined }));
 
 beforeAll(async () => {
-  database = await createTestDatabase({ seed: { businesses: 200 } });
+  database = await createTestDatabase({ seed: SMALL_TEST_WORLD });
 });
 afterAll(async () => {
   await database?.destroy();

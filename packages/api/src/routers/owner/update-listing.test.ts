@@ -7,7 +7,7 @@ import { toPublicError } from "../../errors";
 import { createCaller } from "../../root";
 import { createApiKey } from "../../services/access/api-keys";
 import { writeClaims } from "../../services/claims/claim-writes";
-import { createTestDatabase, type TestDatabase } from "../../testing";
+import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 
 /** owner.updateListing on the tRPC door, in process: the key decides the business, edits are self-reported claims. */
 
@@ -16,7 +16,7 @@ const callerWith = (key?: string) =>
   createCaller(createContext({ db: database.db, publicBaseUrl: "http://directory.test", authorizationHeader: key ? `Bearer ${key}` : undefined }));
 
 beforeAll(async () => {
-  database = await createTestDatabase({ seed: { businesses: 80 } });
+  database = await createTestDatabase({ seed: SMALL_TEST_WORLD });
 });
 afterAll(async () => {
   await database?.destroy();

@@ -3,13 +3,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { businesses, categories } from "@directory/db";
 import { CATEGORY_COUNTS_HARD_MAX_AGE_MS, CATEGORY_COUNTS_MAX_AGE_MS, invalidateCategoryCounts } from "../../services/search/category-catalog";
 import { anonymousCaller, SERVABLE } from "../../test-callers";
-import { createTestDatabase, type TestDatabase } from "../../testing";
+import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 
 let database: TestDatabase;
 const caller = () => anonymousCaller(database.db);
 
 beforeAll(async () => {
-  database = await createTestDatabase({ seed: { businesses: 300 } });
+  database = await createTestDatabase({ seed: SMALL_TEST_WORLD });
 });
 afterEach(() => {
   vi.useRealTimers();

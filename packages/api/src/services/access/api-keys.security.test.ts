@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeys, businesses } from "@directory/db";
 import { createContext } from "../../context";
 import { createCaller } from "../../root";
-import { createTestDatabase, type TestDatabase } from "../../testing";
+import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 import { createApiKey } from "./api-keys";
 import { generateApiKey, hashApiKey, parseApiKey } from "./api-key-format";
 
 let database: TestDatabase;
 beforeAll(async () => {
-  database = await createTestDatabase({ seed: { businesses: 200 } });
+  database = await createTestDatabase({ seed: SMALL_TEST_WORLD });
 });
 afterAll(async () => {
   await database?.destroy();

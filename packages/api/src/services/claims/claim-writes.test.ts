@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, businessSearch, claims, outboxEvents, rowsOf } from "@directory/db";
 import { DomainError } from "../../errors";
 import { anonymousCaller } from "../../test-callers";
-import { createTestDatabase, type TestDatabase } from "../../testing";
+import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 import { createBusinesses } from "./business-creation";
 import { writeClaims, type NewClaim } from "./claim-writes";
 import { ownerClaim } from "./claim-fixtures";
 
 let database: TestDatabase;
 beforeAll(async () => {
-  database = await createTestDatabase({ seed: { businesses: 60 } });
+  database = await createTestDatabase({ seed: SMALL_TEST_WORLD });
 });
 afterAll(async () => {
   await database?.destroy();

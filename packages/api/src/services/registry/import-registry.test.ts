@@ -5,7 +5,7 @@ import { loadGazetteer } from "@directory/db/gazetteer";
 import { businesses, claims, outboxEvents, registryRecords, rowsOf, webhookDeliveries, webhooks } from "@directory/db";
 import { DomainError } from "../../errors";
 import { anonymousCaller, keyedCaller, TEST_BASE_URL } from "../../test-callers";
-import { createTestDatabase, type TestDatabase } from "../../testing";
+import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 import { createApiKey } from "../access/api-keys";
 import { invalidateReferenceData } from "../search/reference-data";
 import { fanOutOutbox } from "../webhooks/dispatch";
@@ -14,14 +14,13 @@ import { OSM_EXTRACTS } from "./osm/test-extracts";
 import { scanOsmExtract } from "./osm/scan-osm";
 import type { RegistryScan } from "./registry-record";
 
-
 let database: TestDatabase;
 let scan2013: RegistryScan;
 let scan2015: RegistryScan;
 const SOURCE = "openstreetmap";
 
 beforeAll(async () => {
-  database = await createTestDatabase({ seed: { businesses: 30 } });
+  database = await createTestDatabase({ seed: SMALL_TEST_WORLD });
   const gazetteer = loadGazetteer();
   [scan2013, scan2015] = await Promise.all([
     scanOsmExtract(OSM_EXTRACTS.liechtenstein2013, { gazetteer }),

@@ -5,14 +5,14 @@ import { DomainError } from "../../errors";
 import { createOpenApiDocument } from "../../openapi";
 import { ZOffersOutput } from "../../routers/entities/get-offers.types";
 import { ZEntityProfile } from "../../routers/entities/entity-profile.types";
-import { createTestDatabase, type TestDatabase } from "../../testing";
+import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 import { writeClaims } from "../claims/claim-writes";
 import { cleanOwnerJson, cleanOwnerList, cleanOwnerText, OWNER_TEXT_LIMITS, TRUNCATION_NOTE, visibleLength } from "./owner-text";
 import { anonymousCaller } from "../../test-callers";
 
 let database: TestDatabase;
 beforeAll(async () => {
-  database = await createTestDatabase({ seed: { businesses: 100 } });
+  database = await createTestDatabase({ seed: SMALL_TEST_WORLD });
 });
 afterAll(async () => {
   await database?.destroy();

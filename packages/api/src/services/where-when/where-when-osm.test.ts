@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, cities, type OpeningHoursSpec } from "@directory/db";
 import { loadGazetteer } from "@directory/db/gazetteer";
-import { createTestDatabase, type TestDatabase } from "../../testing";
+import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 import { servableCondition } from "../entities/servable";
 import { importRegistry } from "../registry/import-registry";
 import { scanOsmExtract } from "../registry/osm/scan-osm";
@@ -25,7 +25,7 @@ let database: TestDatabase;
 let imported: { id: string; name: string; openingHours: OpeningHoursSpec[]; timeZone: string | null }[];
 
 beforeAll(async () => {
-  database = await createTestDatabase({ seed: { businesses: 30 } });
+  database = await createTestDatabase({ seed: SMALL_TEST_WORLD });
   const scan = await scanOsmExtract(OSM_EXTRACTS.liechtenstein2015, { gazetteer: loadGazetteer() });
   await importRegistry(database.db, scan, { source: "openstreetmap" });
   imported = await database.db
