@@ -77,7 +77,7 @@ describe("directory-admin import osm (embedded database)", () => {
   }, 180_000);
 
   it("says clearly when a server holds the embedded database", async () => {
-    // The server opens DATA_DIR/pglite, as databaseOptionsFromEnv says.
+    // The server opens DATA_DIR/pglite, as databaseOptionsOf (packages/db/src/env.ts) says.
     const holder = await createDatabase({ dataDir: join(dataDir, "pglite") });
     try {
       await expect(importOsm(OSM_EXTRACTS.andorra2013)).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/is in use by process \d+/) });

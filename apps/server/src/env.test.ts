@@ -11,7 +11,7 @@ import { readConfig, readWorkerConfig } from "./config";
 const run = promisify(execFile);
 const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The documented defaults (README's Configuration table, .env.example), as the server holds them. */
+/** The documented defaults (docs/configuration.md, .env.example), as the server holds them. */
 const DOCUMENTED = {
   port: 3000,
   host: "0.0.0.0",

@@ -38,7 +38,7 @@ describe("the document as a whole", () => {
   it("documents RateLimit headers on the 200 and 429 of limited operations, and Retry-After on 429 and 503", () => {
     for (const methods of Object.values(document.paths as Record<string, Record<string, JsonBody>>)) {
       for (const op of Object.values(methods)) {
-        // Admin keys count against no limit (trpc.ts): their operations document none, and no 429.
+        // Admin keys count against no limit (packages/api/src/procedures/limits.ts): their operations document none, and no 429.
         if ((op.tags as string[]).includes("admin")) {
           expect(op.responses["429"], op.operationId).toBeUndefined();
           expect(Object.keys(op.responses["503"].headers ?? {}), op.operationId).toContain("Retry-After");

@@ -141,7 +141,7 @@ describe("the SDK as a published package", () => {
     expect(output).toMatchObject({ code: "NOT_FOUND", status: 404 });
     expect(output.quota?.remaining).toEqual(expect.any(Number));
 
-    // The same compiled script on the Node versions users run (npm's node package, as the README's checks do).
+    // The same compiled script on the Node versions users run (npm's node package, as docs/mcp.md runs the Inspector).
     for (const version of ["22", "24"]) {
       const other = await run("npx", ["-y", "-p", `node@${version}`, "node", path.join(scratch, "out/main.js"), server.url], { cwd: scratch });
       expect(JSON.parse(other.stdout), `on node ${version}`).toMatchObject({ total: 2, first: output.first, code: "NOT_FOUND", status: 404 });

@@ -14,7 +14,7 @@ import {
 import { doorError } from "./errors";
 
 /*
- * Limits on the query document, checked before any procedure runs (README: "GraphQL"). The
+ * Limits on the query document, checked before any procedure runs (docs/graphql.md). The
  * procedures keep their own limits (rate limits count each resolved procedure call; inputs pass
  * the input gate); these bound what one document can ask for.
  */

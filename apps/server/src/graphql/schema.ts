@@ -68,7 +68,7 @@ function entityExtra(
   };
 }
 
-/** The identity's name, category and city at the top of the entity, as the README promises. */
+/** The identity's name, category and city at the top of the entity, as docs/graphql.md promises. */
 function identityField(key: keyof EntityProfileOutput["identity"]): GraphQLFieldConfig<EntityProfileOutput, GraphQLContext> {
   return { type: nonNull(GraphQLString), description: `identity.${key}`, resolve: (entity) => entity.identity[key] };
 }

@@ -15,7 +15,7 @@ export const DEMO_CLAIMED_PROPERTIES = CLAIM_PROPERTIES.filter(
 /**
  * The claims drawn from the business's own random stream, in the order they have always been
  * drawn. Adding to or reordering this list would shift every draw after it, and with them every
- * demo name and slug that tests and the README name.
+ * demo name and slug that tests, the README and docs/ name.
  */
 const LISTING_PROPERTIES = [
   "name",

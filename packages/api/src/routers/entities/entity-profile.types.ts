@@ -16,7 +16,7 @@ export const ZClaim = z.object({
   confidence: z.number().min(0).max(1),
   verification: z.enum(CLAIM_VERIFICATIONS),
   observedAt: z.string().describe("When the source saw the fact (for a registry: when the record last changed there)"),
-  staleAfter: z.string().describe("observedAt plus the property's useful life (hours 180 days, phone 365, description 730; see the README's freshness policy)"),
+  staleAfter: z.string().describe("observedAt plus the property's useful life (hours 180 days, phone 365, description 730; see docs/corrections.md#freshness)"),
   stale: z.boolean().describe("true once staleAfter has passed: the fact is still served, but check it or say how old it is"),
   supersededAt: z.string().nullable().describe("Set on superseded claims (history mode only)"),
   supersededBy: z.string().nullable(),

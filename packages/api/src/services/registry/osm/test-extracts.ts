@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * The real OSM extracts the tests and the README's import examples read (ODbL, © OpenStreetMap
+ * The real OSM extracts the tests and docs/osm-import.md's examples read (ODbL, © OpenStreetMap
  * contributors). They ship in the repository's fixtures/osm, so a clone tests on its own.
  */
 function repoRoot(): string {
