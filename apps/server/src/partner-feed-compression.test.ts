@@ -1,11 +1,18 @@
 import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
-import { partnerKey, server, usePartnerFeedServer } from "./partner-feed-fixtures";
+import { beforeAll, describe, expect, it } from "vitest";
+import { recordFeedChanges } from "@directory/api";
+import { db, expectedIds, partnerKey, server, usePartnerFeedServer } from "./partner-feed-fixtures";
 
 /** The partner feed's pages over REST: compressed as HTTP asks, the same body either way. */
 
 usePartnerFeedServer();
+
+// A fresh world has no changes yet: fifty of them make a change page worth compressing.
+beforeAll(async () => {
+  const ids = (await expectedIds()).slice(0, 50);
+  await db().transaction((tx) => recordFeedChanges(tx, ids, new Date()));
+});
 
 /** A GET as bytes, with the partner key and the headers given; no decoding. */
 function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
