@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { CHROMIUM, launchChromium, warnOrFailWithoutChromium } from "./browser-fixtures";
 import { startTestServer, type TestServer } from "./testing";
 
 /**
@@ -10,8 +10,8 @@ import { startTestServer, type TestServer } from "./testing";
  * the text must show placeholders such as Bearer <key> as written. Skips, saying so, only when
  * no chromium exists.
  */
-const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path): path is string => !!path && existsSync(path));
-if (!CHROMIUM) console.warn("docs.browser.test.ts SKIPPED: no chromium binary (install it: apt-get install -y chromium, or set CHROMIUM_PATH)");
+
+warnOrFailWithoutChromium("docs.browser.test.ts");
 
 describe.skipIf(!CHROMIUM)("/docs in a browser (chromium)", () => {
   let server: TestServer;
@@ -19,7 +19,7 @@ describe.skipIf(!CHROMIUM)("/docs in a browser (chromium)", () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

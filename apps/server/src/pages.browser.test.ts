@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createDirectoryClient } from "@directory/sdk";
+import { CHROMIUM, launchChromium, warnOrFailWithoutChromium } from "./browser-fixtures";
 import { getJson, startTestServer, type TestServer } from "./testing";
 
 /**
@@ -11,21 +12,10 @@ import { getJson, startTestServer, type TestServer } from "./testing";
  * paging, the 410 page, JSON-LD against the API, screenshots at desktop and phone widths, and
  * axe-core with no serious or critical violation. Skips, saying so, only when no chromium exists.
  */
-const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path): path is string => !!path && existsSync(path));
 const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
 const AXE_SOURCE = CHROMIUM ? readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8") : "";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
-if (!CHROMIUM) console.warn("pages.browser.test.ts SKIPPED: no chromium binary (install it: apt-get install -y chromium, or set CHROMIUM_PATH)");
+warnOrFailWithoutChromium("pages.browser.test.ts");
 
 describe.skipIf(!CHROMIUM)("pages in a browser (chromium)", () => {
   let server: TestServer;
@@ -39,7 +29,7 @@ describe.skipIf(!CHROMIUM)("pages in a browser (chromium)", () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     server = await startTestServer({ rateLimits: { anonymousPerDay: 1_000_000, openPerMinute: 1_000_000 } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     context.on("console", (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());

@@ -1,10 +1,10 @@
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
+import { CHROMIUM, launchChromium, warnOrFailWithoutChromium } from "./browser-fixtures";
 import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 
 /**
@@ -13,13 +13,13 @@ import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
  * the partner feed (its keyed cross-origin read); keyed private procedures stay closed to other
  * origins, by the same rule REST uses. Skips, saying so, only when no chromium exists.
  */
-const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path): path is string => !!path && existsSync(path));
-if (!CHROMIUM) console.warn("sdk.browser.test.ts SKIPPED: no chromium binary (install it: apt-get install -y chromium, or set CHROMIUM_PATH)");
 
 const SDK_ENTRY = fileURLToPath(new URL("../../../packages/sdk/src/index.ts", import.meta.url));
 
 /** What a call made in the page came to: its answer's shape, or the SDK error's code. */
 type Outcome = { ok: true; summary: string } | { ok: false; code: string };
+
+warnOrFailWithoutChromium("sdk.browser.test.ts");
 
 describe.skipIf(!CHROMIUM)("the SDK in a browser on another origin (chromium)", () => {
   let server: TestServer;
@@ -41,7 +41,7 @@ describe.skipIf(!CHROMIUM)("the SDK in a browser on another origin (chromium)", 
     await new Promise<void>((resolve) => otherOrigin.listen(0, "127.0.0.1", resolve));
     const address = otherOrigin.address();
     otherOriginUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
