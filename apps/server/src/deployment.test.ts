@@ -109,8 +109,20 @@ function parseEnvFile(text: string): { set: Record<string, string>; unset: strin
   return { set, unset };
 }
 
-/** Read by the test harness (vitest.global-setup.ts sets TEST_RUN_ID and TEST_WORLDS_DIR) or the shell, not by a deployed service. */
-const NOT_DEPLOYMENT_SETTINGS = new Set(["CI", "PATH", "TEST_DATABASE_URL", "TEST_LOG_LEVEL", "TEST_RUN_ID", "TEST_SERVER", "TEST_WORLDS_DIR"]);
+/**
+ * Read by the test harness (vitest.global-setup.ts sets TEST_RUN_ID and TEST_WORLDS_DIR; the
+ * browser tests read CHROMIUM_PATH) or the shell, not by a deployed service.
+ */
+const NOT_DEPLOYMENT_SETTINGS = new Set([
+  "CHROMIUM_PATH",
+  "CI",
+  "PATH",
+  "TEST_DATABASE_URL",
+  "TEST_LOG_LEVEL",
+  "TEST_RUN_ID",
+  "TEST_SERVER",
+  "TEST_WORLDS_DIR",
+]);
 
 /**
  * Every variable the apps and packages read: the keys of each process's environment schema (the
