@@ -34,6 +34,7 @@ const DRIVER_INDEPENDENT = [
   "apps/server/src/start-signals.test.ts",
   "apps/server/src/shutdown.test.ts",
   "apps/server/src/http-conventions.test.ts",
+  "apps/server/src/query-input.test.ts",
   "apps/server/src/fuzz.security.test.ts",
   "apps/server/src/input-rules.security.test.ts",
   "apps/server/src/guards-input.security.test.ts",

@@ -27,7 +27,8 @@ import { bearerChallenge, compressionMiddleware, graphqlAuthChallenge, publicRea
 import { LOG_SERIALIZERS, type Logger } from "./logger";
 import { createMetrics, metricsEndpoint, policyOf, type ServerMetrics } from "./metrics";
 import { htmlNotFound, mountPages } from "./pages";
-import { mountPartnerExport } from "./partner-export";
+import { mountPartnerFeedDoor } from "./partner-feed-door";
+import { queryInput } from "./query-input";
 import { bodyParsers, decodeUnreservedPathEscapes, emptyBodyIsEmptyObject, pathParameterGate, trpcJsonContentType } from "./request-hygiene";
 import { createRouteClassifier } from "./route-classifier";
 import { mountWellKnown } from "./well-known";
@@ -193,7 +194,7 @@ export function createApp(deps: AppDeps): Express {
   mountPages(app, contextFor);
   mountWellKnown(app, publicBaseUrl, deps.rateLimits);
   // The partner feed's bodies (the export's NDJSON stream, the pages' stored JSON text): its procedures run as everywhere, only the body writing is its own.
-  mountPartnerExport(app, contextFor);
+  mountPartnerFeedDoor(app, contextFor);
   // A browser's unknown address gets an HTML 404; REST routes and JSON clients go on to the API.
   app.use(htmlNotFound((req) => classifyRoute(req).door === "rest"));
 
@@ -211,6 +212,7 @@ export function createApp(deps: AppDeps): Express {
       responseMeta,
       onError: onError as never,
       maxBodySize: bodyLimit,
+      queryInput,
     }),
   );
   return app;

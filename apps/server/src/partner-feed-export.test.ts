@@ -149,7 +149,7 @@ describe.skipIf(!onPostgres)("one export per key (PostgreSQL)", () => {
         response.on("error", reject);
       });
       expect(bytes).toBeGreaterThan(20_000_000);
-      // The server holds the read being written and the one read ahead (each built once as rows, texts and one string), never the export.
+      // The server holds the read being written and the next one (each built once as rows, texts and one string), never the export.
       const reads = Math.ceil(locations / EXPORT_CHUNK_ROWS);
       expect(reads).toBeGreaterThanOrEqual(5);
       // Growth across the export: the most held in its second half over the least in its first. A

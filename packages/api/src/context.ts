@@ -22,6 +22,11 @@ export interface Context {
   log: ContextLogger;
   /** How webhook secrets are sealed and where deliveries may go; null where webhooks are not served. */
   webhookConfig: WebhookConfig | null;
+  /**
+   * The door writes a JSON text answer (JsonText) as it is: a procedure that has its answer as text
+   * hands it over unread (procedures/json-text-output.ts). False for the doors that need values.
+   */
+  writesJsonText: boolean;
 }
 
 export interface WebhookConfig {
@@ -43,6 +48,7 @@ export interface CreateContextOptions {
   setHeader?: (name: string, value: string) => void;
   log?: ContextLogger;
   webhookConfig?: WebhookConfig | null;
+  writesJsonText?: boolean;
 }
 
 const silentLogger: ContextLogger = { info() {}, warn() {} };
@@ -67,5 +73,6 @@ export function createContext(options: CreateContextOptions): Context {
     setHeader: options.setHeader ?? (() => {}),
     log: options.log ?? silentLogger,
     webhookConfig: options.webhookConfig ?? null,
+    writesJsonText: options.writesJsonText ?? false,
   };
 }

@@ -28,8 +28,7 @@ export { backfillFeedDocuments, recordFeedChanges, type RemoveReason } from "./s
 /** An owner's edit as PATCH /api/v2/my/listing writes it: the bench's write cost of the partner feed goes through it. */
 export { updateOwnListing } from "./services/owner/owner-edits";
 export { EXPORT_CHUNK_ROWS } from "./services/feed/export";
-export { JsonText } from "./services/feed/json-text";
-export { createPartnerFeedRestCaller } from "./routers/feed/rest-bodies";
+export { JsonText } from "./services/shared/json-text";
 export { ZGetPartnerFeedInput } from "./routers/feed/get-partner-feed.types";
 export { ZGetPartnerFeedChangesInput } from "./routers/feed/get-partner-feed-changes.types";
 export { createSecretBox, parseSecretKey, type SecretBox } from "./services/webhooks/secrets";

@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { businesses, type Db } from "@directory/db";
 import { createContext } from "./context";
 import { createCaller } from "./root";
+import { feedChangesText, type FeedChangesParams } from "./services/feed/changes";
+import { partnerFeedPageText, type PartnerFeedPageParams } from "./services/feed/partner-feed";
 
 /*
  * For the tests of this package: the in-process caller they call procedures with, and the
@@ -18,6 +20,16 @@ export function anonymousCaller(db: Db) {
 /** A caller sending this key as its bearer token, as every door does. */
 export function keyedCaller(db: Db, key: string) {
   return createCaller(createContext({ db, publicBaseUrl: TEST_BASE_URL, authorizationHeader: `Bearer ${key}` }));
+}
+
+/** A page of the change feed as values, as the tRPC door receives it. */
+export async function feedChangesPage(db: Db, params: FeedChangesParams) {
+  return (await feedChangesText(db, params)).value();
+}
+
+/** A page of the paged partner feed as values, as the tRPC door receives it. */
+export async function partnerFeedPage(db: Db, params: PartnerFeedPageParams) {
+  return (await partnerFeedPageText(db, params)).value();
 }
 
 /** Active, and unexpired or without expiry: what a public answer may show. */

@@ -9,7 +9,7 @@ const isAsyncIterable = (value: unknown): value is AsyncIterableIterator<string 
 
 /**
  * The export's body as NDJSON chunks (text, or its UTF-8 bytes as PostgreSQL sent them), pulled by the door that writes it. Only the REST door
- * (apps/server's partner-export adapter) and in-process callers can take a stream; the SDK reads
+ * (apps/server's partner feed door) and in-process callers can take a stream; the SDK reads
  * the REST route (exportPartnerFeed in packages/sdk).
  */
 export const ZExportPartnerFeedOutput = z

@@ -1,15 +1,11 @@
-import { getPartnerFeedPage, partnerFeedPageText } from "../../services/feed/partner-feed";
+import { partnerFeedPageText } from "../../services/feed/partner-feed";
 import { partnerProcedure } from "../../procedures/builders";
+import { answerJsonText, jsonTextOutput } from "../../procedures/json-text-output";
 import { getPartnerFeedMeta, ZGetPartnerFeedInput, ZGetPartnerFeedOutput } from "./get-partner-feed.types";
 
-/** The paged feed's guards (partner key, kind, quota) and input, shared by its two bodies below. */
-const partnerFeedQuery = partnerProcedure.input(ZGetPartnerFeedInput);
-
-/** GET /api/v2/partner-feed: verified locations as schema.org JSON-LD, paged (partner key); tRPC reads it, OpenAPI documents it. */
-export const getPartnerFeed = partnerFeedQuery
+/** GET /api/v2/partner-feed: verified locations as schema.org JSON-LD, paged (partner key); its page is JSON text (procedures/json-text-output.ts). */
+export const getPartnerFeed = partnerProcedure
   .meta(getPartnerFeedMeta)
-  .output(ZGetPartnerFeedOutput)
-  .query(({ ctx, input }) => getPartnerFeedPage(ctx.db, { ...input, baseUrl: ctx.publicBaseUrl }));
-
-/** The same page as the JSON text the REST door writes (see rest-bodies.ts). */
-export const getPartnerFeedText = partnerFeedQuery.query(({ ctx, input }) => partnerFeedPageText(ctx.db, { ...input, baseUrl: ctx.publicBaseUrl }));
+  .input(ZGetPartnerFeedInput)
+  .output(jsonTextOutput(ZGetPartnerFeedOutput))
+  .query(async ({ ctx, input }) => answerJsonText(ctx, await partnerFeedPageText(ctx.db, { ...input, baseUrl: ctx.publicBaseUrl })));

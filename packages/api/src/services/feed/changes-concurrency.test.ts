@@ -1,10 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, feedDocuments, rowsOf } from "@directory/db";
-import { TEST_BASE_URL } from "../../test-callers";
+import { feedChangesPage, TEST_BASE_URL } from "../../test-callers";
 import { createTestDatabase, type TestDatabase } from "../../testing";
 import { writeClaims } from "../claims/claim-writes";
-import { feedPosition, getFeedChanges } from "./changes";
+import { feedPosition } from "./changes";
 
 /*
  * Positions follow commit order: a reader never skips a change that commits after it read a later
@@ -50,7 +50,7 @@ describe.skipIf(!onPostgres)("the change feed under concurrent writers (PostgreS
     const reader = async () => {
       let after = start;
       while (writing || (await feedPosition(database.db)).last > after) {
-        const page = await getFeedChanges(database.db, { after, limit: 7, baseUrl: TEST_BASE_URL });
+        const page = await feedChangesPage(database.db, { after, limit: 7, baseUrl: TEST_BASE_URL });
         seen.push(...page.changes.map((change) => change.seq));
         after = page.nextAfter;
       }

@@ -4,7 +4,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, feedDocuments, outboxEvents, rowsOf, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
-import { TEST_BASE_URL } from "../../test-callers";
+import { feedChangesPage, TEST_BASE_URL } from "../../test-callers";
 import { createTestDatabase, type TestDatabase } from "../../testing";
 import { writeClaims } from "../claims/claim-writes";
 import { decommissionBusiness, reactivateBusiness } from "../claims/lifecycle";
@@ -12,7 +12,7 @@ import { unverifyOwner, verifyOwner } from "../claims/verification";
 import { findBusinessById } from "../entities/business-lookup";
 import { toJsonLd } from "../entities/structured-data";
 import { asciiJson } from "./ascii-json";
-import { feedPosition, getFeedChanges, pruneFeedChanges, sweepExpiredSubscriptions } from "./changes";
+import { feedPosition, pruneFeedChanges, sweepExpiredSubscriptions } from "./changes";
 import { backfillFeedDocuments, baseBytes, recordFeedChanges, servedDocument, servedPieces } from "./feed-documents";
 
 let database: TestDatabase;
@@ -23,7 +23,7 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-const changesAfter = (after: number, limit = 1000) => getFeedChanges(database.db, { after, limit, baseUrl: TEST_BASE_URL });
+const changesAfter = (after: number, limit = 1000) => feedChangesPage(database.db, { after, limit, baseUrl: TEST_BASE_URL });
 
 async function visibleBusiness(offset: number) {
   const [row] = await database.db

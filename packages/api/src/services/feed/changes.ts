@@ -1,11 +1,9 @@
 import { sql } from "drizzle-orm";
-import { rowsOf, type Db } from "@directory/db";
+import { rowsAsSent, rowsOf, sentText, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import type { toJsonLd } from "../entities/structured-data";
 import { baseBytes, recordFeedChanges, servedPieces, type RemoveReason } from "./feed-documents";
-import { JsonText } from "./json-text";
-import { FeedReadAhead, type ReadResult } from "./read-ahead";
-import { rowsAsSent, sentText } from "./rows-as-sent";
+import { JsonText } from "../shared/json-text";
 
 export const CHANGES_MAX_LIMIT = 1_000;
 export const CHANGES_DEFAULT_LIMIT = 100;
@@ -59,8 +57,9 @@ export interface FeedChangesPage {
  * is one change, never merged with a later one; an upsert carries the location as it was then.
  * The page is its JSON: each entry written around its stored document (given its base URL by
  * servedPieces, and on PostgreSQL kept as the bytes it sent), keys in the order the schema lists
- * them; no document is parsed or stringified. A partner catching up gets the next page read
- * ahead while it reads this one (read-ahead.ts).
+ * them; no document is parsed or stringified. A page with a next one carries its query
+ * (nextQuery), which the REST door names in a Link header: a partner asks for the next page while
+ * it parses this one.
  */
 export async function feedChangesText(db: Db, params: FeedChangesParams): Promise<JsonText<FeedChangesPage>> {
   const { after } = params;
@@ -72,7 +71,7 @@ export async function feedChangesText(db: Db, params: FeedChangesParams): Promis
     );
   }
   if (after < position.prunedThrough) throw positionExpired(after);
-  return changesReadAhead.serve(db, params, position.last);
+  return readChangesPage(db, params);
 }
 
 /**
@@ -88,10 +87,9 @@ const CHANGE_HEAD = sql`'{"seq":' || c.seq || ',"action":"' || c.action || '","i
   || coalesce(',"reason":"' || c.reason || '"', '') || coalesce(',"mergedInto":"' || c.merged_into || '"', '')
   || case when c.document is null then '}' else ',"location":' end`;
 
-/** One page of changes, read now; `position`: the feed's last position, read before (else read here). */
-async function readChangesPage(db: Db, params: FeedChangesParams, position?: number): Promise<ReadResult<FeedChangesParams, JsonText<FeedChangesPage>>> {
+/** One page of changes after a position already checked. */
+async function readChangesPage(db: Db, params: FeedChangesParams): Promise<JsonText<FeedChangesPage>> {
   const { after, limit } = params;
-  const last = position ?? (await feedPosition(db)).last;
   const base = baseBytes(params.baseUrl);
   const rows = await rowsAsSent(
     db,
@@ -117,18 +115,7 @@ async function readChangesPage(db: Db, params: FeedChangesParams, position?: num
   const nextAfter = lastSeq ? Number(sentText(lastSeq)) : after;
   const hasMore = rows.length > limit;
   parts.push(`],"nextAfter":${nextAfter},"hasMore":${hasMore}}`);
-  return {
-    page: new JsonText(parts, hasMore ? { after: String(nextAfter), limit: String(limit) } : null),
-    position: last,
-    next: hasMore ? { ...params, after: nextAfter } : null,
-  };
-}
-
-const changesReadAhead = new FeedReadAhead(readChangesPage, (page, previous) => page.compressLike(previous));
-
-/** The changes as values, for the doors that need them (tRPC, in-process callers). */
-export async function getFeedChanges(db: Db, params: FeedChangesParams): Promise<FeedChangesPage> {
-  return (await feedChangesText(db, params)).value();
+  return new JsonText(parts, hasMore ? { after: String(nextAfter), limit: String(limit) } : null);
 }
 
 /**

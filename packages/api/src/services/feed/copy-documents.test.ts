@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "@directory/db";
+import type { Readable } from "node:stream";
+import { CopyBinaryFields, rowsOf } from "@directory/db";
 import { TEST_BASE_URL } from "../../test-callers";
 import { createTestDatabase, type TestDatabase } from "../../testing";
 import { baseBytes, baseReplacement } from "./feed-documents";
-import { CopyBinaryFields, copyFeedDocuments } from "./copy-documents";
-import { postgresJsClient } from "./rows-as-sent";
+import { copyFeedDocuments } from "./copy-documents";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -30,7 +30,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the export's documents by COPY 
     expect(expected.length).toBeGreaterThan(10);
     const batches: string[] = [];
     const count = await database.db.transaction(async (tx) =>
-      copyFeedDocuments(postgresJsClient(tx)!, baseBytes(TEST_BASE_URL), 7, async (batch) => {
+      copyFeedDocuments(tx, baseBytes(TEST_BASE_URL), 7, async (batch) => {
         batches.push(Buffer.from(batch).toString("utf8"));
       }),
     );
@@ -40,11 +40,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the export's documents by COPY 
   });
 
   it("read the same however the stream is cut: a tuple, or COPY's header, split across chunks", async () => {
-    const client = postgresJsClient(database.db)!;
+    // The driver's own COPY stream, whole, to cut by hand.
+    const client = (database.db as unknown as { $client: { unsafe(copy: string): { readable(): Promise<Readable> } } }).$client;
     const stream = await client.unsafe("copy (select document from feed_documents order by business_id limit 20) to stdout (format binary)").readable();
     const chunks: Buffer[] = [];
     for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
-    // As copyFeedDocuments does after the end: the connection's socket may be left paused (copy-documents.ts).
+    // As copyColumnOut does after the end: the connection's socket may be left paused (@directory/db raw-reads.ts).
     stream._read(0);
     const whole = Buffer.concat(chunks);
     const documents = (fields: CopyBinaryFields, cuts: number[]) => {

@@ -1,14 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, cities, feedDocuments, registryRecords, type Db } from "@directory/db";
-import { TEST_BASE_URL } from "../../test-callers";
+import { feedChangesPage, TEST_BASE_URL } from "../../test-callers";
 import { createTestDatabase, type TestDatabase } from "../../testing";
 import { writeClaims } from "../claims/claim-writes";
 import { decommissionBusiness, reactivateBusiness } from "../claims/lifecycle";
 import { unverifyOwner, verifyOwner } from "../claims/verification";
 import { importRegistry } from "../registry/import-registry";
 import type { RegistryRecord, RegistryScan } from "../registry/registry-record";
-import { getFeedChanges, sweepExpiredSubscriptions } from "./changes";
+import { sweepExpiredSubscriptions } from "./changes";
 import { openFeedExport } from "./export";
 
 let database: TestDatabase;
@@ -39,7 +39,7 @@ async function takeExport(db: Db, keyId = "key-a"): Promise<{ copy: Copy; after:
 /** Follows the change feed from a position, applying each change to the copy; returns the new position. */
 async function follow(copy: Copy, after: number): Promise<number> {
   for (;;) {
-    const page = await getFeedChanges(database.db, { after, limit: 5, baseUrl: TEST_BASE_URL });
+    const page = await feedChangesPage(database.db, { after, limit: 5, baseUrl: TEST_BASE_URL });
     for (const change of page.changes) {
       if (change.action === "upsert") copy.set(change.id, JSON.stringify(change.location));
       else {

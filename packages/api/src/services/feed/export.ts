@@ -1,10 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
-import { executePrepared, type Db } from "@directory/db";
+import { executePrepared, rowsAsSent, sentText, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { baseBytes, servedDocument } from "./feed-documents";
 import { pullStream } from "./pull-stream";
 import { copyFeedDocuments } from "./copy-documents";
-import { postgresJsClient, rowsAsSent, sentText } from "./rows-as-sent";
 
 /** Rows per read on PGlite (~500 KB of text; at most two reads are held at once, one ahead of the one being written), and at most per batch on PostgreSQL. */
 export const EXPORT_CHUNK_ROWS = 300;
@@ -55,10 +54,8 @@ export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableI
           // bounded by the service's statement timeout of seconds. MAX_RUNNING_EXPORTS bounds how many run.
           await tx.execute(sql`set local statement_timeout = 0`);
           // PostgreSQL streams the documents by COPY (copy-documents.ts); PGlite has no COPY stream and reads them in chunks.
-          const client = postgresJsClient(tx);
-          const count = client
-            ? await copyFeedDocuments(client, baseBytes(params.baseUrl), chunkRows, emit)
-            : await readFeedDocuments(tx, params.baseUrl, chunkRows, emit);
+          const count =
+            (await copyFeedDocuments(tx, baseBytes(params.baseUrl), chunkRows, emit)) ?? (await readFeedDocuments(tx, params.baseUrl, chunkRows, emit));
           await emit(`${JSON.stringify({ after: Number(position?.last ?? 0), count })}\n`);
         },
         { isolationLevel: "repeatable read", accessMode: "read only" },

@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "../../testing";
-import { getPartnerFeedPage, type PartnerFeedPageParams } from "./partner-feed";
+import { partnerFeedPage } from "../../test-callers";
+import type { PartnerFeedPageParams } from "./partner-feed";
 
 let database: TestDatabase;
 
@@ -66,7 +67,7 @@ async function indexPlan({ text, params }: Statement): Promise<string> {
 
 const FIRST_PAGE: PartnerFeedPageParams = { limit: 500, offset: 0, baseUrl: "http://localhost:3000" };
 
-/** The statements of those sent that read businesses and match `shape` (at least one): a page read ahead in the call's time is among them. */
+/** The statements of those sent that read businesses and match `shape` (at least one). */
 function sentStatements(statements: Statement[], shape: RegExp): Statement[] {
   const matching = statements.filter((statement) => /\bfrom\s+"?businesses"?/i.test(statement.text) && shape.test(statement.text));
   expect(matching.length).toBeGreaterThan(0);
@@ -75,18 +76,17 @@ function sentStatements(statements: Statement[], shape: RegExp): Statement[] {
 
 describe("the partner feed reads its index alone (migration 0026)", () => {
   it("counts a traversal's locations with an index-only scan of businesses_feed_idx", async () => {
-    const statements = await statementsSentBy(() => getPartnerFeedPage(database.db, FIRST_PAGE));
+    const statements = await statementsSentBy(() => partnerFeedPage(database.db, FIRST_PAGE));
     for (const statement of sentStatements(statements, /\bcount\(/i)) expect(await indexPlan(statement)).toContain("Index Only Scan using businesses_feed_idx");
   });
 
   it("chooses a page's rows in (updated_at, id) order with an index-only scan, no sort: the first page and a cursor's next", async () => {
     let nextCursor: string | null = null;
     const first = await statementsSentBy(async () => {
-      nextCursor = (await getPartnerFeedPage(database.db, { ...FIRST_PAGE, limit: 2 })).nextCursor;
+      nextCursor = (await partnerFeedPage(database.db, { ...FIRST_PAGE, limit: 2 })).nextCursor;
     });
     expect(nextCursor).not.toBeNull();
-    // Another limit than the walk's: the page is read now, not taken from the one read ahead.
-    const next = await statementsSentBy(() => getPartnerFeedPage(database.db, { ...FIRST_PAGE, limit: 3, cursor: nextCursor! }));
+    const next = await statementsSentBy(() => partnerFeedPage(database.db, { ...FIRST_PAGE, limit: 3, cursor: nextCursor! }));
     expect(next.some((statement) => /feed_documents/.test(statement.text) && /\) > \(timestamptz 'epoch'/.test(statement.text))).toBe(true);
     for (const statement of [...sentStatements(first, /feed_documents/), ...sentStatements(next, /feed_documents/)]) {
       const plan = await indexPlan(statement);

@@ -1,12 +1,10 @@
 import { and, count, gte, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
-import { businesses, categories, feedDocuments, type Db } from "@directory/db";
+import { businesses, categories, feedDocuments, rowsAsSent, sentText, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { decodeFeedCursor, encodeFeedCursor, filtersFingerprint } from "./feed-cursor";
-import { feedPosition, type FeedLocation } from "./changes";
+import type { FeedLocation } from "./changes";
 import { baseBytes, feedVisibleCondition, servedPieces, type BaseBytes } from "./feed-documents";
-import { JsonText } from "./json-text";
-import { FeedReadAhead, type ReadResult } from "./read-ahead";
-import { rowsAsSent, sentText } from "./rows-as-sent";
+import { JsonText } from "../shared/json-text";
 
 export const FEED_MAX_LIMIT = 500;
 export const FEED_DEFAULT_LIMIT = 100;
@@ -85,29 +83,15 @@ export interface PartnerFeedPage {
  *
  * The page is its JSON text: the stored documents (given their base URL: servedPieces) joined
  * into the body, none parsed or stringified (see feed-documents.ts for why they are ready).
- * A partner walking by cursor gets the next page read ahead while it reads this one (read-ahead.ts).
+ * A page with a next one carries its query (nextQuery), which the REST door names in a Link
+ * header: a partner asks for the next page while it parses this one.
  */
 export async function partnerFeedPageText(db: Db, params: PartnerFeedPageParams): Promise<JsonText<PartnerFeedPage>> {
   const fingerprint = filtersFingerprint(params);
   const cursor = params.cursor ? decodeFeedCursor(params.cursor, fingerprint) : null;
   if (cursor && params.offset !== 0) throw new DomainError("INVALID_INPUT", "Invalid parameter offset: use either offset or cursor, not both");
-  const position = await feedPosition(db);
-  return pagesReadAhead.serve(db, params, position.last);
-}
-
-/** One page, read now; `position`: the feed's last position, read before (else read here). A partner walking by cursor gets the next page read ahead (read-ahead.ts). */
-async function readFeedPage(db: Db, params: PartnerFeedPageParams, position?: number): Promise<ReadResult<PartnerFeedPageParams, JsonText<PartnerFeedPage>>> {
-  const last = position ?? (await feedPosition(db)).last;
-  const fingerprint = filtersFingerprint(params);
-  const cursor = params.cursor ? decodeFeedCursor(params.cursor, fingerprint) : null;
   const conditions = await feedConditions(db, params);
-  if (!conditions) {
-    return {
-      page: pageText({ total: 0, limit: params.limit, offset: params.offset, nextCursor: null }, baseBytes(params.baseUrl), []),
-      position: last,
-      next: null,
-    };
-  }
+  if (!conditions) return pageText({ total: 0, limit: params.limit, offset: params.offset, nextCursor: null }, baseBytes(params.baseUrl), []);
 
   const total = cursor
     ? cursor.total
@@ -149,20 +133,13 @@ async function readFeedPage(db: Db, params: PartnerFeedPageParams, position?: nu
           filters: fingerprint,
         })
       : null;
-  return {
-    page: pageText(
-      { total, limit: params.limit, offset, nextCursor },
-      baseBytes(params.baseUrl),
-      page.map((row) => row[1] ?? ""),
-      nextCursor === null ? null : nextPageQuery(params, nextCursor),
-    ),
-    position: last,
-    // A walk by cursor goes on with the next cursor (offset paging is not read ahead).
-    next: nextCursor === null ? null : { ...params, offset: 0, cursor: nextCursor },
-  };
+  return pageText(
+    { total, limit: params.limit, offset, nextCursor },
+    baseBytes(params.baseUrl),
+    page.map((row) => row[1] ?? ""),
+    nextCursor === null ? null : nextPageQuery(params, nextCursor),
+  );
 }
-
-const pagesReadAhead = new FeedReadAhead(readFeedPage, (page, previous) => page.compressLike(previous));
 
 /** The query of the page after this one: the next cursor with the same limit and filters (the cursor is bound to them). */
 function nextPageQuery(params: PartnerFeedPageParams, cursor: string): Record<string, string> {
@@ -190,9 +167,4 @@ function pageText(
   }
   parts.push("]}");
   return new JsonText(parts, nextQuery);
-}
-
-/** The page as values, for the doors that need them (tRPC, in-process callers). */
-export async function getPartnerFeedPage(db: Db, params: PartnerFeedPageParams): Promise<PartnerFeedPage> {
-  return (await partnerFeedPageText(db, params)).value();
 }

@@ -1,16 +1,13 @@
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import type { Express, Request, Response } from "express";
 import type { TRPCError } from "@trpc/server";
-import {
-  createCaller,
-  createPartnerFeedRestCaller,
-  toPublicError,
-  ZGetPartnerFeedChangesInput,
-  ZGetPartnerFeedInput,
-  type Context,
-  type JsonText,
-} from "@directory/api";
+import { createCaller, JsonText, toPublicError, ZGetPartnerFeedChangesInput, ZGetPartnerFeedInput, type Context } from "@directory/api";
 import { sendError } from "./errors";
 import { GZIP_LEVEL } from "./http-conventions";
+import { queryInput } from "./query-input";
+
+const gzipInOneCall = promisify(gzip);
 
 export const PARTNER_EXPORT_PATH = "/api/v2/partner-feed/export";
 const PARTNER_FEED_PATH = "/api/v2/partner-feed";
@@ -37,45 +34,18 @@ function sendRefusal(req: Request, res: Response, error: unknown): void {
   sendError(res, status, body);
 }
 
-type InputShape = Record<string, { _zod: { def: { type: string; innerType?: unknown } } }>;
-
-function innerType(schema: InputShape[string]): string {
-  let def = schema._zod.def;
-  while (def.innerType) def = (def.innerType as InputShape[string])._zod.def;
-  return def.type;
-}
-
-/**
- * The query as the OpenAPI door reads it (trpc-to-openapi with its patched coercion): one value
- * per name (an empty one is left out), numeric strings as numbers where the input takes a number,
- * "true"/"false" where it takes a boolean. The procedure's own input schema then validates it.
- */
-function queryInput(req: Request, shape: InputShape): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(req.query)) {
-    if (!value) continue;
-    input[key] = Array.isArray(value) && value.length === 1 ? value[0] : value;
-  }
-  for (const [key, value] of Object.entries(input)) {
-    const schema = shape[key];
-    if (typeof value !== "string" || !schema) continue;
-    const type = innerType(schema);
-    if (type === "number" && value.trim() !== "" && !Number.isNaN(Number(value))) input[key] = Number(value);
-    else if (type === "boolean" && (value === "true" || value === "false")) input[key] = value === "true";
-  }
-  return input;
-}
-
 /**
  * The REST door's body writing for the partner feed, the one place it differs from the OpenAPI
  * middleware's (which still documents these routes and answers HEAD). Every call runs its
  * procedure through a caller with the request's context, so the guards (key, kind, quota, the
- * per-key export slot) and input validation are the procedures'; only the body is written here:
+ * per-key export slot) and input validation are the procedures'; the query is read as the OpenAPI
+ * door reads it (queryInput). Only the body is written here:
  *
- * - GET /api/v2/partner-feed and /changes: the procedures answer their page as JSON text (the
- *   stored documents joined), written as it is. The OpenAPI middleware would parse nothing either,
- *   but stringify every location: at 500 or 1,000 locations a page that was most of its cost.
- *   A page with a next one names it in a Link header (rel="next").
+ * - GET /api/v2/partner-feed and /changes: the procedures hand this door their page as JSON text
+ *   (ctx.writesJsonText: the stored documents joined), written as it is. The OpenAPI middleware
+ *   would stringify every location: at 500 or 1,000 locations a page, most of its cost. A page
+ *   with a next one names it in a Link header (rel="next"), so a partner asks for it while it
+ *   parses this one.
  * - GET /api/v2/partner-feed/export: NDJSON chunks pulled one at a time. Backpressure: the next
  *   chunk is pulled only when res.write has room (through the compression middleware, which gzips
  *   when the client accepts it and passes its own backpressure on). A client that disconnects
@@ -83,33 +53,35 @@ function queryInput(req: Request, shape: InputShape): Record<string, unknown> {
  *
  * Mounted before the OpenAPI middleware, which documents the routes from the procedures' meta.
  */
-export function mountPartnerExport(app: Express, contextFor: (req: Request, res: Response) => Context): void {
-  const page = (path: string, shape: InputShape, call: (ctx: Context, input: Record<string, unknown>) => Promise<JsonText<unknown>>) =>
+export function mountPartnerFeedDoor(app: Express, contextFor: (req: Request, res: Response) => Context): void {
+  const page = (path: string, inputSchema: unknown, call: (ctx: Context, input: Record<string, unknown>) => Promise<unknown>) =>
     app.get(path, async (req, res, next) => {
       if (req.method !== "GET") return next();
-      const ctx = contextFor(req, res);
-      let body: JsonText<unknown>;
+      const ctx: Context = { ...contextFor(req, res), writesJsonText: true };
+      let body: unknown;
       try {
-        body = await call(ctx, queryInput(req, shape));
+        body = await call(ctx, queryInput(req, inputSchema));
       } catch (error) {
         sendRefusal(req, res, error);
         return;
       }
+      if (!(body instanceof JsonText)) throw new Error(`${path}: the procedure answered values where this door writes JSON text`);
       // The header trpc-to-openapi sends, so both writers answer alike.
       res.status(200).setHeader("Content-Type", "application/json");
-      // RFC 8288: the next page's address, readable before the body, so a partner can ask for it while it parses this one.
       if (body.nextQuery) res.setHeader("Link", `<${ctx.publicBaseUrl}${path}?${new URLSearchParams(body.nextQuery)}>; rel="next"`);
       // No Accept-Encoding means identity here, as the compression middleware reads it.
       if (req.headers["accept-encoding"] !== undefined && req.acceptsEncodings("gzip") === "gzip") {
-        // Gzipped here in one piece (JsonText.gzipped); the compression middleware leaves an encoded body alone.
+        // In one call on zlib's thread pool: the event loop is free meanwhile, and a page is one job,
+        // not the many 16 KB chunks a compressing stream makes of it. The compression middleware
+        // leaves a body that is already encoded alone.
         res.setHeader("Content-Encoding", "gzip");
-        res.end(await body.gzipped(GZIP_LEVEL));
+        res.end(await gzipInOneCall(body.bytes(), { level: GZIP_LEVEL }));
       } else {
         res.end(body.bytes());
       }
     });
-  page(PARTNER_FEED_PATH, ZGetPartnerFeedInput.shape, (ctx, input) => createPartnerFeedRestCaller(ctx).page(input));
-  page(PARTNER_FEED_CHANGES_PATH, ZGetPartnerFeedChangesInput.shape, (ctx, input) => createPartnerFeedRestCaller(ctx).changes(input));
+  page(PARTNER_FEED_PATH, ZGetPartnerFeedInput, (ctx, input) => createCaller(ctx).feed.getPartnerFeed(input));
+  page(PARTNER_FEED_CHANGES_PATH, ZGetPartnerFeedChangesInput, (ctx, input) => createCaller(ctx).feed.getPartnerFeedChanges(input));
 
   app.get(PARTNER_EXPORT_PATH, async (req, res) => {
     let lines: AsyncIterableIterator<string | Uint8Array>;
