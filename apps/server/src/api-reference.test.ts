@@ -1,16 +1,7 @@
-import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  compareToExample,
-  createExampleKeys,
-  exampleUrl,
-  prepareExample,
-  renameRequest,
-  sendExample,
-  type ExamplesFile,
-  type KeyKind,
-} from "./openapi-examples";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import { describe, expect, it } from "vitest";
+import { compareToExample, exampleUrl, prepareExample, renameRequest, sendExample } from "./openapi-examples";
+import { exampleServerForThisFile, recordedExamples as examples } from "./openapi-examples-server";
+import { getJson } from "./testing";
 
 /**
  * The API reference: /docs renders /api/openapi.json from this origin alone, and every operation
@@ -18,41 +9,15 @@ import { getJson, startTestServer, type JsonBody, type TestServer } from "./test
  * gives (regenerate with `pnpm --filter @directory/server examples:generate`).
  */
 
-const examples = JSON.parse(readFileSync(new URL("../../../packages/api/src/openapi-examples.json", import.meta.url), "utf8")) as ExamplesFile;
-
-let server: TestServer;
-let document: JsonBody;
-let keys: Record<KeyKind, string>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  document = (await getJson(server.url, "/api/openapi.json")).body;
-  keys = await createExampleKeys(server.database);
-});
-afterAll(async () => {
-  await server?.close();
-});
-
-interface DocumentedOperation {
-  method: string;
-  path: string;
-  operation: JsonBody;
-}
-
-function documentedOperations(): Map<string, DocumentedOperation> {
-  const found = new Map<string, DocumentedOperation>();
-  for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, JsonBody>>)) {
-    for (const [method, operation] of Object.entries(methods)) found.set(operation.operationId, { method: method.toUpperCase(), path, operation });
-  }
-  return found;
-}
+const fixture = exampleServerForThisFile();
 
 describe("OpenAPI examples", () => {
   it("every operation in the document has an example request and response, and every example names an operation", () => {
-    const operations = documentedOperations();
+    const operations = fixture.operations;
     expect(operations.size).toBeGreaterThan(0);
     const missing: string[] = [];
-    for (const [operationId, { method, path, operation }] of operations) {
+    for (const [operationId, operation] of operations) {
+      const { method, path } = operation;
       const example = examples.operations[operationId];
       if (!example) {
         missing.push(`${operationId}: no example in packages/api/src/openapi-examples.json`);
@@ -63,12 +28,12 @@ describe("OpenAPI examples", () => {
       const success = content?.["application/json"] ?? Object.values(content ?? {})[0];
       if (!success?.examples?.demo) missing.push(`${operationId}: no example on its ${example.status} response`);
       else expect(success.examples.demo.value, operationId).toEqual(example.response);
-      if (operation.requestBody && !operation.requestBody.content["application/json"].examples?.demo) missing.push(`${operationId}: no request body example`);
+      if (operation.requestBody && !operation.requestBody.content["application/json"]?.examples?.demo) missing.push(`${operationId}: no request body example`);
       for (const parameter of operation.parameters ?? []) {
         if (parameter.required && !parameter.examples?.demo)
           missing.push(`${operationId}: no example for its required ${parameter.in} parameter ${parameter.name}`);
       }
-      const keyed = !(operation.security as object[]).some((requirement) => Object.keys(requirement).length === 0);
+      const keyed = !operation.security.some((requirement) => Object.keys(requirement).length === 0);
       if (keyed) expect(example.request.headers?.Authorization, `${operationId} needs a key`).toMatch(/^Bearer <your-\w+-key>$/);
     }
     expect(missing).toEqual([]);
@@ -81,8 +46,8 @@ describe("OpenAPI examples", () => {
     const problems: string[] = [];
     for (const [operationId, example] of Object.entries(examples.operations)) {
       const request = renameRequest(example.request, renamed);
-      await prepareExample(operationId, request, server.database);
-      const live = await sendExample(server.url, request, keys);
+      await prepareExample(operationId, request, fixture.server.database);
+      const live = await sendExample(fixture.server.url, request, fixture.keys);
       if (live.status !== example.status) {
         problems.push(
           `${operationId} (${exampleUrl(request)}): ${live.status} where the example has ${example.status}: ${JSON.stringify(live.body).slice(0, 300)}`,
@@ -115,7 +80,7 @@ const ASSET_TYPES: Record<string, RegExp> = { ".js": /^text\/javascript; charset
 
 describe("/docs", () => {
   it("answers HTML under a CSP that allows only this origin's scripts and styles", async () => {
-    const response = await fetch(`${server.url}/docs`);
+    const response = await fetch(`${fixture.server.url}/docs`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
@@ -137,17 +102,17 @@ describe("/docs", () => {
   });
 
   it("loads its scripts and stylesheets from /docs/assets, cached for a year, and points to no other origin", async () => {
-    const html = await (await fetch(`${server.url}/docs`)).text();
+    const html = await (await fetch(`${fixture.server.url}/docs`)).text();
     const urls = [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((match) => match[1]!);
-    for (const url of urls) expect(new URL(url, server.url).origin, url).toBe(server.url);
+    for (const url of urls) expect(new URL(url, fixture.server.url).origin, url).toBe(fixture.server.url);
     expect(html).not.toMatch(/https?:\/\/|\/\/[a-z]/i);
     const assets = urls.filter((url) => url.startsWith("/docs/assets/"));
     expect(assets.filter((url) => url.includes(".js?")).length).toBe(2);
     expect(assets.filter((url) => url.includes(".css?")).length).toBe(2);
     for (const url of assets) {
-      const asset = await fetch(`${server.url}${url}`);
+      const asset = await fetch(`${fixture.server.url}${url}`);
       expect(asset.status, url).toBe(200);
-      const extension = new URL(url, server.url).pathname.match(/\.\w+$/)![0];
+      const extension = new URL(url, fixture.server.url).pathname.match(/\.\w+$/)![0];
       expect(asset.headers.get("content-type"), url).toMatch(ASSET_TYPES[extension]!);
       expect(asset.headers.get("cache-control"), url).toBe("public, max-age=31536000, immutable");
       expect((await asset.arrayBuffer()).byteLength, url).toBeGreaterThan(0);
@@ -156,12 +121,12 @@ describe("/docs", () => {
   });
 
   it("initialises the renderer from a served script that reads /api/openapi.json from this origin", async () => {
-    const html = await (await fetch(`${server.url}/docs`)).text();
+    const html = await (await fetch(`${fixture.server.url}/docs`)).text();
     const init = html.match(/src="(\/docs\/assets\/docs\.js\?v=\w+)"/)![1]!;
-    const script = await (await fetch(`${server.url}${init}`)).text();
+    const script = await (await fetch(`${fixture.server.url}${init}`)).text();
     expect(script).toContain('url: "/api/openapi.json"');
     expect(script).toContain("validatorUrl: null");
     expect(script).not.toMatch(/https?:\/\//);
-    expect((await getJson(server.url, "/api/openapi.json")).status).toBe(200);
+    expect((await getJson(fixture.server.url, "/api/openapi.json")).status).toBe(200);
   });
 });

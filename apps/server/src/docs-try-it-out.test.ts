@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createExampleKeys, exampleUrl, keyKindOf, sendExample, type ExampleRequest, type ExamplesFile, type KeyKind } from "./openapi-examples";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import { describe, expect, it } from "vitest";
+import { exampleUrl, keyKindOf, sendExample, type ExampleRequest } from "./openapi-examples";
+import { exampleServerForThisFile, recordedExamples as examples, type DocumentedParameter as Parameter } from "./openapi-examples-server";
 
 /**
  * /docs's "Try it out" on the demo world: Swagger UI pre-fills each parameter (below, as it does),
@@ -9,30 +8,7 @@ import { getJson, startTestServer, type JsonBody, type TestServer } from "./test
  * belong together (a Berlin point beside a Buenos Aires search).
  */
 
-const examples = JSON.parse(readFileSync(new URL("../../../packages/api/src/openapi-examples.json", import.meta.url), "utf8")) as ExamplesFile;
-
-let server: TestServer;
-let document: JsonBody;
-let keys: Record<KeyKind, string>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  document = (await getJson(server.url, "/api/openapi.json")).body;
-  keys = await createExampleKeys(server.database);
-});
-afterAll(async () => {
-  await server?.close();
-});
-
-interface Parameter {
-  name: string;
-  in: string;
-  required?: boolean;
-  example?: unknown;
-  default?: unknown;
-  examples?: Record<string, { value?: unknown }>;
-  schema?: { example?: unknown; default?: unknown };
-}
+const fixture = exampleServerForThisFile();
 
 /**
  * What swagger-ui (5.x, OpenAPI 3) puts in a parameter's field when "Try it out" opens: the first
@@ -73,17 +49,16 @@ function listsOf(body: unknown): Record<string, unknown[]> {
 describe("/docs Try it out on the demo world", () => {
   it("pre-fills every required parameter, and no optional one the recorded call did not send", () => {
     const problems: string[] = [];
-    for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, JsonBody>>)) {
-      for (const operation of Object.values(methods)) {
-        const recorded = examples.operations[operation.operationId as string]!.request;
-        for (const parameter of (operation.parameters ?? []) as Parameter[]) {
-          const value = prefilled(parameter);
-          const sentByRecording = (parameter.in === "path" ? recorded.pathParams : recorded.query)?.[parameter.name] !== undefined;
-          if (parameter.required && value === undefined) problems.push(`${path} ${parameter.name}: required, not pre-filled`);
-          // A default pre-fills the value the server takes anyway; an example would change the answer.
-          if (!parameter.required && !sentByRecording && value !== undefined && value !== parameter.schema?.default && value !== parameter.default) {
-            problems.push(`${path} ${parameter.name}: optional, pre-filled with ${JSON.stringify(value)}`);
-          }
+    for (const operation of fixture.operations.values()) {
+      const { path } = operation;
+      const recorded = examples.operations[operation.operationId]!.request;
+      for (const parameter of operation.parameters ?? []) {
+        const value = prefilled(parameter);
+        const sentByRecording = (parameter.in === "path" ? recorded.pathParams : recorded.query)?.[parameter.name] !== undefined;
+        if (parameter.required && value === undefined) problems.push(`${path} ${parameter.name}: required, not pre-filled`);
+        // A default pre-fills the value the server takes anyway; an example would change the answer.
+        if (!parameter.required && !sentByRecording && value !== undefined && value !== parameter.schema?.default && value !== parameter.default) {
+          problems.push(`${path} ${parameter.name}: optional, pre-filled with ${JSON.stringify(value)}`);
         }
       }
     }
@@ -94,12 +69,12 @@ describe("/docs Try it out on the demo world", () => {
     const made = madeByRecordedCalls();
     const problems: string[] = [];
     let sent = 0;
-    for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, JsonBody>>)) {
-      const operation = methods.get;
-      if (!operation) continue;
-      const example = examples.operations[operation.operationId as string]!;
+    for (const operation of fixture.operations.values()) {
+      if (operation.method !== "GET") continue;
+      const { path } = operation;
+      const example = examples.operations[operation.operationId]!;
       const request: ExampleRequest = { method: "GET", path, pathParams: {}, query: {}, headers: example.request.headers };
-      for (const parameter of (operation.parameters ?? []) as Parameter[]) {
+      for (const parameter of operation.parameters ?? []) {
         const value = prefilled(parameter);
         if (value === undefined) continue;
         const target = parameter.in === "path" ? request.pathParams! : request.query!;
@@ -109,8 +84,8 @@ describe("/docs Try it out on the demo world", () => {
       // An id a recorded write made (a lead, a webhook, a correction) is not in a fresh demo world.
       if ([...Object.values(request.pathParams!), ...Object.values(request.query!)].some((value) => made.has(value))) continue;
       const kind = keyKindOf(request);
-      expect(kind === null || kind in keys).toBe(true);
-      const live = await sendExample(server.url, request, keys);
+      expect(kind === null || kind in fixture.keys).toBe(true);
+      const live = await sendExample(fixture.server.url, request, fixture.keys);
       sent++;
       if (live.status < 200 || live.status > 299) {
         problems.push(`${operation.operationId} (${exampleUrl(request)}): ${live.status} ${JSON.stringify(live.body).slice(0, 200)}`);
