@@ -9,7 +9,7 @@ import { queryInput } from "./query-input";
 
 const gzipInOneCall = promisify(gzip);
 
-export const PARTNER_EXPORT_PATH = "/api/v2/partner-feed/export";
+const PARTNER_EXPORT_PATH = "/api/v2/partner-feed/export";
 const PARTNER_FEED_PATH = "/api/v2/partner-feed";
 const PARTNER_FEED_CHANGES_PATH = "/api/v2/partner-feed/changes";
 
