@@ -55,40 +55,39 @@ export function sentText(value: SentValue): string | null {
 }
 
 /**
- * The values of a one-column `COPY (...) TO STDOUT (FORMAT binary)`, as the bytes PostgreSQL sent
- * (the binary format, not text or CSV: those escape the backslashes and quotes JSON is full of),
- * in the batches the socket delivered them; null on PGlite, which has no COPY stream. `db` is a
- * transaction's handle: the COPY runs on its connection, in its snapshot.
+ * Reads a one-column `COPY (...) TO STDOUT (FORMAT binary)`, handing `take` each value as the
+ * bytes PostgreSQL sent (the binary format, not text or CSV: those escape the backslashes and
+ * quotes JSON is full of), in the batches the socket delivered them. False on PGlite, which has no
+ * COPY stream. `db` is a transaction's handle: the COPY runs on its connection, in its snapshot.
  *
- * Flat memory: postgres-js pauses the socket while the stream's buffer is full, and the stream
- * waits while the consumer handles a batch. A consumer that stops (breaks out of its loop, or
- * throws) cancels the COPY, and what PostgreSQL sent meanwhile is read and dropped, so the
- * connection is free for the transaction's next statement.
+ * `take` returns a promise only when it must wait (its reader is busy): PostgreSQL sends a message
+ * per row, and an await per row would cost an export much of its speed. Flat memory: postgres-js pauses
+ * the socket while the stream's buffer is full, and the stream waits while `take` does. When `take`
+ * throws (its reader stopped), the COPY is cancelled and what PostgreSQL sent meanwhile is read and
+ * dropped, so the connection is free for the transaction's next statement; the error is rethrown.
  */
-export function copyColumnOut(db: Db, copyStatement: string): AsyncIterable<Buffer[]> | null {
+export async function copyColumnOut(db: Db, copyStatement: string, take: (values: Buffer[]) => Promise<void> | undefined): Promise<boolean> {
   const client = postgresJsClient(db);
-  return client ? copiedFields(client, copyStatement) : null;
-}
-
-async function* copiedFields(client: PostgresJsClient, copyStatement: string): AsyncGenerator<Buffer[]> {
+  if (!client) return false;
   const query = client.unsafe(copyStatement);
   const stream = await query.readable();
   const fields = new CopyBinaryFields();
-  let complete = false;
   try {
     for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-      const batch = fields.take(chunk);
-      if (batch.length > 0) yield batch;
+      const waiting = take(fields.take(chunk));
+      if (waiting) await waiting;
     }
-    complete = true;
-  } finally {
-    if (!complete && !stream.readableEnded) {
+  } catch (error) {
+    if (!stream.readableEnded) {
       query.cancel();
       stream.resume();
       await finished(stream).catch(() => undefined);
     }
+    throw error;
+  } finally {
     resumeConnection(stream);
   }
+  return true;
 }
 
 /**

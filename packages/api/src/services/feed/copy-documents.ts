@@ -21,36 +21,36 @@ const NEWLINE = Buffer.from("\n");
  * Runs inside `tx` (the export's snapshot). When `emit` throws (the reader stopped), the COPY is
  * cancelled and that error is rethrown.
  */
-export async function copyFeedDocuments(
-  tx: Db,
-  base: BaseBytes,
-  batchRows: number,
-  emit: (batch: Uint8Array) => Promise<void>,
-): Promise<number | null> {
-  const copied = copyColumnOut(tx, "copy (select document from feed_documents order by business_id) to stdout (format binary)");
-  if (!copied) return null;
+export async function copyFeedDocuments(tx: Db, base: BaseBytes, batchRows: number, emit: (batch: Uint8Array) => Promise<void>): Promise<number | null> {
   let count = 0;
   let pieces: Uint8Array[] = [];
   let batchBytes = 0;
   let batchDocuments = 0;
-  const handOn = async () => {
+  const handOn = () => {
     const batch = Buffer.concat(pieces, batchBytes);
     pieces = [];
     batchBytes = 0;
     batchDocuments = 0;
-    await emit(batch);
+    return emit(batch);
   };
-  for await (const documents of copied) {
-    for (const document of documents) {
-      const before = pieces.length;
-      servedPieces(document, base, pieces);
-      pieces.push(NEWLINE);
-      for (let index = before; index < pieces.length; index++) batchBytes += pieces[index]!.length;
-      count++;
-      if (++batchDocuments >= batchRows) await handOn();
+  const add = (document: Buffer) => {
+    const before = pieces.length;
+    servedPieces(document, base, pieces);
+    pieces.push(NEWLINE);
+    for (let index = before; index < pieces.length; index++) batchBytes += pieces[index]!.length;
+    count++;
+    batchDocuments++;
+  };
+  // A promise only when a batch is handed on: the reader may be busy, and the rest waits for it.
+  const take = (documents: Buffer[], from = 0): Promise<void> | undefined => {
+    for (let index = from; index < documents.length; index++) {
+      add(documents[index]!);
+      if (batchDocuments >= batchRows) return handOn().then(() => take(documents, index + 1));
     }
-    if (batchBytes >= BATCH_BYTES) await handOn();
-  }
+    return batchBytes >= BATCH_BYTES ? handOn() : undefined;
+  };
+  const copied = await copyColumnOut(tx, "copy (select document from feed_documents order by business_id) to stdout (format binary)", take);
+  if (!copied) return null;
   if (batchBytes > 0) await handOn();
   return count;
 }
