@@ -4,7 +4,8 @@ import { businesses, cities, type OpeningHoursSpec } from "@directory/db";
 import { writeClaims } from "../../services/claims/claim-writes";
 import { openingState } from "../../services/where-when/opening-hours-time";
 import { atLocal, haversineKm } from "../../services/where-when/near-fixtures";
-import { anonymousCaller, SERVABLE } from "../../test-callers";
+import { createApiKey } from "../../services/access/api-keys";
+import { anonymousCaller, keyedCaller, SERVABLE } from "../../test-callers";
 import { createTestDatabase, type TestDatabase } from "../../testing";
 import { ownerClaim } from "../../services/claims/claim-fixtures";
 
@@ -256,5 +257,40 @@ describe("refusals, naming the parameter", () => {
     );
     expect(error?.code).toBe("BAD_REQUEST");
     expect(error?.message).toContain(parameter);
+  });
+});
+
+describe("instants outside the years 0001 to 9999 (openAt, asOf)", () => {
+  const refusal = (call: Promise<unknown>) =>
+    call.then(
+      () => null,
+      (caught: unknown) => caught as { code: string; message: string },
+    );
+
+  it("are a 400 naming the parameter on keyword search, the listicle and lookup, never a 500", async () => {
+    for (const openAt of ["0000-01-01T00:00:00Z", "0001-01-01T00:00:00+01:00", "+010000-01-01T00:00:00Z", "9999-12-31T23:30:00-01:00"]) {
+      for (const call of [
+        caller.search.searchKeyword({ query: "dentist", openAt }),
+        caller.search.getListicle({ category: "dentist", city: "Mumbai", openAt }),
+        caller.search.lookupBusinesses({ category: "dentist", city: "Mumbai", openAt }),
+      ]) {
+        const error = await refusal(call);
+        expect(error?.code, openAt).toBe("BAD_REQUEST");
+        expect(error?.message, openAt).toContain("openAt");
+      }
+    }
+    // The first and last years themselves are served.
+    const first = await caller.search.searchKeyword({ query: "dentist", openAt: "0001-01-01T00:00:00Z" });
+    const last = await caller.search.getListicle({ category: "dentist", city: "Mumbai", openAt: "9999-12-31T23:59:59Z" });
+    expect(first.businesses.every((listing) => listing.openNow === true)).toBe(true);
+    expect(last.businesses.every((listing) => listing.openNow === true)).toBe(true);
+  });
+
+  it("asOf year 0 is a 400 naming asOf, for a keyed caller too", async () => {
+    const [business] = await database.db.select({ slug: businesses.slug }).from(businesses).where(SERVABLE).limit(1);
+    const keyed = keyedCaller(database.db, (await createApiKey(database.db, { kind: "developer" })).key);
+    const error = await refusal(keyed.entities.getEntityProfile({ slug: business!.slug, asOf: "0000-06-01T00:00:00Z" }));
+    expect(error?.code).toBe("BAD_REQUEST");
+    expect(error?.message).toContain("asOf");
   });
 });

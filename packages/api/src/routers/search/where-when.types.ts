@@ -9,5 +9,5 @@ export const WHERE_WHEN_DESCRIPTION =
 
 /** The where-when part of a 400's description. */
 export const WHERE_WHEN_400 =
-  "openAt not an ISO 8601 date-time with Z or an offset, openNow not true or false, near not two decimal degrees in range, " +
+  "openAt not an ISO 8601 date-time with Z or an offset in the years 0001 to 9999, openNow not true or false, near not two decimal degrees in range, " +
   `radiusKm not above 0 and at most ${NEAR_RADIUS_MAX_KM}, or sort=distance or radiusKm without near`;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DomainError } from "../../errors";
+import { isoInstant } from "../shared/instants";
 
 /*
  * The where-when parameters as every door takes them (issue 23 names them): the doors build their
@@ -84,9 +85,8 @@ export const ZRadiusKmParam = z
 const OPEN_AT_DESCRIPTION = "Only those open at this instant (ISO 8601, Z or offset), in local time";
 const OPEN_AT_EXAMPLE = "2026-05-10T09:30:00+02:00";
 
-/** `openAt`: an ISO 8601 date-time with Z or an offset, past or future. */
-export const ZOpenAtParam = z.iso
-  .datetime({ offset: true, message: 'an ISO 8601 date-time with Z or an offset, e.g. "2026-05-10T09:30:00+02:00"' })
+/** `openAt`: an ISO 8601 date-time with Z or an offset, past or future (isoInstant). */
+export const ZOpenAtParam = isoInstant('an ISO 8601 date-time with Z or an offset, e.g. "2026-05-10T09:30:00+02:00"')
   .meta({
     description: OPEN_AT_DESCRIPTION,
     example: OPEN_AT_EXAMPLE,
