@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses } from "@directory/db";
-import { getJson, type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
+import type { ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import type { TGetAgentDiscoveryOutput, TGetAgenticGatewayOutput } from "@directory/api/schemas";
+import { getJson, type McpAnswer, type OpenApiDocument, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -11,11 +13,11 @@ afterAll(async () => {
   await server?.close();
 });
 
-const operations = (body: JsonBody) => (body.mayCall as JsonBody[]).map((op) => op.operation as string);
+const operations = (body: TGetAgenticGatewayOutput) => body.mayCall.map((op) => op.operation);
 
 describe("agent-facing routes", () => {
   it("publishes a discovery manifest with every door, auth, limits and the ranking disclosure", async () => {
-    const { status, body, headers } = await getJson(server.url, "/api/agent-discovery");
+    const { status, body, headers } = await getJson<TGetAgentDiscoveryOutput>(server.url, "/api/agent-discovery");
     expect(status).toBe(200);
     expect(headers.get("access-control-allow-origin")).toBe("*");
     expect(body.doors.rest.openapi).toBe("http://directory.test/api/openapi.json");
@@ -27,22 +29,22 @@ describe("agent-facing routes", () => {
   });
 
   it("tells each caller in the handshake exactly what it may call", async () => {
-    const anonymous = await getJson(server.url, "/api/agentic-gateway?agent=test-agent/1.0");
+    const anonymous = await getJson<TGetAgenticGatewayOutput>(server.url, "/api/agentic-gateway?agent=test-agent/1.0");
     expect(anonymous.body.identity.kind).toBe("anonymous");
     expect(anonymous.body.agent).toBe("test-agent/1.0");
     expect(operations(anonymous.body)).toContain("searchBusinesses");
     expect(operations(anonymous.body)).not.toContain("getPartnerFeed");
-    expect((anonymous.body.mayNotCall as JsonBody[]).find((op) => op.operation === "getPartnerFeed")?.needs).toBe("partner");
+    expect(anonymous.body.mayNotCall.find((op) => op.operation === "getPartnerFeed")?.needs).toBe("partner");
 
     const { key: partner } = await createApiKey(server.database.db, { kind: "partner" });
-    const partnered = await getJson(server.url, "/api/agentic-gateway", { authorization: `Bearer ${partner}` });
+    const partnered = await getJson<TGetAgenticGatewayOutput>(server.url, "/api/agentic-gateway", { authorization: `Bearer ${partner}` });
     expect(partnered.body.identity.kind).toBe("partner");
     expect(operations(partnered.body)).toContain("getPartnerFeed");
     expect(operations(partnered.body)).not.toContain("getMyVisibilityScore");
 
     const [owned] = await server.database.db.select({ slug: businesses.slug, id: businesses.id }).from(businesses).limit(1);
     const { key: business } = await createApiKey(server.database.db, { kind: "business", businessSlug: owned!.slug });
-    const owner = await getJson(server.url, "/api/agentic-gateway", { authorization: `Bearer ${business}` });
+    const owner = await getJson<TGetAgenticGatewayOutput>(server.url, "/api/agentic-gateway", { authorization: `Bearer ${business}` });
     expect(owner.body.identity).toEqual({ kind: "business", businessId: owned!.id });
     expect(operations(owner.body)).toEqual(expect.arrayContaining(["getMyVisibilityScore", "getMyCitations", "transitionLead"]));
 
@@ -56,7 +58,7 @@ describe("agent-facing routes", () => {
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
-    const listed = (((await response.json()) as JsonBody).result.tools as JsonBody[]).map((tool) => tool.name as string);
+    const listed = ((await response.json()) as McpAnswer<ListToolsResult>).result!.tools.map((tool) => tool.name);
 
     // A business key may call the owner tools, an admin key every other one.
     const [owned] = await server.database.db.select({ slug: businesses.slug }).from(businesses).limit(1);
@@ -66,8 +68,8 @@ describe("agent-facing routes", () => {
     ];
     const named = new Set<string>();
     for (const { key } of keys) {
-      const { body } = await getJson(server.url, "/api/agentic-gateway", { authorization: `Bearer ${key}` });
-      for (const op of body.mayCall as JsonBody[]) if (op.mcpTool) named.add(op.mcpTool as string);
+      const { body } = await getJson<TGetAgenticGatewayOutput>(server.url, "/api/agentic-gateway", { authorization: `Bearer ${key}` });
+      for (const op of body.mayCall) if (op.mcpTool) named.add(op.mcpTool);
     }
     expect([...named].sort()).toEqual(listed.sort());
   });
@@ -84,8 +86,8 @@ describe("agent-facing routes", () => {
   });
 
   it("documents both agent routes in OpenAPI", async () => {
-    const { body } = await getJson(server.url, "/api/openapi.json");
-    expect(body.paths["/api/agent-discovery"].get.operationId).toBe("getAgentDiscovery");
-    expect(body.paths["/api/agentic-gateway"].get.operationId).toBe("getAgenticGateway");
+    const { body } = await getJson<OpenApiDocument>(server.url, "/api/openapi.json");
+    expect(body.paths["/api/agent-discovery"]!.get!.operationId).toBe("getAgentDiscovery");
+    expect(body.paths["/api/agentic-gateway"]!.get!.operationId).toBe("getAgenticGateway");
   });
 });

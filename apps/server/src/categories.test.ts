@@ -1,7 +1,8 @@
 import { and, count, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, categories } from "@directory/db";
-import { getJson, type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
+import type { TGetAgenticGatewayOutput, TListCategoriesOutput, TLookupBusinessesOutput } from "@directory/api/schemas";
+import { getJson, type OpenApiDocument, SMALL_TEST_WORLD, startTestServer, type TestServer, type TrpcResult } from "./testing";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -20,7 +21,7 @@ async function countsInSql(): Promise<Map<string, number>> {
 
 describe("GET /api/v2/categories", () => {
   it("lists every category with slug, name, synonyms and its count of servable listings, publicly cacheable", async () => {
-    const { status, body, headers } = await getJson(server.url, "/api/v2/categories");
+    const { status, body, headers } = await getJson<TListCategoriesOutput>(server.url, "/api/v2/categories");
     expect(status).toBe(200);
     expect(headers.get("cache-control")).toMatch(/public/);
     const all = await server.database.db.select().from(categories).orderBy(categories.slug);
@@ -29,30 +30,33 @@ describe("GET /api/v2/categories", () => {
     expect(body.categories).toEqual(all.map((row) => ({ slug: row.slug, name: row.name, synonyms: row.synonyms, listings: counts.get(row.slug) ?? 0 })));
     expect(Number.isNaN(Date.parse(body.listingsCountedAt))).toBe(false);
     // The slugs are the values the category parameters take.
-    const busiest = (body.categories as JsonBody[]).reduce((a, b) => (b.listings > a.listings ? b : a));
+    const busiest = body.categories.reduce((a, b) => (b.listings > a.listings ? b : a));
     const [city] = await server.database.db
       .select({ name: sql<string>`(select name from cities where id = ${businesses.cityId})` })
       .from(businesses)
       .where(and(eq(businesses.categorySlug, busiest.slug), eq(businesses.status, "active")))
       .limit(1);
-    const lookup = await getJson(server.url, `/api/v2/businesses?category=${busiest.slug}&city=${encodeURIComponent(city!.name)}`);
+    const lookup = await getJson<TLookupBusinessesOutput>(server.url, `/api/v2/businesses?category=${busiest.slug}&city=${encodeURIComponent(city!.name)}`);
     expect(lookup.status).toBe(200);
-    expect(lookup.body.category.slug).toBe(busiest.slug);
+    expect(lookup.body.category!.slug).toBe(busiest.slug);
   });
 
   it("is documented in OpenAPI as listCategories and reachable over tRPC as search.listCategories", async () => {
-    const openapi = await getJson(server.url, "/api/openapi.json");
-    const operation = openapi.body.paths["/api/v2/categories"].get;
+    const openapi = await getJson<OpenApiDocument>(server.url, "/api/openapi.json");
+    const operation = openapi.body.paths["/api/v2/categories"]!.get!;
     expect(operation.operationId).toBe("listCategories");
     expect(operation.description).toMatch(/At most 500 categories/);
-    const trpc = await getJson(server.url, "/trpc/search.listCategories?input=" + encodeURIComponent(JSON.stringify({ json: {} })));
+    const trpc = await getJson<TrpcResult<TListCategoriesOutput>>(
+      server.url,
+      "/trpc/search.listCategories?input=" + encodeURIComponent(JSON.stringify({ json: {} })),
+    );
     expect(trpc.status).toBe(200);
     expect(trpc.body.result.data.json.total).toBeGreaterThan(50);
   });
 
   it("appears in the agentic gateway for anonymous callers, with its REST route", async () => {
-    const { body } = await getJson(server.url, "/api/agentic-gateway");
-    expect((body.mayCall as JsonBody[]).filter((op) => op.operation === "listCategories")).toEqual([
+    const { body } = await getJson<TGetAgenticGatewayOutput>(server.url, "/api/agentic-gateway");
+    expect(body.mayCall.filter((op) => op.operation === "listCategories")).toEqual([
       { operation: "listCategories", rest: "GET /api/v2/categories", mcpTool: null },
     ]);
   });

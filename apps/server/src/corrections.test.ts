@@ -3,7 +3,8 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses, claims, corrections, webhookDeliveries } from "@directory/db";
-import { type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
+import type { TCorrectionList, TCreateWebhookOutput, TEntityProfile, TSubmitCorrectionOutput } from "@directory/api/schemas";
+import { type McpAnswer, SMALL_TEST_WORLD, startTestServer, type TestServer, type ToolResult } from "./testing";
 
 /**
  * Corrections (issue 25 item 4) on REST and MCP against a live server: the bad-input list (unknown
@@ -14,13 +15,19 @@ import { type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } fro
 let server: TestServer;
 let receiver: Server;
 let receiverUrl: string;
-const received: { type: string; data: JsonBody }[] = [];
+/** A webhook event as the receiver got it: what the tests read of it. */
+interface ReceivedEvent {
+  type: string;
+  data: { changedProperties?: string[]; [field: string]: unknown };
+}
+
+const received: ReceivedEvent[] = [];
 beforeAll(async () => {
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      received.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      received.push(JSON.parse(Buffer.concat(chunks).toString("utf8")) as ReceivedEvent);
       res.statusCode = 204;
       res.end();
     });
@@ -38,13 +45,14 @@ afterAll(async () => {
 let addressCounter = 0;
 const newAddress = () => `198.51.100.${++addressCounter}`;
 
-async function rest(method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+/** One REST call from a fresh address (or the one in headers); T is the body the test expects. */
+async function rest<T = unknown>(method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${server.url}${path}`, {
     method,
     headers: { "content-type": "application/json", "x-forwarded-for": newAddress(), ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as JsonBody };
+  return { status: response.status, headers: response.headers, body: (await response.json()) as T };
 }
 
 async function mcpTool(args: Record<string, unknown>, address = newAddress()) {
@@ -53,7 +61,7 @@ async function mcpTool(args: Record<string, unknown>, address = newAddress()) {
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-for": address },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "suggest_correction", arguments: args } }),
   });
-  const body = (await response.json()) as JsonBody;
+  const body = (await response.json()) as McpAnswer<ToolResult<TSubmitCorrectionOutput>>;
   return { isError: body.result?.isError === true, text: JSON.stringify(body.result?.content ?? body.error), structured: body.result?.structuredContent };
 }
 
@@ -124,7 +132,7 @@ describe("POST /api/v2/corrections and suggest_correction: bad input", () => {
   it("anyone reads a correction's status; its submitter never shows", async () => {
     const target = await business();
     const submitted = await mcpTool({ slug: target.slug, property: "email", value: "info@example.org", evidence: "their website" }, "192.0.2.200");
-    const id = submitted.structured.correctionId as string;
+    const id = submitted.structured!.correctionId!;
     const read = await rest("GET", `/api/v2/corrections/${id}`, undefined, { "x-forwarded-for": "192.0.2.201" });
     expect(read).toMatchObject({ status: 200, body: { correctionId: id, status: "pending", property: "email", supporters: 1 } });
     expect(JSON.stringify(read.body)).not.toMatch(/192\.0\.2\.200|submitter/);
@@ -137,7 +145,12 @@ describe("the correction loop on REST", () => {
     const target = await business();
     const ownerKey = (await createApiKey(server.database.db, { kind: "business", businessSlug: target.slug })).key;
     const owner = { authorization: `Bearer ${ownerKey}` };
-    const hook = await rest("POST", "/api/developers/webhooks", { url: receiverUrl, events: ["correction.created", "entity.updated"] }, owner);
+    const hook = await rest<TCreateWebhookOutput>(
+      "POST",
+      "/api/developers/webhooks",
+      { url: receiverUrl, events: ["correction.created", "entity.updated"] },
+      owner,
+    );
     expect(hook.status).toBe(201);
 
     const proposal = {
@@ -151,16 +164,16 @@ describe("the correction loop on REST", () => {
     expect(dry).toMatchObject({ status: 201, body: { correctionId: null, dryRun: true } });
     expect(await rowsOf(target.id)).toHaveLength(0);
 
-    const first = await rest("POST", "/api/v2/corrections", proposal);
-    const second = await rest("POST", "/api/v2/corrections", proposal);
+    const first = await rest<TSubmitCorrectionOutput>("POST", "/api/v2/corrections", proposal);
+    const second = await rest<TSubmitCorrectionOutput>("POST", "/api/v2/corrections", proposal);
     expect(first.status).toBe(201);
     expect(second.body.supporters).toBe(2);
-    const own = await rest("GET", "/api/v2/owner/corrections", undefined, owner);
+    const own = await rest<TCorrectionList>("GET", "/api/v2/owner/corrections", undefined, owner);
     expect(own.body.corrections).toHaveLength(2);
 
     const admin = { authorization: `Bearer ${server.adminKey}` };
-    const queue = await rest("GET", "/api/v2/admin/corrections", undefined, admin);
-    expect(queue.body.corrections.find((c: JsonBody) => c.correctionId === first.body.correctionId)).toMatchObject({ supporters: 2 });
+    const queue = await rest<TCorrectionList>("GET", "/api/v2/admin/corrections", undefined, admin);
+    expect(queue.body.corrections.find((c) => c.correctionId === first.body.correctionId)).toMatchObject({ supporters: 2 });
     const accepted = await rest("POST", `/api/v2/admin/corrections/${first.body.correctionId}/accept`, {}, admin);
     expect(accepted).toMatchObject({ status: 200, body: { status: "accepted" } });
     const [current] = await server.database.db
@@ -168,15 +181,15 @@ describe("the correction loop on REST", () => {
       .from(claims)
       .where(and(eq(claims.businessId, target.id), eq(claims.property, "phone"), isNull(claims.supersededAt)));
     expect(current).toMatchObject({ source: `correction:${first.body.correctionId}`, verification: "admin_verified", value: "+41 44 777 88 99" });
-    const history = await rest("GET", `/api/v2/entity-profile?slug=${target.slug}&history=true`, undefined, owner);
-    expect(history.body.claims.some((claim: JsonBody) => claim.property === "phone" && claim.supersededBy === current!.id)).toBe(true);
+    const history = await rest<TEntityProfile>("GET", `/api/v2/entity-profile?slug=${target.slug}&history=true`, undefined, owner);
+    expect(history.body.claims.some((claim) => claim.property === "phone" && claim.supersededBy === current!.id)).toBe(true);
 
     const created = await until("the correction.created delivery", () => received.find((event) => event.type === "correction.created") ?? undefined);
     expect(created.data).toMatchObject({ slug: target.slug, property: "phone", correctionId: expect.any(String) });
     expect(JSON.stringify(created)).not.toMatch(/submitter|198\.51\.100/);
     await until(
       "the entity.updated delivery",
-      () => received.find((event) => event.type === "entity.updated" && (event.data.changedProperties as string[]).includes("phone")) ?? undefined,
+      () => received.find((event) => event.type === "entity.updated" && event.data.changedProperties!.includes("phone")) ?? undefined,
     );
     const deliveries = await server.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.body.id));
     expect(deliveries.map((d) => d.eventType).sort()).toEqual(["correction.created", "correction.created", "entity.updated"]);

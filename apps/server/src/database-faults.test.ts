@@ -6,7 +6,7 @@ import { generateApiKey } from "@directory/api";
 import { createDatabase, migrate, type Database, type DatabaseTimeouts } from "@directory/db";
 import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "@directory/api/testing";
 import { blackHole, postgresProxy, refusedPort } from "./network-faults";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import { type ErrorBody, getJson, type McpAnswer, startTestServer, type TestServer, type ToolResult, type TrpcError } from "./testing";
 
 /** Every fault must turn into a 503 this fast (the default timeouts are well inside it). */
 const FAULT_BOUND_MS = 5_000;
@@ -25,14 +25,17 @@ async function serve(database: Database): Promise<TestServer> {
   return server;
 }
 
+/** What each door answers: REST's error body, tRPC's envelope, or MCP's JSON-RPC answer (healthz answers like REST). */
+type DoorBody = ErrorBody | TrpcError | McpAnswer<ToolResult>;
+
 interface Answer {
   status: number;
   headers: Headers;
-  body: JsonBody;
+  body: DoorBody;
   ms: number;
 }
 
-async function timed(request: () => Promise<{ status: number; headers: Headers; body: JsonBody }>): Promise<Answer> {
+async function timed(request: () => Promise<{ status: number; headers: Headers; body: DoorBody }>): Promise<Answer> {
   const startedAt = performance.now();
   const answer = await request();
   return { ...answer, ms: Math.round(performance.now() - startedAt) };
@@ -42,9 +45,9 @@ const CATEGORY_INPUT = { category: "dentist", limit: 1 };
 
 /** One request per door; each returns the HTTP answer, so the same checks apply to all. */
 const DOORS: Record<string, (url: string) => Promise<Answer>> = {
-  "anonymous REST": (url) => timed(() => getJson(url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=1")),
-  "keyed REST": (url) => timed(() => getJson(url, "/api/v2/partner-feed?limit=1", { Authorization: `Bearer ${generateApiKey("partner")}` })),
-  tRPC: (url) => timed(() => getJson(url, `/trpc/search.searchCategory?input=${encodeURIComponent(JSON.stringify({ json: CATEGORY_INPUT }))}`)),
+  "anonymous REST": (url) => timed(() => getJson<ErrorBody>(url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=1")),
+  "keyed REST": (url) => timed(() => getJson<ErrorBody>(url, "/api/v2/partner-feed?limit=1", { Authorization: `Bearer ${generateApiKey("partner")}` })),
+  tRPC: (url) => timed(() => getJson<TrpcError>(url, `/trpc/search.searchCategory?input=${encodeURIComponent(JSON.stringify({ json: CATEGORY_INPUT }))}`)),
   "MCP tool call": (url) =>
     timed(async () => {
       const response = await fetch(`${url}/api/mcp`, {
@@ -52,9 +55,9 @@ const DOORS: Record<string, (url: string) => Promise<Answer>> = {
         headers: { "content-type": "application/json", accept: MCP_ACCEPT },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_businesses", arguments: CATEGORY_INPUT } }),
       });
-      return { status: response.status, headers: response.headers, body: await response.json() };
+      return { status: response.status, headers: response.headers, body: (await response.json()) as McpAnswer<ToolResult> };
     }),
-  healthz: (url) => timed(() => getJson(url, "/healthz")),
+  healthz: (url) => timed(() => getJson<ErrorBody>(url, "/healthz")),
 };
 
 /** The 503 every door gives for a database fault; MCP gives it as a tool error the agent can read. */
@@ -62,12 +65,13 @@ function expectUnavailable(door: string, answer: Answer) {
   expect(answer.ms).toBeLessThan(FAULT_BOUND_MS);
   if (door === "MCP tool call") {
     expect(answer.status).toBe(200);
-    expect(answer.body.result.isError).toBe(true);
-    expect(answer.body.result.content[0].text).toMatch(/unavailable; retry in \d+ seconds \(UNAVAILABLE, HTTP 503\)/);
+    const { result } = answer.body as McpAnswer<ToolResult>;
+    expect(result!.isError).toBe(true);
+    expect(result!.content[0]!.text).toMatch(/unavailable; retry in \d+ seconds \(UNAVAILABLE, HTTP 503\)/);
     return;
   }
   expect(answer.status).toBe(503);
-  const body = door === "tRPC" ? answer.body.error.json.data.public : answer.body;
+  const body = door === "tRPC" ? (answer.body as TrpcError).error.json.data.public : (answer.body as ErrorBody);
   expect(body.code).toBe("UNAVAILABLE");
   expect(body.error).toMatch(/unavailable|unreachable/i);
   if (door !== "healthz") expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -202,7 +206,8 @@ describe("/healthz over the embedded database", () => {
           headers: { "content-type": "application/json", authorization: `Bearer ${server.adminKey}` },
           body: JSON.stringify({ json: { kind: "partner", label: "written before the folder went" } }),
         });
-        return { status: response.status, headers: response.headers, body: await response.json() };
+        // Its success is a TrpcResult; only the failure's body is read.
+        return { status: response.status, headers: response.headers, body: (await response.json()) as TrpcError };
       });
     expect((await createKey()).status).toBe(200);
     rmSync(dataDir, { recursive: true, force: true });

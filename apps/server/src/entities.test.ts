@@ -2,7 +2,8 @@ import { and, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses, claims, slugHistory } from "@directory/db";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import type { TEntityProfile, TGetAgentProfileOutput } from "@directory/api/schemas";
+import { type ErrorBody, getJson, startTestServer, type TestServer } from "./testing";
 
 let server: TestServer;
 let developerKey: string;
@@ -15,6 +16,9 @@ afterAll(async () => {
 });
 
 const db = () => server.database.db;
+/** The profile, with the parts of its schema.org JSON-LD (a record of unknown values in the schema) these tests read. */
+type Profile = TEntityProfile & { structuredData: { "@context": string; "@type": string; address: { "@type": string } } };
+
 const activeCondition = and(eq(businesses.status, "active"), sql`(${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now())`);
 
 async function businessWithHistory() {
@@ -31,14 +35,14 @@ async function businessWithHistory() {
 describe("GET /api/v2/entity-profile", () => {
   it("groups identity, contact, aiSignals, services, structuredData and current claims", async () => {
     const target = await businessWithHistory();
-    const { status, body } = await getJson(server.url, `/api/v2/entity-profile?slug=${target.slug}`);
+    const { status, body } = await getJson<Profile>(server.url, `/api/v2/entity-profile?slug=${target.slug}`);
     expect(status).toBe(200);
     expect(Object.keys(body)).toEqual(expect.arrayContaining(["identity", "contact", "aiSignals", "services", "structuredData", "claims"]));
     expect(body.identity.id).toBe(target.id);
     expect(body.structuredData["@context"]).toBe("https://schema.org");
     expect(body.structuredData.address["@type"]).toBe("PostalAddress");
     expect(body.history).toBe(false);
-    for (const claim of body.claims as JsonBody[]) {
+    for (const claim of body.claims) {
       expect(claim).toMatchObject({
         property: expect.any(String),
         source: expect.any(String),
@@ -53,7 +57,7 @@ describe("GET /api/v2/entity-profile", () => {
       .from(claims)
       .where(and(eq(claims.businessId, target.id), isNull(claims.supersededAt)));
     expect(body.claims).toHaveLength(current.length);
-    const phone = (body.claims as JsonBody[]).find((c) => c.property === "phone");
+    const phone = body.claims.find((c) => c.property === "phone");
     expect(phone?.value).toBe(body.contact.phone);
     expect(JSON.stringify(body)).not.toMatch(/geoScore|visibilityScore/);
   });
@@ -64,29 +68,31 @@ describe("GET /api/v2/entity-profile", () => {
       .from(businesses)
       .where(and(eq(businesses.categorySlug, "dentist"), activeCondition))
       .limit(1);
-    const { body } = await getJson(server.url, `/api/v2/entity-profile?slug=${dentist?.slug}`);
+    const { body } = await getJson<Profile>(server.url, `/api/v2/entity-profile?slug=${dentist?.slug}`);
     expect(body.structuredData["@type"]).toBe("Dentist");
   });
 
   it("adds superseded claims in history mode with a key, and refuses history without one", async () => {
     const target = await businessWithHistory();
-    const anonymous = await getJson(server.url, `/api/v2/entity-profile?slug=${target.slug}&history=true`);
+    const anonymous = await getJson<ErrorBody>(server.url, `/api/v2/entity-profile?slug=${target.slug}&history=true`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.code).toBe("UNAUTHORIZED");
     expect(anonymous.body.error).toMatch(/key/i);
 
-    const keyed = await getJson(server.url, `/api/v2/entity-profile?slug=${target.slug}&history=true`, { authorization: `Bearer ${developerKey}` });
+    const keyed = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${target.slug}&history=true`, {
+      authorization: `Bearer ${developerKey}`,
+    });
     expect(keyed.status).toBe(200);
     expect(keyed.body.history).toBe(true);
-    const superseded = (keyed.body.claims as JsonBody[]).filter((c) => c.supersededAt !== null);
+    const superseded = keyed.body.claims.filter((c) => c.supersededAt !== null);
     expect(superseded.length).toBeGreaterThan(0);
-    const ids = new Set((keyed.body.claims as JsonBody[]).map((c) => c.id));
-    for (const claim of superseded) expect(ids.has(claim.supersededBy)).toBe(true);
+    const ids = new Set(keyed.body.claims.map((c) => c.id));
+    for (const claim of superseded) expect(ids.has(claim.supersededBy!)).toBe(true);
   });
 
   it("treats history=false as false (no key needed)", async () => {
     const target = await businessWithHistory();
-    const { status, body } = await getJson(server.url, `/api/v2/entity-profile?slug=${target.slug}&history=false`);
+    const { status, body } = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${target.slug}&history=false`);
     expect(status).toBe(200);
     expect(body.history).toBe(false);
   });
@@ -94,18 +100,18 @@ describe("GET /api/v2/entity-profile", () => {
   it("refuses a malformed or unknown key rather than serving anonymously", async () => {
     const target = await businessWithHistory();
     const typo = `${developerKey.slice(0, -1)}${developerKey.endsWith("a") ? "b" : "a"}`;
-    const malformed = await getJson(server.url, `/api/v2/entity-profile?slug=${target.slug}`, { authorization: `Bearer ${typo}` });
+    const malformed = await getJson<ErrorBody>(server.url, `/api/v2/entity-profile?slug=${target.slug}`, { authorization: `Bearer ${typo}` });
     expect(malformed.status).toBe(401);
     expect(malformed.body.code).toBe("INVALID_API_KEY");
   });
 
   it("is 404 for an unknown slug and 410 for a decommissioned business", async () => {
-    const missing = await getJson(server.url, "/api/v2/entity-profile?slug=no-such-business-anywhere");
+    const missing = await getJson<ErrorBody>(server.url, "/api/v2/entity-profile?slug=no-such-business-anywhere");
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe("NOT_FOUND");
 
     const [inactive] = await db().select({ slug: businesses.slug }).from(businesses).where(eq(businesses.status, "inactive")).limit(1);
-    const gone = await getJson(server.url, `/api/v2/entity-profile?slug=${inactive?.slug}`);
+    const gone = await getJson<ErrorBody>(server.url, `/api/v2/entity-profile?slug=${inactive?.slug}`);
     expect(gone.status).toBe(410);
     expect(gone.body.code).toBe("ENTITY_DECOMMISSIONED");
 
@@ -125,7 +131,7 @@ describe("GET /api/v2/entity-profile", () => {
       .innerJoin(businesses, eq(businesses.id, slugHistory.businessId))
       .where(activeCondition)
       .limit(1);
-    const { status, body } = await getJson(server.url, `/api/v2/entity-profile?slug=${retired?.old}`);
+    const { status, body } = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${retired?.old}`);
     expect(status).toBe(200);
     expect(body.identity.id).toBe(retired?.id);
     expect(body.identity.slug).not.toBe(retired?.old);
@@ -140,10 +146,10 @@ describe("GET /entity/{id}?format=json", () => {
       .set({ slug: `${target.slug}-renamed` })
       .where(eq(businesses.id, target.id));
     await db().insert(slugHistory).values({ slug: target.slug, businessId: target.id });
-    const { status, body } = await getJson(server.url, `/entity/${target.id}?format=json`);
+    const { status, body } = await getJson<TEntityProfile>(server.url, `/entity/${target.id}?format=json`);
     expect(status).toBe(200);
     expect(body.identity).toMatchObject({ id: target.id, slug: `${target.slug}-renamed` });
-    const viaOldSlug = await getJson(server.url, `/api/v2/entity-profile?slug=${target.slug}`);
+    const viaOldSlug = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${target.slug}`);
     expect(viaOldSlug.body.identity.id).toBe(target.id);
   });
 
@@ -158,15 +164,15 @@ describe("GET /entity/{id}?format=json", () => {
 describe("GET /business/{slug}/agent.json", () => {
   it("serves ABO/1.0 with five action types whose hrefs work, and intents from the profile", async () => {
     const target = await businessWithHistory();
-    const { status, body } = await getJson(server.url, `/business/${target.slug}/agent.json`);
+    const { status, body } = await getJson<TGetAgentProfileOutput>(server.url, `/business/${target.slug}/agent.json`);
     expect(status).toBe(200);
     expect(body.schema).toBe("ABO/1.0");
     expect(body.entity).toMatchObject({ name: expect.any(String), category: expect.any(String), city: expect.any(String), verified: expect.any(Boolean) });
     expect(body.entity.trustScore).toBeGreaterThan(0);
     expect(body.entity.trustScore).toBeLessThanOrEqual(100);
     expect(body.contact).toMatchObject({ phone: expect.any(String), website: expect.any(String), address: expect.any(String) });
-    expect(new Set((body.actions as JsonBody[]).map((a) => a.type))).toEqual(new Set(["contact", "navigate", "inquire", "schedule", "verify"]));
-    for (const action of body.actions as JsonBody[]) {
+    expect(new Set(body.actions.map((a) => a.type))).toEqual(new Set(["contact", "navigate", "inquire", "schedule", "verify"]));
+    for (const action of body.actions) {
       expect(action.href.startsWith("http://directory.test/")).toBe(true);
       const local = action.href.replace("http://directory.test", server.url).replace(/#.*$/, "");
       if (action.type === "inquire") {
@@ -178,12 +184,12 @@ describe("GET /business/{slug}/agent.json", () => {
       const response = await fetch(local);
       expect(response.status, action.href).toBe(200);
     }
-    const hoursIntent = (body.intents as JsonBody[]).find((i) => /open/.test(i.query));
+    const hoursIntent = body.intents.find((i) => /open/.test(i.query));
     expect(hoursIntent?.answer).toMatch(/\d\d:\d\d-\d\d:\d\d/);
-    const servicesIntent = (body.intents as JsonBody[]).find((i) => /services/.test(i.query));
-    const profile = await getJson(server.url, `/api/v2/entity-profile?slug=${target.slug}`);
-    expect(servicesIntent?.answer).toContain((profile.body.services as string[])[0]);
-    for (const intent of body.intents as JsonBody[]) {
+    const servicesIntent = body.intents.find((i) => /services/.test(i.query));
+    const profile = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${target.slug}`);
+    expect(servicesIntent?.answer).toContain(profile.body.services[0]);
+    for (const intent of body.intents) {
       expect(intent.confidence).toBeGreaterThan(0);
       expect(intent.confidence).toBeLessThanOrEqual(1);
     }

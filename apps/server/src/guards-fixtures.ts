@@ -1,7 +1,7 @@
 import { count, sql } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import { businesses, leads } from "@directory/db";
-import { type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
+import { type McpAnswer, SMALL_TEST_WORLD, startTestServer, type TestServer, type ToolResult } from "./testing";
 
 /**
  * What the guard tests share: one server per test file with small limits, fresh addresses, and calls through each door.
@@ -49,18 +49,20 @@ function trpcUrl(path: string, input?: unknown, batch = false) {
   return `${server.url}/trpc/${path}${query}`;
 }
 
-export async function trpcQuery(path: string, input: unknown, address: string) {
+/** One tRPC query over raw HTTP; T is the answer the test expects (a TrpcResult or a TrpcError). */
+export async function trpcQuery<T = unknown>(path: string, input: unknown, address: string) {
   const response = await fetch(trpcUrl(path, { json: input }), { headers: { "x-forwarded-for": address } });
-  return { status: response.status, body: (await response.json()) as JsonBody };
+  return { status: response.status, body: (await response.json()) as T };
 }
 
-export async function trpcMutation(path: string, input: unknown, headers: Record<string, string>) {
+/** One tRPC mutation over raw HTTP; T is the answer the test expects (a TrpcResult or a TrpcError). */
+export async function trpcMutation<T = unknown>(path: string, input: unknown, headers: Record<string, string>) {
   const response = await fetch(`${server.url}/trpc/${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify({ json: input }),
   });
-  return { status: response.status, body: (await response.json()) as JsonBody };
+  return { status: response.status, body: (await response.json()) as T };
 }
 
 /** One tools/call over stateless Streamable HTTP; returns the JSON-RPC response. */
@@ -70,10 +72,10 @@ export async function mcpTool(name: string, args: Record<string, unknown>, addre
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-for": address },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
   });
-  return { status: response.status, body: (await response.json()) as JsonBody };
+  return { status: response.status, body: (await response.json()) as McpAnswer<ToolResult> };
 }
 
-export const mcpText = (body: JsonBody) => JSON.stringify(body.result?.content ?? body.error ?? body);
+export const mcpText = (body: McpAnswer<ToolResult>) => JSON.stringify(body.result?.content ?? body.error ?? body);
 
 export const consent = () => ({ userAgreedToBeContacted: true, statementShownToUser: "I agree that this business may contact me about my enquiry." });
 let leadCounter = 0;

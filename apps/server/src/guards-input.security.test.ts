@@ -2,7 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { deleteExpiredRateLimitWindows } from "@directory/api";
 import { leadConsents, leads, rateLimitCounters } from "@directory/db";
-import { getJson, type JsonBody } from "./testing";
+import type { TGetAgentProfileOutput, TSubmitLeadOutput } from "@directory/api/schemas";
+import { type ErrorBody, getJson, type McpAnswer, type TrpcError, type TrpcResult } from "./testing";
 import {
   consent,
   country,
@@ -28,11 +29,11 @@ describe("3. deep JSON is refused with a 400 before any parser recurses", () => 
     const deep = "[".repeat(20_000) + "]".repeat(20_000);
     const mutation = await fetch(`${server.url}/trpc/leads.submit`, { method: "POST", headers: { "content-type": "application/json" }, body: deep });
     expect(mutation.status).toBe(400);
-    expect(((await mutation.json()) as JsonBody).error.json.data.public.code).toBe("INVALID_INPUT");
+    expect(((await mutation.json()) as TrpcError).error.json.data.public.code).toBe("INVALID_INPUT");
 
     const query = await fetch(`${server.url}/trpc/search.searchKeyword?input=${encodeURIComponent("[".repeat(40) + "]".repeat(40))}`);
     expect(query.status).toBe(400);
-    expect(((await query.json()) as JsonBody).error.json.data.public.code).toBe("INVALID_INPUT");
+    expect(((await query.json()) as TrpcError).error.json.data.public.code).toBe("INVALID_INPUT");
 
     const mcp = await fetch(`${server.url}/api/mcp`, {
       method: "POST",
@@ -40,13 +41,13 @@ describe("3. deep JSON is refused with a 400 before any parser recurses", () => 
       body: deep,
     });
     expect(mcp.status).toBe(400);
-    expect(((await mcp.json()) as JsonBody).error).toBeDefined();
+    expect(((await mcp.json()) as McpAnswer<unknown>).error).toBeDefined();
   });
 
   it("an input nested past the gate's depth is a 400 naming the parameter", async () => {
     let nested: unknown = "dentist";
     for (let i = 0; i < 12; i++) nested = [nested];
-    const { status, body } = await trpcQuery("search.searchKeyword", { query: nested }, newAddress());
+    const { status, body } = await trpcQuery<TrpcError>("search.searchKeyword", { query: nested }, newAddress());
     expect(status).toBe(400);
     expect(body.error.json.data.public.error).toMatch(/query/);
   });
@@ -55,12 +56,12 @@ describe("3. deep JSON is refused with a 400 before any parser recurses", () => 
 describe("4. control characters are 400s naming the parameter, and personal data never reaches the log", () => {
   it("refuses NUL, other controls and lone surrogates on REST, tRPC, MCP and pages", async () => {
     const address = newAddress();
-    const rest = await getJson(server.url, "/api/v2/entity-profile?slug=a%00b", { "x-forwarded-for": address });
+    const rest = await getJson<ErrorBody>(server.url, "/api/v2/entity-profile?slug=a%00b", { "x-forwarded-for": address });
     expect(rest.status).toBe(400);
     expect(rest.body).toMatchObject({ code: "INVALID_INPUT" });
     expect(rest.body.error).toMatch(/slug.*U\+0000/);
 
-    const plugin = await getJson(server.url, "/api/assistant-plugin?category=den%01tist&city=Mumbai", { "x-forwarded-for": address });
+    const plugin = await getJson<ErrorBody>(server.url, "/api/assistant-plugin?category=den%01tist&city=Mumbai", { "x-forwarded-for": address });
     expect(plugin.status).toBe(400);
     expect(plugin.body.error).toMatch(/category/);
 
@@ -68,15 +69,15 @@ describe("4. control characters are 400s naming the parameter, and personal data
     expect(surrogate.status).toBeGreaterThanOrEqual(400);
     expect(surrogate.status).toBeLessThan(500);
 
-    const trpc = await trpcQuery("entities.getEntityProfile", { slug: "a\u0000b" }, address);
+    const trpc = await trpcQuery<TrpcError>("entities.getEntityProfile", { slug: "a\u0000b" }, address);
     expect(trpc.status).toBe(400);
     expect(trpc.body.error.json.data.public.error).toMatch(/slug/);
-    const lone = await trpcQuery("search.searchKeyword", { query: "plumb\ud800er" }, address);
+    const lone = await trpcQuery<TrpcError>("search.searchKeyword", { query: "plumb\ud800er" }, address);
     expect(lone.status).toBe(400);
     expect(lone.body.error.json.data.public.error).toMatch(/query.*surrogate/);
 
     const mcp = await mcpTool("get_business_profile", { slug: "a\u0000b" }, address);
-    expect(mcp.body.result.isError).toBe(true);
+    expect(mcp.body.result!.isError).toBe(true);
     expect(mcpText(mcp.body)).toMatch(/slug/);
 
     const page = await fetch(`${server.url}/business/a%00b`, { headers: { "x-forwarded-for": address } });
@@ -110,7 +111,9 @@ describe("4. control characters are 400s naming the parameter, and personal data
 });
 
 describe("5. consent means something", () => {
-  const submit = (input: Record<string, unknown>, address = newAddress()) => trpcMutation("leads.submit", input, { "x-forwarded-for": address });
+  /** Submits a lead over tRPC; T is the answer the test expects. */
+  const submit = <T = unknown>(input: Record<string, unknown>, address = newAddress()) =>
+    trpcMutation<T>("leads.submit", input, { "x-forwarded-for": address });
 
   it("refuses a statement of invisible characters, a consent time far off, and a phone that is no phone", async () => {
     const before = await leadCount();
@@ -123,7 +126,7 @@ describe("5. consent means something", () => {
       [{ contactPhone: "12345", contactEmail: undefined }, /contactPhone/],
     ];
     for (const [overrides, parameter] of cases) {
-      const { status, body } = await submit(leadFor(slugs[12]!, overrides));
+      const { status, body } = await submit<TrpcError>(leadFor(slugs[12]!, overrides));
       expect(status).toBe(400);
       expect(body.error.json.data.public.error).toMatch(parameter);
     }
@@ -132,7 +135,9 @@ describe("5. consent means something", () => {
 
   it("stores phones as E.164 (national numbers read in the business's country) and emails normalised", async () => {
     const slug = slugs[11]!;
-    const international = await submit(leadFor(slug, { contactPhone: "+44 20 7946 0958", contactEmail: "  Asha.Rao@Example.COM " }));
+    const international = await submit<TrpcResult<TSubmitLeadOutput>>(
+      leadFor(slug, { contactPhone: "+44 20 7946 0958", contactEmail: "  Asha.Rao@Example.COM " }),
+    );
     expect(international.status).toBe(200);
     const [stored] = await server.database.db.select().from(leads).where(eq(leads.id, international.body.result.data.json.leadId));
     expect(stored).toMatchObject({ contactPhone: "+442079460958", contactEmail: "asha.rao@example.com" });
@@ -150,12 +155,12 @@ describe("5. consent means something", () => {
   it("scopes idempotency keys to their caller: another caller's key is no oracle", async () => {
     const first = newAddress();
     const input = leadFor(slugs[14]!, { idempotencyKey: "shared-key-0001" });
-    const original = await submit(input, first);
+    const original = await submit<TrpcResult<TSubmitLeadOutput>>(input, first);
     expect(original.status).toBe(200);
-    const sameCallerRetry = await submit(input, first);
+    const sameCallerRetry = await submit<TrpcResult<TSubmitLeadOutput>>(input, first);
     expect(sameCallerRetry.body.result.data.json.leadId).toBe(original.body.result.data.json.leadId);
 
-    const stranger = await submit(input, newAddress());
+    const stranger = await submit<TrpcResult<TSubmitLeadOutput>>(input, newAddress());
     expect(stranger.status).toBe(200);
     expect(stranger.body.result.data.json.leadId).not.toBe(original.body.result.data.json.leadId);
     const strangerOtherContent = await submit({ ...input, message: "something else entirely" }, newAddress());
@@ -167,8 +172,8 @@ describe("10. smaller findings", () => {
   it("decodes escaped path parameters, so agent.json answers like the page", async () => {
     const slug = slugs[0]!;
     const escaped = slug.replace("-", "%2D");
-    const plain = await getJson(server.url, `/business/${slug}/agent.json`, { "x-forwarded-for": newAddress() });
-    const decoded = await getJson(server.url, `/business/${escaped}/agent.json`, { "x-forwarded-for": newAddress() });
+    const plain = await getJson<TGetAgentProfileOutput>(server.url, `/business/${slug}/agent.json`, { "x-forwarded-for": newAddress() });
+    const decoded = await getJson<TGetAgentProfileOutput>(server.url, `/business/${escaped}/agent.json`, { "x-forwarded-for": newAddress() });
     expect(decoded.status).toBe(200);
     expect(decoded.body).toEqual(plain.body);
   });

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { rateLimitCounters } from "@directory/db";
-import { getJson } from "./testing";
+import { getJson, type RateLimitedBody, type TrpcError } from "./testing";
 import { leadCount, leadFor, LIMITS, mcpText, mcpTool, newAddress, server, slugs, trpcMutation, trpcQuery, useGuardsServer } from "./guards-fixtures";
 
 /** Findings 1 and 2: leads have limits of their own, and the anonymous limits hold on every door. */
@@ -15,12 +15,12 @@ describe("1. lead submission has limits of its own on every door", () => {
     const before = await leadCount();
     expect((await trpcMutation("leads.submit", leadFor(slugs[0]!), { "x-forwarded-for": address })).status).toBe(200);
     const mcp = await mcpTool("submit_lead", leadFor(slugs[1]!), address);
-    expect(mcp.body.result.isError).toBeFalsy();
-    const refused = await trpcMutation("leads.submit", leadFor(slugs[2]!), { "x-forwarded-for": address });
+    expect(mcp.body.result!.isError).toBeFalsy();
+    const refused = await trpcMutation<TrpcError<RateLimitedBody>>("leads.submit", leadFor(slugs[2]!), { "x-forwarded-for": address });
     expect(refused.status).toBe(429);
     expect(refused.body.error.json.data.public).toMatchObject({ code: "RATE_LIMITED", policy: "lead-address-hourly", limit: LIMITS.leadsPerAddressPerHour });
     const refusedMcp = await mcpTool("submit_lead", leadFor(slugs[3]!), address);
-    expect(refusedMcp.body.result.isError).toBe(true);
+    expect(refusedMcp.body.result!.isError).toBe(true);
     expect(mcpText(refusedMcp.body)).toMatch(/RATE_LIMITED/);
     expect(await leadCount()).toBe(before + 2);
   });
@@ -30,7 +30,7 @@ describe("1. lead submission has limits of its own on every door", () => {
     const headers = (address: string) => ({ authorization: `Bearer ${key}`, "x-forwarded-for": address });
     expect((await trpcMutation("leads.submit", leadFor(slugs[4]!), headers(newAddress()))).status).toBe(200);
     expect((await trpcMutation("leads.submit", leadFor(slugs[5]!), headers(newAddress()))).status).toBe(200);
-    const refused = await trpcMutation("leads.submit", leadFor(slugs[6]!), headers(newAddress()));
+    const refused = await trpcMutation<TrpcError<RateLimitedBody>>("leads.submit", leadFor(slugs[6]!), headers(newAddress()));
     expect(refused.status).toBe(429);
     expect(refused.body.error.json.data.public.policy).toBe("lead-key-hourly");
   });
@@ -40,7 +40,7 @@ describe("1. lead submission has limits of its own on every door", () => {
     for (let i = 0; i < LIMITS.leadsPerBusinessPerDay; i++) {
       expect((await trpcMutation("leads.submit", leadFor(target), { "x-forwarded-for": newAddress() })).status).toBe(200);
     }
-    const refused = await trpcMutation("leads.submit", leadFor(target), { "x-forwarded-for": newAddress() });
+    const refused = await trpcMutation<TrpcError<RateLimitedBody>>("leads.submit", leadFor(target), { "x-forwarded-for": newAddress() });
     expect(refused.status).toBe(429);
     expect(refused.body.error.json.data.public.policy).toBe("lead-business-daily");
   });
@@ -69,9 +69,9 @@ describe("2. the anonymous limits hold on every door", () => {
       expect(status).toBe(200);
     }
     const doors = [
-      await trpcQuery("search.searchCategory", { category: "dentist", city: "Mumbai" }, address),
-      await trpcQuery("entities.compare", { slugA: slugs[0], slugB: slugs[1] }, address),
-      await trpcQuery("search.searchKeyword", { query: "dentist" }, address),
+      await trpcQuery<TrpcError>("search.searchCategory", { category: "dentist", city: "Mumbai" }, address),
+      await trpcQuery<TrpcError>("entities.compare", { slugA: slugs[0], slugB: slugs[1] }, address),
+      await trpcQuery<TrpcError>("search.searchKeyword", { query: "dentist" }, address),
     ];
     for (const { status, body } of doors) {
       expect(status).toBe(429);
@@ -82,7 +82,7 @@ describe("2. the anonymous limits hold on every door", () => {
       ["search_by_keyword", { query: "dentist" }],
     ] as const) {
       const { body } = await mcpTool(tool, args, address);
-      expect(body.result.isError).toBe(true);
+      expect(body.result!.isError).toBe(true);
       expect(mcpText(body)).toMatch(/RATE_LIMITED/);
     }
     const page = await fetch(`${server.url}/business/${slugs[0]}`, { headers: { "x-forwarded-for": address } });
@@ -97,7 +97,7 @@ describe("2. the anonymous limits hold on every door", () => {
       (await trpcQuery("entities.getAgentProfile", { slug: slugs[0] }, address)).status,
     ];
     expect(statuses).toEqual([200, 200, 200]);
-    const refused = await getJson(server.url, "/api/assistant-plugin?category=dentist&city=Mumbai", { "x-forwarded-for": address });
+    const refused = await getJson<RateLimitedBody>(server.url, "/api/assistant-plugin?category=dentist&city=Mumbai", { "x-forwarded-for": address });
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: "RATE_LIMITED", policy: "anonymous-minute", limit: LIMITS.openPerMinute });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);

@@ -2,7 +2,9 @@ import { request } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type JsonBody, type TestServer } from "./testing";
+import type { TLookupBusinessesOutput } from "@directory/api/schemas";
+import { type ErrorBody, type McpAnswer, startTestServer, type TestServer, type ToolResult } from "./testing";
+import type { GraphqlResponse } from "./graphql/graphql-fixtures";
 
 let server: TestServer;
 /** The category and city with the most servable businesses: long enough to page through. */
@@ -30,7 +32,8 @@ function raw(path: string, options: { method?: string; headers?: Record<string, 
   });
 }
 
-const json = (response: RawResponse): JsonBody => JSON.parse(response.body.toString("utf8"));
+/** The body parsed; T is what the test expects it to be. */
+const json = <T = unknown>(response: RawResponse): T => JSON.parse(response.body.toString("utf8")) as T;
 
 beforeAll(async () => {
   server = await startTestServer({ rateLimits: { anonymousPerDay: 100_000, openPerMinute: 100_000 } });
@@ -147,7 +150,7 @@ describe("WWW-Authenticate", () => {
     const rest = await raw("/api/v2/partner-feed");
     expect(rest.status).toBe(401);
     expect(rest.headers["www-authenticate"]).toBe('Bearer realm="directory"');
-    expect(json(rest)).toMatchObject({ code: expect.any(String), error: expect.any(String) });
+    expect(json<ErrorBody>(rest)).toMatchObject({ code: expect.any(String), error: expect.any(String) });
     const badKey = await raw("/api/v2/partner-feed", { headers: { authorization: "Bearer dir_not_a_real_key" } });
     expect(badKey.status).toBe(401);
     expect(badKey.headers["www-authenticate"]).toBe('Bearer realm="directory", error="invalid_token"');
@@ -161,7 +164,7 @@ describe("WWW-Authenticate", () => {
       headers: { "content-type": "application/json", authorization: "Bearer dir_not_a_real_key" },
       body: JSON.stringify({ query: `{ lookupBusinesses(category: ${JSON.stringify(category)}, city: ${JSON.stringify(city)}) { total } }` }),
     });
-    expect(json(graphql).errors?.[0]?.extensions?.status).toBe(401);
+    expect(json<GraphqlResponse>(graphql).errors?.[0]?.extensions?.status).toBe(401);
     expect(graphql.headers["www-authenticate"]).toBe('Bearer realm="directory", error="invalid_token"');
 
     // MCP: a tool refused with 401 stays a readable tool error (HTTP 200), with the challenge beside it.
@@ -171,7 +174,7 @@ describe("WWW-Authenticate", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "get_available_cities", arguments: { category } } }),
     });
     expect(mcp.status).toBe(200);
-    expect(json(mcp).result).toMatchObject({ isError: true });
+    expect(json<McpAnswer<ToolResult>>(mcp).result).toMatchObject({ isError: true });
     expect(mcp.headers["www-authenticate"]).toBe('Bearer realm="directory", error="invalid_token"');
     const anonymousTool = await raw("/api/mcp", {
       method: "POST",
@@ -252,7 +255,7 @@ describe("GET /api/v2/businesses pages with a cursor", () => {
   it("pages to the end in ranking order, without duplicates, totalMatches counting every match", async () => {
     expect(matches).toBeGreaterThan(3);
     expect(matches).toBeLessThanOrEqual(50);
-    const whole = json(await raw(lookup("&limit=50")));
+    const whole = json<TLookupBusinessesOutput>(await raw(lookup("&limit=50")));
     expect(whole.totalMatches).toBe(matches);
     expect(whole.total).toBe(whole.businesses.length);
     expect(whole.nextCursor).toBeNull();
@@ -260,18 +263,20 @@ describe("GET /api/v2/businesses pages with a cursor", () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: JsonBody = json(await raw(lookup(`&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)));
+      const page: TLookupBusinessesOutput = json<TLookupBusinessesOutput>(
+        await raw(lookup(`&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)),
+      );
       expect(page.totalMatches).toBe(matches);
       expect(page.total).toBe(page.businesses.length);
-      ids.push(...page.businesses.map((business: { id: string }) => business.id));
+      ids.push(...page.businesses.map((business) => business.id));
       cursor = page.nextCursor;
       // The cursor names the last row by id only: its internal score never leaves the service.
-      if (cursor) expect(JSON.parse(Buffer.from(cursor, "base64url").toString())).toEqual([page.businesses.at(-1).id, matches, expect.any(String)]);
+      if (cursor) expect(JSON.parse(Buffer.from(cursor, "base64url").toString())).toEqual([page.businesses.at(-1)!.id, matches, expect.any(String)]);
       pages++;
     } while (cursor && pages < 100);
     expect(pages).toBe(Math.ceil(matches / 3));
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual(whole.businesses.map((business: { id: string }) => business.id));
+    expect(ids).toEqual(whole.businesses.map((business) => business.id));
   });
 
   it("refuses a bad cursor, or one from another listing, with 400 { error, code }", async () => {
@@ -282,11 +287,11 @@ describe("GET /api/v2/businesses pages with a cursor", () => {
     ]) {
       const response = await raw(lookup(`&cursor=${encodeURIComponent(cursor)}`));
       expect(response.status).toBe(400);
-      expect(json(response)).toEqual({ error: expect.stringMatching(/cursor/), code: "INVALID_INPUT" });
+      expect(json<ErrorBody>(response)).toEqual({ error: expect.stringMatching(/cursor/), code: "INVALID_INPUT" });
     }
-    const first = json(await raw(lookup("&limit=1")));
-    const other = await raw(`/api/v2/businesses?category=${encodeURIComponent(category)}&city=Mumbai&cursor=${encodeURIComponent(first.nextCursor)}`);
+    const first = json<TLookupBusinessesOutput>(await raw(lookup("&limit=1")));
+    const other = await raw(`/api/v2/businesses?category=${encodeURIComponent(category)}&city=Mumbai&cursor=${encodeURIComponent(first.nextCursor!)}`);
     expect([400, 404]).toContain(other.status);
-    if (other.status === 400) expect(json(other).code).toBe("INVALID_INPUT");
+    if (other.status === 400) expect(json<ErrorBody>(other).code).toBe("INVALID_INPUT");
   });
 });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importRegistry, scanOsmExtract } from "@directory/api";
 import { OSM_EXTRACTS, SMALL_TEST_WORLD } from "@directory/api/testing";
 import { businesses, registryRecords } from "@directory/db";
-import { getJson, startTestServer, type TestServer } from "./testing";
+import type { TEntityProfile } from "@directory/api/schemas";
+import { getJson, type OpenApiDocument, startTestServer, type TestServer } from "./testing";
 
 /** Imported OpenStreetMap data as each door shows it: its provenance and the ODbL line travel with it. */
 
@@ -28,9 +29,9 @@ afterAll(async () => {
 
 describe("an imported business on every door", () => {
   it("REST: the profile's claims name openstreetmap and the element, with the ODbL attribution", async () => {
-    const { status, body } = await getJson(server.url, `/api/v2/entity-profile?slug=${slug}`);
+    const { status, body } = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${slug}`);
     expect(status).toBe(200);
-    const phone = body.claims.find((claim: { property: string }) => claim.property === "phone");
+    const phone = body.claims.find((claim) => claim.property === "phone");
     expect(phone).toMatchObject({ source: "openstreetmap", verification: "registry", recordId: expect.stringMatching(/^(node|way|relation)\/\d+$/) });
     expect(body.attributions).toEqual([expect.objectContaining({ licence: "ODbL-1.0", url: "https://www.openstreetmap.org/copyright" })]);
     expect(body.structuredData.telephone).toBe(body.contact.phone);
@@ -51,7 +52,7 @@ describe("an imported business on every door", () => {
   });
 
   it("OpenAPI: the document's description states the data licences", async () => {
-    const { body } = await getJson(server.url, "/api/openapi.json");
+    const { body } = await getJson<OpenApiDocument>(server.url, "/api/openapi.json");
     expect(body.info.description).toMatch(/GeoNames \(CC BY 4\.0/);
     expect(body.info.description).toMatch(/OpenStreetMap contributors \(ODbL 1\.0/);
   });

@@ -2,7 +2,8 @@ import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses, claims } from "@directory/db";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import type { TEntityProfile } from "@directory/api/schemas";
+import { type ErrorBody, getJson, type OpenApiDocument, startTestServer, type TestServer, type TrpcResult } from "./testing";
 
 /** Issue 26 item 13: one rule per input, whatever the door (history as a boolean, NUL in a path, the Bearer scheme). */
 
@@ -28,7 +29,7 @@ afterAll(async () => {
 
 async function trpcGet(path: string, input: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${server.url}/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`, { headers });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as JsonBody };
+  return { status: response.status, headers: response.headers, body: (await response.json()) as TrpcResult<TEntityProfile> };
 }
 
 async function mcpCall(method: string, params: unknown, headers: Record<string, string> = {}) {
@@ -53,14 +54,14 @@ describe("history mode takes a boolean on tRPC and the strings true|false on RES
   });
 
   it("REST history=false is not history mode, history=true still needs a key, and the document shows the parameter", async () => {
-    const off = await getJson(server.url, `/api/v2/entity-profile?slug=${slug}&history=false`);
+    const off = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${slug}&history=false`);
     expect(off.status).toBe(200);
     expect(off.body.history).toBe(false);
     expect((await getJson(server.url, `/api/v2/entity-profile?slug=${slug}&history=true`)).status).toBe(401);
-    const on = await getJson(server.url, `/api/v2/entity-profile?slug=${slug}&history=true`, { authorization: `Bearer ${developerKey}` });
+    const on = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${slug}&history=true`, { authorization: `Bearer ${developerKey}` });
     expect(on.body.history).toBe(true);
-    const document = await getJson(server.url, "/api/openapi.json");
-    const parameters = document.body.paths["/api/v2/entity-profile"].get.parameters as JsonBody[];
+    const document = await getJson<OpenApiDocument>(server.url, "/api/openapi.json");
+    const parameters = document.body.paths["/api/v2/entity-profile"]!.get!.parameters!;
     expect(parameters.some((parameter) => parameter.name === "history" && parameter.in === "query")).toBe(true);
   });
 });
@@ -78,7 +79,7 @@ describe("a control character in a path parameter is a 400 naming it, as in a qu
       const response = await fetch(`${server.url}${path}`);
       const text = await response.text();
       expect(response.status, path).toBe(400);
-      const body = JSON.parse(text);
+      const body = JSON.parse(text) as ErrorBody;
       expect(body, path).toMatchObject({ code: "INVALID_INPUT" });
       expect(body.error, path).toMatch(new RegExp(`parameter ${parameter}\\b`));
       // eslint-disable-next-line no-control-regex -- the point is that no control character comes back

@@ -3,7 +3,10 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses, categories, cities, outboxEvents } from "@directory/db";
 import { createDirectoryClient, directoryErrorOf } from "@directory/sdk";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import type { TGetPartnerFeedOutput, TListing, TSearchBusinessesOutput } from "@directory/api/schemas";
+import { getJson, startTestServer, type TestServer } from "./testing";
+
+type FeedLocation = TGetPartnerFeedOutput["locations"][number];
 
 /**
  * What the lifecycle tests share: one server per test file with a developer and a partner key, a fresh
@@ -41,11 +44,11 @@ interface Target {
 export const used = new Set<string>();
 const usedSearches = new Set<string>();
 
-export async function searchListings(target: Target): Promise<JsonBody[]> {
+export async function searchListings(target: Target): Promise<TListing[]> {
   const query = new URLSearchParams({ category: target.categoryName, city: target.cityName, limit: "10" });
-  const { status, body } = await getJson(server.url, `/api/assistant-plugin?${query}`);
+  const { status, body } = await getJson<TSearchBusinessesOutput>(server.url, `/api/assistant-plugin?${query}`);
   expect(status).toBe(200);
-  return body.businesses as JsonBody[];
+  return body.businesses;
 }
 
 export async function inSearch(target: Target): Promise<boolean> {
@@ -53,17 +56,17 @@ export async function inSearch(target: Target): Promise<boolean> {
 }
 
 /** Walks the partner feed filtered to the target's category; every id once, and the total. */
-export async function feedOf(target: Target): Promise<{ ids: Set<string>; total: number; locations: Map<string, JsonBody> }> {
-  const locations = new Map<string, JsonBody>();
+export async function feedOf(target: Target): Promise<{ ids: Set<string>; total: number; locations: Map<string, FeedLocation> }> {
+  const locations = new Map<string, FeedLocation>();
   let cursor: string | null = null;
   let total = -1;
   do {
     const query = new URLSearchParams({ category: target.categorySlug, limit: "500" });
     if (cursor) query.set("cursor", cursor);
-    const { status, body } = await getJson(server.url, `/api/v2/partner-feed?${query}`, { authorization: `Bearer ${partnerKey}` });
+    const { status, body } = await getJson<TGetPartnerFeedOutput>(server.url, `/api/v2/partner-feed?${query}`, { authorization: `Bearer ${partnerKey}` });
     expect(status, JSON.stringify(body)).toBe(200);
     if (total === -1) total = body.total;
-    for (const location of body.locations as JsonBody[]) {
+    for (const location of body.locations) {
       expect(locations.has(location.identifier)).toBe(false);
       locations.set(location.identifier, location);
     }

@@ -1,7 +1,8 @@
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { businesses, claims, slugHistory } from "@directory/db";
-import { getJson, type JsonBody } from "./testing";
+import type { TEntityProfile, TGetAgentProfileOutput } from "@directory/api/schemas";
+import { getJson } from "./testing";
 import {
   admin,
   db,
@@ -30,7 +31,7 @@ describe("rename", () => {
       .from(claims)
       .where(and(eq(claims.businessId, target.id), eq(claims.property, "name"), isNull(claims.supersededAt)));
     expect(oldClaim?.value).toBe(target.name);
-    const byIdBefore = await getJson(server.url, `/entity/${target.id}?format=json`);
+    const byIdBefore = await getJson<TEntityProfile>(server.url, `/entity/${target.id}?format=json`);
     expect(byIdBefore.body.identity.name).toBe(target.name);
 
     const newName = `${target.name} (renamed)`;
@@ -38,31 +39,33 @@ describe("rename", () => {
     expect(summary).toMatchObject({ id: target.id, slug: target.slug, name: newName, status: "active", decommissioned: false });
     expect((await outboxOf(target.id)).at(-1)?.payload).toMatchObject({ properties: ["name"] });
 
-    const byId = await getJson(server.url, `/entity/${target.id}?format=json`);
+    const byId = await getJson<TEntityProfile>(server.url, `/entity/${target.id}?format=json`);
     expect(byId.status).toBe(200);
     expect(byId.body.identity).toMatchObject({ id: target.id, slug: target.slug, name: newName });
 
-    const profile = await getJson(server.url, `/api/v2/entity-profile?slug=${target.slug}`);
+    const profile = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${target.slug}`);
     expect(profile.status).toBe(200);
     expect(profile.body.identity).toMatchObject({ id: target.id, slug: target.slug, name: newName });
     expect(profile.body.structuredData.name).toBe(newName);
-    const currentNames = (profile.body.claims as JsonBody[]).filter((c) => c.property === "name");
+    const currentNames = profile.body.claims.filter((c) => c.property === "name");
     expect(currentNames).toHaveLength(1);
-    const newClaim = currentNames[0];
+    const newClaim = currentNames[0]!;
     expect(newClaim).toMatchObject({ value: newName, verification: "admin_verified", supersededAt: null, supersededBy: null });
     expect(newClaim.id).not.toBe(oldClaim!.id);
 
     const anonymousHistory = await getJson(server.url, `/api/v2/entity-profile?slug=${target.slug}&history=true`);
     expect(anonymousHistory.status).toBe(401);
-    const history = await getJson(server.url, `/api/v2/entity-profile?slug=${target.slug}&history=true`, { authorization: `Bearer ${developerKey}` });
+    const history = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${target.slug}&history=true`, {
+      authorization: `Bearer ${developerKey}`,
+    });
     expect(history.status).toBe(200);
-    const nameClaims = (history.body.claims as JsonBody[]).filter((c) => c.property === "name");
+    const nameClaims = history.body.claims.filter((c) => c.property === "name");
     const superseded = nameClaims.find((c) => c.id === oldClaim!.id);
     expect(superseded).toMatchObject({ value: target.name, supersededBy: newClaim.id });
-    expect(superseded.supersededAt).toEqual(expect.any(String));
+    expect(superseded!.supersededAt).toEqual(expect.any(String));
     expect(nameClaims.find((c) => c.id === newClaim.id)).toMatchObject({ value: newName, supersededAt: null });
 
-    const agent = await getJson(server.url, `/business/${target.slug}/agent.json`);
+    const agent = await getJson<TGetAgentProfileOutput>(server.url, `/business/${target.slug}/agent.json`);
     expect(agent.status).toBe(200);
     expect(agent.body.entity.name).toBe(newName);
     const listing = (await searchListings(target)).find((l) => l.id === target.id);
@@ -84,18 +87,18 @@ describe("change of slug", () => {
     const target = await pickTarget();
     const oldSlug = target.slug;
     const newSlug = `${oldSlug}-moved`;
-    const byIdBefore = await getJson(server.url, `/entity/${target.id}?format=json`);
-    const agentBefore = await getJson(server.url, `/business/${oldSlug}/agent.json`);
+    const byIdBefore = await getJson<TEntityProfile>(server.url, `/entity/${target.id}?format=json`);
+    const agentBefore = await getJson<TGetAgentProfileOutput>(server.url, `/business/${oldSlug}/agent.json`);
 
     const summary = await expectOneEvent(target.id, "slug", () => admin().lifecycle.changeSlug.mutate({ slug: oldSlug, newSlug }));
     expect(summary).toMatchObject({ id: target.id, slug: newSlug, name: target.name, status: "active" });
     expect((await outboxOf(target.id)).at(-1)?.payload).toMatchObject({ slug: newSlug });
 
     for (const slug of [newSlug, oldSlug]) {
-      const profile = await getJson(server.url, `/api/v2/entity-profile?slug=${slug}`);
+      const profile = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${slug}`);
       expect(profile.status, slug).toBe(200);
       expect(profile.body.identity, slug).toMatchObject({ id: target.id, slug: newSlug, name: target.name });
-      const agent = await getJson(server.url, `/business/${slug}/agent.json`);
+      const agent = await getJson<TGetAgentProfileOutput>(server.url, `/business/${slug}/agent.json`);
       expect(agent.status, slug).toBe(200);
       expect(agent.body.entity.name).toBe(target.name);
       expect(agent.body.contact).toEqual(agentBefore.body.contact);
@@ -103,7 +106,7 @@ describe("change of slug", () => {
     const [history] = await db().select().from(slugHistory).where(eq(slugHistory.slug, oldSlug));
     expect(history?.businessId).toBe(target.id);
 
-    const byId = await getJson(server.url, `/entity/${target.id}?format=json`);
+    const byId = await getJson<TEntityProfile>(server.url, `/entity/${target.id}?format=json`);
     expect(byId.status).toBe(200);
     expect(byId.body.identity).toEqual({ ...byIdBefore.body.identity, slug: newSlug, updatedAt: byId.body.identity.updatedAt });
     expect(byId.body.claims).toEqual(byIdBefore.body.claims);
@@ -116,7 +119,7 @@ describe("change of slug", () => {
     // Back to the old slug: allowed (it is its own), and the intermediate one keeps resolving.
     await expectOneEvent(target.id, "slug", () => admin().lifecycle.changeSlug.mutate({ slug: newSlug, newSlug: oldSlug }));
     for (const slug of [oldSlug, newSlug]) {
-      const profile = await getJson(server.url, `/api/v2/entity-profile?slug=${slug}`);
+      const profile = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${slug}`);
       expect(profile.body.identity, slug).toMatchObject({ id: target.id, slug: oldSlug });
     }
   });

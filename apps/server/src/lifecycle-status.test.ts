@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { businesses } from "@directory/db";
-import { getJson } from "./testing";
+import { type ErrorBody, getJson } from "./testing";
 import {
   admin,
   db,
@@ -32,7 +32,7 @@ describe("decommission and reactivate", () => {
     expect(summary).toMatchObject({ id: target.id, slug: target.slug, status: "inactive", decommissioned: true });
 
     expect(await statusesOf(target.slug)).toEqual({ profile: 410, agent: 410 });
-    const profile = await getJson(server.url, `/api/v2/entity-profile?slug=${target.slug}`);
+    const profile = await getJson<ErrorBody>(server.url, `/api/v2/entity-profile?slug=${target.slug}`);
     expect(profile.body.code).toBe("ENTITY_DECOMMISSIONED");
     expect((await getJson(server.url, `/entity/${target.id}?format=json`)).status).toBe(410);
     expect(await inSearch(target)).toBe(false);

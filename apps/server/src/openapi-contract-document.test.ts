@@ -1,7 +1,7 @@
 import { request, type IncomingHttpHeaders } from "node:http";
 import { describe, expect, it } from "vitest";
 import { appRouter } from "@directory/api";
-import { type JsonBody } from "./testing";
+import type { OpenApiParameter } from "./testing";
 import { active, document, freshAddress, operation, requiredFields, server, useContractServer } from "./openapi-contract-fixtures";
 
 /** The OpenAPI document as a whole: security as the access classes say, rate-limit headers, license, contact and tags. */
@@ -31,53 +31,53 @@ describe("the document as a whole", () => {
       expect(operation(meta.openapi.operationId).security, meta.openapi.operationId).toEqual(keyed ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }]);
       checked += 1;
     }
-    expect(checked).toBe(Object.values(document.paths as Record<string, object>).reduce((n, methods) => n + Object.keys(methods).length, 0));
+    expect(checked).toBe(Object.values(document.paths).reduce((n, methods) => n + Object.keys(methods).length, 0));
     expect(operation("getPartnerFeed").security).toEqual([{ bearerAuth: [] }]);
   });
 
   it("documents RateLimit headers on the 200 and 429 of limited operations, and Retry-After on 429 and 503", () => {
-    for (const methods of Object.values(document.paths as Record<string, Record<string, JsonBody>>)) {
+    for (const methods of Object.values(document.paths)) {
       for (const op of Object.values(methods)) {
         // Admin keys count against no limit (packages/api/src/procedures/limits.ts): their operations document none, and no 429.
-        if ((op.tags as string[]).includes("admin")) {
+        if (op.tags.includes("admin")) {
           expect(op.responses["429"], op.operationId).toBeUndefined();
-          expect(Object.keys(op.responses["503"].headers ?? {}), op.operationId).toContain("Retry-After");
+          expect(Object.keys(op.responses["503"]!.headers ?? {}), op.operationId).toContain("Retry-After");
           continue;
         }
-        expect(Object.keys((op.responses["200"] ?? op.responses["201"]).headers ?? {}), op.operationId).toEqual(
+        expect(Object.keys((op.responses["200"] ?? op.responses["201"])!.headers ?? {}), op.operationId).toEqual(
           expect.arrayContaining(["RateLimit", "RateLimit-Policy"]),
         );
-        expect(Object.keys(op.responses["429"].headers ?? {}), op.operationId).toEqual(
+        expect(Object.keys(op.responses["429"]!.headers ?? {}), op.operationId).toEqual(
           expect.arrayContaining(["RateLimit", "RateLimit-Policy", "Retry-After"]),
         );
-        expect(Object.keys(op.responses["503"].headers ?? {}), op.operationId).toContain("Retry-After");
-        expect(requiredFields(op.responses["429"].content["application/json"].schema)).toEqual(expect.arrayContaining(["limit", "policy", "resetAt"]));
+        expect(Object.keys(op.responses["503"]!.headers ?? {}), op.operationId).toContain("Retry-After");
+        expect(requiredFields(op.responses["429"]!.content!["application/json"]!.schema)).toEqual(expect.arrayContaining(["limit", "policy", "resetAt"]));
       }
     }
     for (const name of ["RateLimit", "RateLimit-Policy", "Retry-After"]) expect(document.components.headers[name]).toBeDefined();
   });
 
   it('documents the Link header (rel="next") on the 200 of the partner feed\'s pages, and on no other operation', () => {
-    const linked = Object.values(document.paths as Record<string, Record<string, JsonBody>>)
+    const linked = Object.values(document.paths)
       .flatMap((methods) => Object.values(methods))
-      .filter((op) => Object.keys((op.responses["200"] ?? op.responses["201"]).headers ?? {}).includes("Link"))
-      .map((op) => op.operationId as string);
+      .filter((op) => Object.keys((op.responses["200"] ?? op.responses["201"])!.headers ?? {}).includes("Link"))
+      .map((op) => op.operationId);
     expect(linked.sort()).toEqual(["getPartnerFeed", "getPartnerFeedChanges"]);
-    expect(document.components.headers.Link.description).toMatch(/rel="next"/);
+    expect(document.components.headers.Link!.description).toMatch(/rel="next"/);
   });
 
   it("documents X-Request-Id on every response, and ETag on the 200 of reads whose answer may be public", () => {
-    const operations = Object.values(document.paths as Record<string, Record<string, JsonBody>>).flatMap((methods) => Object.values(methods));
-    const parameter = (operationId: string, name: string): JsonBody | undefined =>
-      (operations.find((op) => op.operationId === operationId)?.parameters as JsonBody[] | undefined)?.find((item) => item.name === name);
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
+    const parameter = (operationId: string, name: string): OpenApiParameter | undefined =>
+      operations.find((op) => op.operationId === operationId)?.parameters?.find((item) => item.name === name);
     let etagged = 0;
-    for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, JsonBody>>)) {
+    for (const [path, methods] of Object.entries(document.paths)) {
       for (const [method, op] of Object.entries(methods)) {
-        for (const [status, response] of Object.entries(op.responses as Record<string, JsonBody>)) {
+        for (const [status, response] of Object.entries(op.responses)) {
           expect(Object.keys(response.headers ?? {}), `${op.operationId} ${status}`).toContain("X-Request-Id");
         }
         const keyed = JSON.stringify(op.security) === JSON.stringify([{ bearerAuth: [] }]);
-        const success: JsonBody = op.responses["200"] ?? op.responses["201"];
+        const success = (op.responses["200"] ?? op.responses["201"])!;
         const hasEtag = Object.keys(success.headers ?? {}).includes("ETag");
         // Anonymous GETs of the search, profile and discovery routes are public; keyed and write operations never are.
         if (keyed || method !== "get") expect(hasEtag, `${op.operationId} ${path}`).toBe(false);
@@ -88,8 +88,8 @@ describe("the document as a whole", () => {
     for (const operationId of ["searchBusinesses", "lookupBusinesses", "getEntityProfile", "getEntityById", "getAgentProfile"]) {
       expect(Object.keys(operation(operationId).responses["200"]?.headers ?? {}), operationId).toContain("ETag");
     }
-    expect(document.components.headers["X-Request-Id"].schema).toMatchObject({ type: "string", maxLength: 64 });
-    expect(document.components.headers.ETag.description).toMatch(/If-None-Match.*304/);
+    expect(document.components.headers["X-Request-Id"]!.schema).toMatchObject({ type: "string", maxLength: 64 });
+    expect(document.components.headers.ETag!.description).toMatch(/If-None-Match.*304/);
     expect(parameter("getEntityProfile", "history")!.schema).toMatchObject({ type: "boolean", default: false });
     expect(parameter("getEntityById", "history")!.schema).toMatchObject({ type: "boolean", default: false });
     expect(parameter("getPartnerFeed", "updatedSince")!.schema).toMatchObject({ type: "string", format: "date-time" });
@@ -128,9 +128,9 @@ describe("the document as a whole", () => {
   it("has a license, a contact and a described tag for every tag an operation uses", () => {
     expect(document.info.license).toMatchObject({ name: expect.any(String), url: expect.stringMatching(/^http/) });
     expect(document.info.contact).toMatchObject({ email: expect.stringContaining("@") });
-    const declared = new Map((document.tags as { name: string; description: string }[]).map((tag) => [tag.name, tag.description]));
-    for (const methods of Object.values(document.paths as Record<string, Record<string, JsonBody>>)) {
-      for (const op of Object.values(methods)) for (const tag of op.tags as string[]) expect(declared.get(tag), tag).toMatch(/\w+/);
+    const declared = new Map(document.tags.map((tag) => [tag.name, tag.description]));
+    for (const methods of Object.values(document.paths)) {
+      for (const op of Object.values(methods)) for (const tag of op.tags) expect(declared.get(tag), tag).toMatch(/\w+/);
     }
   });
 

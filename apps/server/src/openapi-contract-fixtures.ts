@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses, categories, cities, type ApiKeyKind } from "@directory/db";
 import { createDirectoryClient } from "@directory/sdk";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import { getJson, type OpenApiDocument, type OpenApiResponse, type OpenApiSchema, type RateLimitedBody, startTestServer, type TestServer } from "./testing";
 
 /**
  * What the OpenAPI contract tests share: one server per test file with tiny limits, its live document, an
@@ -11,7 +11,7 @@ import { getJson, startTestServer, type JsonBody, type TestServer } from "./test
  */
 
 export let server: TestServer;
-export let document: JsonBody;
+export let document: OpenApiDocument;
 export let active: { id: string; slug: string; categoryName: string; cityName: string };
 export let decommissioned: { id: string; slug: string };
 
@@ -20,7 +20,7 @@ export function useContractServer(): void {
   beforeAll(async () => {
     // Tiny limits so each 429 takes three calls; every probe comes from its own address or key.
     server = await startTestServer({ rateLimits: { anonymousPerDay: 2, openPerMinute: 2, keyedPerMonth: 2 }, trustProxyHops: 1 });
-    document = (await getJson(server.url, "/api/openapi.json")).body;
+    document = (await getJson<OpenApiDocument>(server.url, "/api/openapi.json")).body;
     const candidates = await server.database.db
       .select({ id: businesses.id, slug: businesses.slug, categoryName: categories.name, cityName: cities.name })
       .from(businesses)
@@ -62,10 +62,11 @@ interface Call {
   address?: string;
 }
 
-export function call(path: string, { key, address = freshAddress() }: Call = {}) {
+/** GET a path from a fresh address (or the one given), with the key if any; T is the body the test expects. */
+export function call<T = unknown>(path: string, { key, address = freshAddress() }: Call = {}) {
   const headers: Record<string, string> = { "x-forwarded-for": address };
   if (key) headers.authorization = `Bearer ${key}`;
-  return getJson(server.url, path, headers);
+  return getJson<T>(server.url, path, headers);
 }
 
 /** The per-minute limit starts over each minute: three calls that straddle one would all pass. */
@@ -82,33 +83,33 @@ export async function overLimit(path: string, key?: string) {
     const admitted = await call(path, { key, address });
     expect(admitted.status, JSON.stringify(admitted.body)).toBe(200);
   }
-  return call(path, { key, address });
+  return call<RateLimitedBody>(path, { key, address });
 }
 
 interface Documented {
   path: string;
-  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: { $ref?: string } }> }>;
+  responses: Record<string, OpenApiResponse>;
   security: unknown;
 }
 
 export function operation(operationId: string): Documented {
-  for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, JsonBody>>)) {
+  for (const [path, methods] of Object.entries(document.paths)) {
     for (const op of Object.values(methods)) if (op.operationId === operationId) return { path, responses: op.responses, security: op.security };
   }
   throw new Error(`no operation ${operationId} in the document`);
 }
 
 /** Property names a documented body schema requires, following $ref and allOf. */
-export function requiredFields(schema: JsonBody): string[] {
-  if (schema?.$ref) return requiredFields(document.components.schemas[(schema.$ref as string).split("/").pop()!]);
-  const own = (schema?.required as string[] | undefined) ?? [];
-  return [...own, ...((schema?.allOf as JsonBody[] | undefined) ?? []).flatMap(requiredFields)];
+export function requiredFields(schema: OpenApiSchema | undefined): string[] {
+  if (schema?.$ref) return requiredFields(document.components.schemas[schema.$ref.split("/").pop()!]);
+  const own = schema?.required ?? [];
+  return [...own, ...(schema?.allOf ?? []).flatMap((part) => requiredFields(part))];
 }
 
 export const observed = new Map<string, Set<number>>();
 
 /** Asserts the live answer is the expected status, documented on the operation with a fitting description. */
-export function expectDocumented(operationId: string, response: { status: number; headers: Headers; body: JsonBody }, status: number, description: RegExp) {
+export function expectDocumented(operationId: string, response: { status: number; headers: Headers; body: unknown }, status: number, description: RegExp) {
   expect(response.status, JSON.stringify(response.body)).toBe(status);
   const documented = operation(operationId).responses[String(status)];
   expect(documented, `${operationId} does not document ${status}`).toBeDefined();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type JsonBody } from "./testing";
+import { type ErrorBody } from "./testing";
 import {
   active,
   BAD_KEY,
@@ -127,7 +127,7 @@ describe("getPartnerFeed (GET /api/v2/partner-feed, partner key)", () => {
   });
   it("401 without a key or with a bad one, both carrying publicAlternative; 403 for another kind of key", async () => {
     for (const key of [undefined, BAD_KEY]) {
-      const refused = await call(path, { key });
+      const refused = await call<ErrorBody & { publicAlternative: string }>(path, { key });
       expectDocumented("getPartnerFeed", refused, 401, /API key missing, or malformed, unknown or revoked.*publicAlternative/);
       expect(refused.body.publicAlternative).toEqual(expect.any(String));
     }
@@ -166,10 +166,10 @@ describe("getAgenticGateway (GET /api/agentic-gateway, open)", () => {
 /** Every operation of the document, with its path parameters filled in. */
 function everyOperation(): { operationId: string; method: string; path: string; keyed: boolean }[] {
   const operations = [];
-  for (const [template, methods] of Object.entries(document.paths as Record<string, Record<string, JsonBody>>)) {
+  for (const [template, methods] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       const keyed = JSON.stringify(op.security) === JSON.stringify([{ bearerAuth: [] }]);
-      operations.push({ operationId: op.operationId as string, method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, "x"), keyed });
+      operations.push({ operationId: op.operationId, method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, "x"), keyed });
     }
   }
   return operations;
@@ -182,7 +182,7 @@ describe("every operation, including ones without probes of their own", () => {
         const headers: Record<string, string> = { "x-forwarded-for": freshAddress(), "content-type": "application/json" };
         if (key) headers.authorization = `Bearer ${key}`;
         const response = await fetch(`${server.url}${path}`, { method, headers, body: method === "GET" ? undefined : "{}" });
-        const refused = { status: response.status, headers: response.headers, body: (await response.json()) as JsonBody };
+        const refused = { status: response.status, headers: response.headers, body: (await response.json()) as ErrorBody };
         expectDocumented(operationId, refused, 401, key ? /malformed, unknown or revoked/ : /API key missing/);
       }
     }

@@ -1,13 +1,20 @@
 import { exampleSearchPair } from "./openapi-examples";
 import { keyed, type Run } from "./openapi-examples-record";
+import type { TListing } from "@directory/api/schemas";
 import type { TestServer } from "./testing";
+
+/** What the recorder reads of the search answer: the listings later examples name, under `results` or `businesses`. */
+interface SearchAnswer {
+  results?: Pick<TListing, "slug" | "id">[];
+  businesses?: Pick<TListing, "slug" | "id">[];
+}
 
 /** The reads' examples: search, profiles, the partner feed, the graph; all on the demo world as seeded. */
 
 /** Records the reads; returns the first search result, which later examples name. */
 export async function recordReads(run: Run, server: TestServer): Promise<{ first: { slug: string; id: string } }> {
   const { category, city } = await exampleSearchPair(server.database);
-  const search = await run({
+  const search = await run<SearchAnswer>({
     operationId: "searchBusinesses",
     summary: `The first two ${category} businesses in ${city}`,
     request: { method: "GET", path: "/api/assistant-plugin", query: { category, city, limit: "2" } },

@@ -1,6 +1,7 @@
 import { exampleOwnBusiness, exampleUnclaimedBusiness } from "./openapi-examples";
 import { keyed, type Run } from "./openapi-examples-record";
-import type { JsonBody, TestServer } from "./testing";
+import type { TCreateWebhookOutput, TDelivery, TSubmitCorrectionOutput, TSubmitLeadOutput } from "@directory/api/schemas";
+import type { TestServer } from "./testing";
 
 /** The writes' examples and the reads of what they made: leads, corrections, webhooks, owner and admin edits. */
 
@@ -10,7 +11,7 @@ const WEBHOOK_URL = "https://93.184.215.14/hooks/directory";
 export async function recordCorrectionsAndLeads(run: Run, server: TestServer): Promise<void> {
   // The lead goes to the business the example business key owns, so that key can move it on.
   const own = await exampleOwnBusiness(server.database);
-  const lead = await run({
+  const lead = await run<TSubmitLeadOutput>({
     operationId: "submitLead",
     summary: `A lead to ${own}, with the user's consent`,
     request: {
@@ -42,12 +43,12 @@ export async function recordCorrectionsAndLeads(run: Run, server: TestServer): P
     path: "/api/v2/corrections",
     body: { slug: own, property: "phone", value: phone, evidence: "The number on the shop's door, seen today" },
   });
-  const proposed = await run({
+  const proposed = await run<TSubmitCorrectionOutput>({
     operationId: "submitCorrection",
     summary: `A correction of ${own}'s phone, with its evidence`,
     request: correction("+91 22 4000 9876"),
   });
-  const correctionId = (body: JsonBody) => ({ id: String(body.correctionId) });
+  const correctionId = (body: TSubmitCorrectionOutput) => ({ id: String(body.correctionId) });
   await run({
     operationId: "getCorrectionStatus",
     summary: "The public status of that correction",
@@ -96,14 +97,14 @@ export async function recordAgentsAndWebhooks(run: Run): Promise<void> {
   });
 
   const webhooks = { method: "POST", path: "/api/developers/webhooks", headers: keyed("developer") } as const;
-  const created = await run({
+  const created = await run<TCreateWebhookOutput>({
     operationId: "createWebhook",
     summary: "Register a webhook for entity.updated",
     request: { ...webhooks, body: { url: WEBHOOK_URL, events: ["entity.updated"] } },
   });
   const id = { id: String(created.id) };
   await run({ operationId: "listWebhooks", summary: "This key's webhooks", request: { ...webhooks, method: "GET" } });
-  const delivery = await run({
+  const delivery = await run<TDelivery>({
     operationId: "sendWebhookTest",
     summary: "Queue a test event",
     request: { ...webhooks, path: "/api/developers/webhooks/{id}/test", pathParams: id },

@@ -2,7 +2,9 @@ import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { backfillListingFreshness, businesses, categories, cities, claims } from "@directory/db";
-import { type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
+import type { TEntityProfile, TGetPartnerFeedChangesOutput, TSubmitCorrectionOutput } from "@directory/api/schemas";
+import { type McpAnswer, SMALL_TEST_WORLD, startTestServer, type TestServer, type ToolResult } from "./testing";
+import type { GraphqlResponse } from "./graphql/graphql-fixtures";
 
 /**
  * Issue 25 item 1 on every door: a correction an admin accepts closes a business for good; it leaves
@@ -18,20 +20,21 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function call(method: string, path: string, body?: unknown, key?: string) {
+/** One call on any door; T is the body the test expects (the text, for a page). */
+async function call<T = unknown>(method: string, path: string, body?: unknown, key?: string) {
   const response = await fetch(`${server.url}${path}`, {
     method,
     headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
-  let parsed: JsonBody = text;
+  let parsed: unknown = text;
   try {
     parsed = JSON.parse(text);
   } catch {
     // an HTML page
   }
-  return { status: response.status, body: parsed };
+  return { status: response.status, body: parsed as T };
 }
 
 describe("a permanently closed business", () => {
@@ -45,9 +48,9 @@ describe("a permanently closed business", () => {
       .orderBy(asc(businesses.slug))
       .limit(1);
     const partnerKey = (await createApiKey(server.database.db, { kind: "partner" })).key;
-    const start = (await call("GET", "/api/v2/partner-feed/changes?after=0&limit=1000", undefined, partnerKey)).body.nextAfter as number;
+    const start = (await call<TGetPartnerFeedChangesOutput>("GET", "/api/v2/partner-feed/changes?after=0&limit=1000", undefined, partnerKey)).body.nextAfter;
 
-    const submitted = await call("POST", "/api/v2/corrections", {
+    const submitted = await call<TSubmitCorrectionOutput>("POST", "/api/v2/corrections", {
       slug: target!.slug,
       operatingStatus: { status: "permanently_closed", closedOn: "2026-10-31" },
       evidence: "Closing-down notice on the door",
@@ -57,9 +60,9 @@ describe("a permanently closed business", () => {
     expect(accepted.status).toBe(200);
     const closed = { status: "permanently_closed", closedOn: "2026-10-31" };
 
-    const profile = await call("GET", `/api/v2/entity-profile?slug=${target!.slug}`);
+    const profile = await call<TEntityProfile>("GET", `/api/v2/entity-profile?slug=${target!.slug}`);
     expect(profile).toMatchObject({ status: 200, body: { operatingStatus: closed } });
-    expect(profile.body.claims.find((claim: JsonBody) => claim.property === "operatingStatus")).toMatchObject({
+    expect(profile.body.claims.find((claim) => claim.property === "operatingStatus")).toMatchObject({
       value: closed,
       verification: "admin_verified",
       source: `correction:${submitted.body.correctionId}`,
@@ -67,25 +70,27 @@ describe("a permanently closed business", () => {
     });
     const agent = await call("GET", `/business/${target!.slug}/agent.json`);
     expect(agent).toMatchObject({ status: 200, body: { entity: { operatingStatus: closed } } });
-    const page = await call("GET", `/business/${target!.slug}`);
+    const page = await call<string>("GET", `/business/${target!.slug}`);
     expect(page.status).toBe(200);
     expect(page.body).toContain("Permanently closed");
-    const graphql = await call("POST", "/api/graphql", { query: `{ entity(slug: "${target!.slug}") { operatingStatus { status closedOn } } }` });
-    expect(graphql.body.data.entity.operatingStatus).toEqual(closed);
+    const graphql = await call<GraphqlResponse<{ entity: Pick<TEntityProfile, "operatingStatus"> }>>("POST", "/api/graphql", {
+      query: `{ entity(slug: "${target!.slug}") { operatingStatus { status closedOn } } }`,
+    });
+    expect(graphql.body.data!.entity.operatingStatus).toEqual(closed);
     const mcp = await fetch(`${server.url}/api/mcp`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_business_profile", arguments: { slug: target!.slug } } }),
     });
-    const tool = ((await mcp.json()) as JsonBody).result;
-    expect(tool.structuredContent.operatingStatus).toEqual(closed);
+    const tool = ((await mcp.json()) as McpAnswer<ToolResult<Pick<TEntityProfile, "operatingStatus">>>).result!;
+    expect(tool.structuredContent!.operatingStatus).toEqual(closed);
     // The model's text says it first, in one line with the stale facts.
-    expect(tool.content[0].text.split("\n")[0]).toMatch(/^standing: PERMANENTLY CLOSED since 2026-10-31; (no stale facts|\d+ stale facts?)/);
+    expect(tool.content[0]!.text.split("\n")[0]).toMatch(/^standing: PERMANENTLY CLOSED since 2026-10-31; (no stale facts|\d+ stale facts?)/);
 
     const search = await call("GET", `/api/v2/businesses?category=${encodeURIComponent(target!.category)}&city=${encodeURIComponent(target!.city)}&limit=50`);
     expect(search.status).toBe(200);
     expect(JSON.stringify(search.body)).not.toContain(target!.slug);
-    const changes = await call("GET", `/api/v2/partner-feed/changes?after=${start}&limit=1000`, undefined, partnerKey);
+    const changes = await call<TGetPartnerFeedChangesOutput>("GET", `/api/v2/partner-feed/changes?after=${start}&limit=1000`, undefined, partnerKey);
     expect(changes.body.changes).toContainEqual(expect.objectContaining({ action: "remove", id: target!.id, reason: "closed" }));
   });
 });
@@ -96,7 +101,7 @@ async function mcpProfileText(slug: string): Promise<string> {
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_business_profile", arguments: { slug } } }),
   });
-  return ((await response.json()) as JsonBody).result.content[0].text;
+  return ((await response.json()) as McpAnswer<ToolResult>).result!.content[0]!.text;
 }
 
 describe("stale facts", () => {
@@ -120,12 +125,12 @@ describe("stale facts", () => {
     await observe(null, 0);
     const fresh = await mcpProfileText(target!.slug);
     expect(fresh.split("\n")[0]).toMatch(/^standing: open; no stale facts; /);
-    expect((await call("GET", `/business/${target!.slug}`)).body).not.toContain("(stale)");
+    expect((await call<string>("GET", `/business/${target!.slug}`)).body).not.toContain("(stale)");
 
     // Hours and phone last seen two years ago: past their useful lives (180 and 365 days).
     await observe(["openingHours", "phone"], 730);
 
-    const page = (await call("GET", `/business/${target!.slug}`)).body as string;
+    const page = (await call<string>("GET", `/business/${target!.slug}`)).body;
     for (const label of ["Opening hours", "Phone"]) {
       const row = new RegExp(`<tr><th scope="row" data-label="Fact">${label}</th>.*?</tr>`).exec(page)?.[0];
       expect(row, label).toContain("(stale)");

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses, categories, claims, outboxEvents } from "@directory/db";
 import { createDirectoryClient, directoryErrorOf } from "@directory/sdk";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import type {
+  TAddBusinessOutput,
+  TEntityProfile,
+  TGetPartnerFeedOutput,
+  TLookupBusinessesOutput,
+  TUpdateListingOutput,
+  TVerifyClaimOutput,
+} from "@directory/api/schemas";
+import { type ErrorBody, getJson, startTestServer, type TestServer } from "./testing";
 
 /**
  * Owner edits (PATCH /api/v2/owner/listing, owner.updateListing) and admin verification
@@ -32,13 +40,14 @@ async function ownedBusiness(ownership: "unclaimed" | "owner_verified" = "unclai
   return { ...business, key: (await createApiKey(db(), { kind: "business", businessSlug: business.slug })).key };
 }
 
-async function send(method: string, path: string, key: string | undefined, body: unknown) {
+/** One call with the key if any; T is the body the test expects. */
+async function send<T = unknown>(method: string, path: string, key: string | undefined, body: unknown) {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (key) headers.authorization = `Bearer ${key}`;
   const response = await fetch(`${server.url}${path}`, { method, headers, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as JsonBody };
+  return { status: response.status, body: (await response.json()) as T };
 }
-const patchListing = (key: string | undefined, body: unknown) => send("PATCH", "/api/v2/owner/listing", key, body);
+const patchListing = <T = TUpdateListingOutput>(key: string | undefined, body: unknown) => send<T>("PATCH", "/api/v2/owner/listing", key, body);
 
 /** What a refused call must leave untouched: the business row, its claims and its events. */
 async function snapshot(businessId: string) {
@@ -51,7 +60,8 @@ async function snapshot(businessId: string) {
 }
 
 const profileOf = async (slug: string, key?: string) =>
-  (await getJson(server.url, `/api/v2/entity-profile?slug=${slug}${key ? "&history=true" : ""}`, key ? { authorization: `Bearer ${key}` } : {})).body;
+  (await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${slug}${key ? "&history=true" : ""}`, key ? { authorization: `Bearer ${key}` } : {}))
+    .body;
 
 describe("PATCH /api/v2/owner/listing (REST)", () => {
   it("records self-reported claims on the key's own business; the profile and the listing show them", async () => {
@@ -60,12 +70,12 @@ describe("PATCH /api/v2/owner/listing (REST)", () => {
     expect(status).toBe(200);
     expect(body.business).toMatchObject({ id: own.id, slug: own.slug, ownership: "unclaimed" });
     expect(body.changed.sort()).toEqual(["keywords", "phone", "website"]);
-    const phone = body.claims.find((claim: JsonBody) => claim.property === "phone");
+    const phone = body.claims.find((claim) => claim.property === "phone");
     expect(phone).toMatchObject({ value: "+91 22 6000 0001", verification: "self_reported", source: expect.stringMatching(/^owner:key-/) });
-    expect(phone.source).not.toContain(own.key);
+    expect(phone!.source).not.toContain(own.key);
     const profile = await profileOf(own.slug);
     expect(profile.contact).toMatchObject({ phone: "+91 22 6000 0001", website: "https://own.example/" });
-    expect(profile.claims.filter((claim: JsonBody) => claim.property === "phone")).toEqual([phone]);
+    expect(profile.claims.filter((claim) => claim.property === "phone")).toEqual([phone]);
   });
 
   it("refuses a body naming another business (slug or id) with 403, and writes nothing to either", async () => {
@@ -73,7 +83,7 @@ describe("PATCH /api/v2/owner/listing (REST)", () => {
     const other = await ownedBusiness();
     const before = [await snapshot(own.id), await snapshot(other.id)];
     for (const naming of [{ slug: other.slug }, { id: other.id }, { slug: own.slug }]) {
-      const { status, body } = await patchListing(own.key, { ...naming, phone: "+91 22 6000 0666" });
+      const { status, body } = await patchListing<ErrorBody>(own.key, { ...naming, phone: "+91 22 6000 0666" });
       expect(status, JSON.stringify(naming)).toBe(403);
       expect(body).toMatchObject({ code: "FORBIDDEN", error: expect.stringMatching(/names a business/) });
     }
@@ -87,7 +97,7 @@ describe("PATCH /api/v2/owner/listing (REST)", () => {
     expect((await patchListing("bdk_dev_notarealkey", { phone: "+91 22 6000 0002" })).status).toBe(401);
     for (const kind of ["developer", "partner", "admin"] as const) {
       const { key } = await createApiKey(db(), { kind });
-      const refused = await patchListing(key, { phone: "+91 22 6000 0002" });
+      const refused = await patchListing<ErrorBody>(key, { phone: "+91 22 6000 0002" });
       expect(refused.status, kind).toBe(403);
       expect(refused.body.error).toMatch(/business-scoped API key/);
     }
@@ -103,7 +113,7 @@ describe("PATCH /api/v2/owner/listing (REST)", () => {
       [{ phone: "call us" }, /phone.*international form/],
       [{ website: "ftp://own.example" }, /website.*http/],
     ] as const) {
-      const refused = await patchListing(own.key, body);
+      const refused = await patchListing<ErrorBody>(own.key, body);
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.body.error, JSON.stringify(body)).toMatch(message);
     }
@@ -139,12 +149,12 @@ describe("admin verification (REST and SDK)", () => {
   it("POST /api/v2/admin/claims/verify supersedes the current value with an admin-verified one; history shows both", async () => {
     const own = await ownedBusiness();
     await patchListing(own.key, { email: "desk@own.example" });
-    const verified = await send("POST", "/api/v2/admin/claims/verify", server.adminKey, { slug: own.slug, property: "email" });
+    const verified = await send<TVerifyClaimOutput>("POST", "/api/v2/admin/claims/verify", server.adminKey, { slug: own.slug, property: "email" });
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ verified: true, claim: { source: "admin:verify", verification: "admin_verified", value: "desk@own.example" } });
     expect(verified.body.previous).toMatchObject({ verification: "self_reported", supersededBy: verified.body.claim.id });
-    const history = (await profileOf(own.slug, server.adminKey)).claims.filter((claim: JsonBody) => claim.property === "email");
-    expect(history.map((claim: JsonBody) => claim.verification)).toEqual(expect.arrayContaining(["admin_verified", "self_reported"]));
+    const history = (await profileOf(own.slug, server.adminKey)).claims.filter((claim) => claim.property === "email");
+    expect(history.map((claim) => claim.verification)).toEqual(expect.arrayContaining(["admin_verified", "self_reported"]));
     const again = await createDirectoryClient({ baseUrl: server.url, apiKey: server.adminKey }).admin.verifyClaim.mutate({ slug: own.slug, property: "email" });
     expect(again).toMatchObject({ verified: false, claim: { id: verified.body.claim.id } });
   });
@@ -152,7 +162,7 @@ describe("admin verification (REST and SDK)", () => {
   it("verify answers 404 for an unknown slug, 400 for an unknown property, 403 for an owner's key", async () => {
     const own = await ownedBusiness();
     expect((await send("POST", "/api/v2/admin/claims/verify", server.adminKey, { slug: "no-such-business-zz", property: "phone" })).status).toBe(404);
-    const unknown = await send("POST", "/api/v2/admin/claims/verify", server.adminKey, { slug: own.slug, property: "favouriteColour" });
+    const unknown = await send<ErrorBody>("POST", "/api/v2/admin/claims/verify", server.adminKey, { slug: own.slug, property: "favouriteColour" });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toMatch(/property/);
     expect((await send("POST", "/api/v2/admin/claims/verify", own.key, { slug: own.slug, property: "phone" })).status).toBe(403);
@@ -164,10 +174,10 @@ describe("admin verification (REST and SDK)", () => {
     const inFeed = async () => {
       let cursor: string | null = null;
       do {
-        const query = new URLSearchParams({ category: own.categorySlug, limit: "500", ...(cursor ? { cursor } : {}) });
-        const page = await getJson(server.url, `/api/v2/partner-feed?${query}`, { authorization: `Bearer ${partnerKey}` });
+        const query: URLSearchParams = new URLSearchParams({ category: own.categorySlug, limit: "500", ...(cursor ? { cursor } : {}) });
+        const page = await getJson<TGetPartnerFeedOutput>(server.url, `/api/v2/partner-feed?${query}`, { authorization: `Bearer ${partnerKey}` });
         expect(page.status).toBe(200);
-        if ((page.body.locations as JsonBody[]).some((location) => location.identifier === own.id)) return true;
+        if (page.body.locations.some((location) => location.identifier === own.id)) return true;
         cursor = page.body.nextCursor;
       } while (cursor);
       return false;
@@ -184,7 +194,7 @@ describe("admin verification (REST and SDK)", () => {
 
   it("POST /api/v2/admin/businesses creates a business search finds by category and city, and refuses invalid input", async () => {
     const [category] = await db().select({ slug: categories.slug, name: categories.name }).from(categories).where(eq(categories.slug, "dentist"));
-    const created = await send("POST", "/api/v2/admin/businesses", server.adminKey, {
+    const created = await send<TAddBusinessOutput>("POST", "/api/v2/admin/businesses", server.adminKey, {
       name: "Tidewater Dental Rooms",
       category: "dentist",
       city: "mumbai-in",
@@ -195,10 +205,10 @@ describe("admin verification (REST and SDK)", () => {
     const found: string[] = [];
     let cursor: string | null = null;
     do {
-      const query = new URLSearchParams({ category: category!.name, city: "Mumbai", limit: "50", ...(cursor ? { cursor } : {}) });
-      const page = await getJson(server.url, `/api/v2/businesses?${query}`);
+      const query: URLSearchParams = new URLSearchParams({ category: category!.name, city: "Mumbai", limit: "50", ...(cursor ? { cursor } : {}) });
+      const page = await getJson<TLookupBusinessesOutput>(server.url, `/api/v2/businesses?${query}`);
       expect(page.status).toBe(200);
-      found.push(...(page.body.businesses as JsonBody[]).map((listing) => listing.slug as string));
+      found.push(...page.body.businesses.map((listing) => listing.slug));
       cursor = page.body.nextCursor;
     } while (cursor);
     expect(found).toContain(created.body.slug);
@@ -212,7 +222,7 @@ describe("admin verification (REST and SDK)", () => {
       [{ name: "X Dental", category: "dentist", city: "nowhere-zz" }, /city.*nowhere-zz/],
       [{ name: "X Dental", category: "dentist", city: "mumbai-in", website: "javascript:alert(1)" }, /website/],
     ] as const) {
-      const refused = await send("POST", "/api/v2/admin/businesses", server.adminKey, body);
+      const refused = await send<ErrorBody>("POST", "/api/v2/admin/businesses", server.adminKey, body);
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.body.error).toMatch(message);
     }

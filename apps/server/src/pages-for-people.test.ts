@@ -2,7 +2,8 @@ import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses } from "@directory/db";
 import { ALL_DAYS, BROWSER_ACCEPT, fetchPage, mumbaiDentists as mumbaiDentistsOf } from "./pages-fixtures";
-import { getJson, startTestServer, type TestServer } from "./testing";
+import type { TLookupBusinessesOutput } from "@directory/api/schemas";
+import { type ErrorBody, getJson, startTestServer, type TestServer } from "./testing";
 
 /**
  * The pages as a person meets them (issues 23 and 26): open now and near on browse, a profile's
@@ -42,9 +43,9 @@ describe("browse: open now and near a point (issue 23)", () => {
 
     const page = await get("/browse?category=dentist&city=Mumbai&openNow=true");
     expect(page.status).toBe(200);
-    const api = await getJson(server.url, "/api/v2/businesses?category=dentist&city=Mumbai&openNow=true&limit=10");
+    const api = await getJson<TLookupBusinessesOutput>(server.url, "/api/v2/businesses?category=dentist&city=Mumbai&openNow=true&limit=10");
     expect(api.status).toBe(200);
-    expect(slugsOf(page.text)).toEqual(api.body.businesses.map((b: { slug: string }) => b.slug));
+    expect(slugsOf(page.text)).toEqual(api.body.businesses.map((b) => b.slug));
     expect(slugsOf(page.text)).toContain(always!.slug);
     expect(slugsOf(page.text)).not.toContain(unknown!.slug);
     expect(page.text).toMatch(/<h1>Open now: Dentists? in Mumbai<\/h1>/);
@@ -72,10 +73,10 @@ describe("browse: open now and near a point (issue 23)", () => {
     const near = `${center!.lat!.toFixed(5)},${center!.lng!.toFixed(5)}`;
     const page = await get(`/browse?near=${encodeURIComponent(near)}&radiusKm=50`);
     expect(page.status).toBe(200);
-    const api = await getJson(server.url, `/api/v2/businesses?near=${encodeURIComponent(near)}&radiusKm=50&sort=distance&limit=10`);
+    const api = await getJson<TLookupBusinessesOutput>(server.url, `/api/v2/businesses?near=${encodeURIComponent(near)}&radiusKm=50&sort=distance&limit=10`);
     expect(api.status).toBe(200);
     expect(api.body.totalMatches).toBeGreaterThan(10);
-    expect(slugsOf(page.text)).toEqual(api.body.businesses.map((b: { slug: string }) => b.slug));
+    expect(slugsOf(page.text)).toEqual(api.body.businesses.map((b) => b.slug));
     expect(page.text).toContain(`<h1>Businesses near ${near}</h1>`);
     const distances = [...page.text.matchAll(/ · ([\d.]+) (m|km) away/g)].map((m) => Number(m[1]) * (m[2] === "m" ? 0.001 : 1));
     expect(distances).toHaveLength(10);
@@ -254,7 +255,7 @@ describe("pages for people (issue 26)", () => {
     }
     // The API's own namespaces and its REST routes stay JSON even for a browser.
     for (const path of ["/api/v2/no-such-route", "/business/no-such-business-here/agent.json"]) {
-      const api = await getJson(server.url, path, { accept: BROWSER_ACCEPT });
+      const api = await getJson<ErrorBody>(server.url, path, { accept: BROWSER_ACCEPT });
       expect(api.status, path).toBe(404);
       expect(api.headers.get("content-type"), path).toMatch(/^application\/json/);
       expect(api.body.code, path).toBe("NOT_FOUND");

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createDirectoryClient } from "@directory/sdk";
 import { CHROMIUM, launchChromium, warnOrFailWithoutChromium } from "./browser-fixtures";
+import type { TEntityProfile, TLookupBusinessesOutput } from "@directory/api/schemas";
 import { getJson, startTestServer, type TestServer } from "./testing";
 
 /**
@@ -107,9 +108,9 @@ describe.skipIf(!CHROMIUM)("pages in a browser (chromium)", () => {
     await Promise.all([page.waitForURL(`**/business/${slug}`), page.locator(`ol.results a[href="/business/${slug}"]`).click()]);
     const tel = await page.locator("a[href^='tel:']").first().getAttribute("href");
     expect(tel).toMatch(/^tel:\+[1-9]\d{5,14}$/);
-    const api = await getJson(server.url, `/api/v2/entity-profile?slug=${encodeURIComponent(slug)}`);
+    const api = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${encodeURIComponent(slug)}`);
     expect(api.status).toBe(200);
-    expect(tel).toBe(`tel:${api.body.contact.phone.replace(/[^\d+]/g, "")}`);
+    expect(tel).toBe(`tel:${api.body.contact.phone!.replace(/[^\d+]/g, "")}`);
     const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "null");
     expect(jsonLd).toEqual(api.body.structuredData);
     await expect(page.locator("link[rel=canonical]").getAttribute("href")).resolves.toBe(`http://directory.test/business/${slug}`);
@@ -124,8 +125,8 @@ describe.skipIf(!CHROMIUM)("pages in a browser (chromium)", () => {
   });
 
   it("shows the 410 page with alternatives in the same category and city", { timeout: 120_000 }, async () => {
-    const search = await getJson(server.url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=5");
-    const target = search.body.businesses[4];
+    const search = await getJson<TLookupBusinessesOutput>(server.url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=5");
+    const target = search.body.businesses[4]!;
     const admin = createDirectoryClient({ baseUrl: server.url, apiKey: server.adminKey });
     await admin.lifecycle.decommission.mutate({ slug: target.slug });
     const page = await context.newPage();
@@ -146,8 +147,11 @@ describe.skipIf(!CHROMIUM)("pages in a browser (chromium)", () => {
     "near me: the location button fills lat,lng from geolocation under the CSP, and with script off the typed field does the same",
     { timeout: 180_000 },
     async () => {
-      const search = await getJson(server.url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=1");
-      const profile = await getJson(server.url, `/api/v2/entity-profile?slug=${search.body.businesses[0].slug}`);
+      const search = await getJson<TLookupBusinessesOutput>(server.url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=1");
+      const profile = await getJson<TEntityProfile & { contact: { latitude: number; longitude: number } }>(
+        server.url,
+        `/api/v2/entity-profile?slug=${search.body.businesses[0]!.slug}`,
+      );
       const { latitude, longitude } = profile.body.contact;
       const located = await browser.newContext({ viewport: { width: 1280, height: 900 }, geolocation: { latitude, longitude }, permissions: ["geolocation"] });
       const violations: string[] = [];
@@ -195,9 +199,9 @@ describe.skipIf(!CHROMIUM)("pages in a browser (chromium)", () => {
   );
 
   it("the profile's facts table breaks no word at 1280 px, and today's hours are marked in words", { timeout: 120_000 }, async () => {
-    const search = await getJson(server.url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=3");
+    const search = await getJson<TLookupBusinessesOutput>(server.url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=3");
     const page = await context.newPage();
-    for (const listing of search.body.businesses as { slug: string }[]) {
+    for (const listing of search.body.businesses) {
       await page.goto(`${server.url}/business/${listing.slug}`);
       // A word split over two lines has two client rects; the Value column may break a long address (a URL) but no word of 20 letters or fewer.
       const broken = await page.evaluate<string[]>(`(() => {
@@ -229,9 +233,9 @@ describe.skipIf(!CHROMIUM)("pages in a browser (chromium)", () => {
   });
 
   it("has no serious or critical axe-core violations on the home, profile, browse, search and 404 pages", { timeout: 180_000 }, async () => {
-    const search = await getJson(server.url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=1");
+    const search = await getJson<TLookupBusinessesOutput>(server.url, "/api/v2/businesses?category=dentist&city=Mumbai&limit=1");
     await expectAccessible("/", "home", 200);
-    await expectAccessible(`/business/${search.body.businesses[0].slug}`, "profile", 200);
+    await expectAccessible(`/business/${search.body.businesses[0]!.slug}`, "profile", 200);
     await expectAccessible("/browse?category=dentist&city=Mumbai", "browse", 200);
     await expectAccessible("/search?q=dentist", "search", 200);
     await expectAccessible("/business/no-such-business-anywhere", "404", 404);

@@ -2,7 +2,10 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, generateApiKey } from "@directory/api";
 import { apiKeys, businesses } from "@directory/db";
-import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
+import { type ErrorBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
+
+/** A refusal of the feed points at what may be read without a key. */
+type RefusalBody = ErrorBody & { publicAlternative: string };
 import { db, developerKey, expectedIds, feed, feedCondition, partnerKey, server, usePartnerFeedServer } from "./partner-feed-fixtures";
 
 /** Who may read the partner feed, which parameters it refuses, and the monthly quota of a partner key. */
@@ -11,7 +14,7 @@ usePartnerFeedServer();
 
 describe("GET /api/v2/partner-feed: authentication", () => {
   it("is 401 without a key, naming the public alternative", async () => {
-    const { status, body } = await feed("", null);
+    const { status, body } = await feed<RefusalBody>("", null);
     expect(status).toBe(401);
     expect(body).toMatchObject({ error: expect.any(String), code: "UNAUTHORIZED", publicAlternative: expect.any(String) });
     expect(body.error).toMatch(/key/i);
@@ -21,7 +24,7 @@ describe("GET /api/v2/partner-feed: authentication", () => {
   it("is 401 with publicAlternative for a malformed key, a typo of a real key and a well-formed unknown key", async () => {
     const typo = `${partnerKey.slice(0, -1)}${partnerKey.endsWith("a") ? "b" : "a"}`;
     for (const key of ["not-a-key", typo, generateApiKey("partner")]) {
-      const { status, body } = await feed("", key);
+      const { status, body } = await feed<RefusalBody>("", key);
       expect(status, key).toBe(401);
       expect(body, key).toMatchObject({ error: expect.any(String), code: "INVALID_API_KEY", publicAlternative: expect.any(String) });
     }
@@ -31,13 +34,13 @@ describe("GET /api/v2/partner-feed: authentication", () => {
     const { key, apiKey } = await createApiKey(db(), { kind: "partner" });
     expect((await feed("", key)).status).toBe(200);
     await db().update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, apiKey.id));
-    const { status, body } = await feed("", key);
+    const { status, body } = await feed<RefusalBody>("", key);
     expect(status).toBe(401);
     expect(body.publicAlternative).toEqual(expect.any(String));
   });
 
   it("is 403 for a developer or business key, and serves partner and admin keys", async () => {
-    const developer = await feed("", developerKey);
+    const developer = await feed<ErrorBody>("", developerKey);
     expect(developer.status).toBe(403);
     expect(developer.body).toMatchObject({ error: expect.any(String), code: "FORBIDDEN" });
     const [someBusiness] = await db().select({ slug: businesses.slug }).from(businesses).where(feedCondition).limit(1);
@@ -75,7 +78,7 @@ describe("GET /api/v2/partner-feed: parameters", () => {
     ["cursor=garbage", "cursor"],
     [`cursor=${Buffer.from("[1,2,3]").toString("base64url")}`, "cursor"],
   ])("refuses %s with 400 { error, code } (no clamping, no stack)", async (query, parameter) => {
-    const { status, body } = await feed(query);
+    const { status, body } = await feed<ErrorBody>(query);
     expect(status).toBe(400);
     expect(body).toEqual({ error: expect.stringContaining(parameter), code: "INVALID_INPUT" });
     expect(JSON.stringify(body)).not.toMatch(/stack|at \w+ \(/);
@@ -83,13 +86,13 @@ describe("GET /api/v2/partner-feed: parameters", () => {
 
   it("refuses an impossible calendar date in updatedSince rather than rolling it over", async () => {
     // 2026-02-30 does not exist; JavaScript's Date would silently read it as 2026-03-02.
-    const { status, body } = await feed("updatedSince=2026-02-30");
+    const { status, body } = await feed<ErrorBody>("updatedSince=2026-02-30");
     expect(status).toBe(400);
     expect(body.code).toBe("INVALID_INPUT");
   });
 
   it("refuses a tampered cursor with 400, never a 500", async () => {
-    const real = (await feed("limit=10")).body.nextCursor as string;
+    const real = (await feed("limit=10")).body.nextCursor!;
     const parts = JSON.parse(Buffer.from(real, "base64url").toString("utf8")) as unknown[];
     expect(parts).toHaveLength(5);
     const tampered = (index: number, value: unknown) => Buffer.from(JSON.stringify(parts.map((p, i) => (i === index ? value : p)))).toString("base64url");
@@ -103,7 +106,7 @@ describe("GET /api/v2/partner-feed: parameters", () => {
     };
     const answers: Record<string, unknown> = {};
     for (const [what, cursor] of Object.entries(cases)) {
-      const { status, body } = await feed(new URLSearchParams({ limit: "10", cursor }));
+      const { status, body } = await feed<ErrorBody>(new URLSearchParams({ limit: "10", cursor }));
       answers[what] = { status, code: body.code, namesCursor: String(body.error).includes("cursor") };
     }
     const refused = { status: 400, code: "INVALID_INPUT", namesCursor: true };
@@ -112,9 +115,9 @@ describe("GET /api/v2/partner-feed: parameters", () => {
 
   it("refuses a cursor together with offset > 0", async () => {
     const first = await feed("limit=10");
-    const cursor = first.body.nextCursor as string;
+    const cursor = first.body.nextCursor!;
     expect(typeof cursor).toBe("string");
-    const both = await feed(new URLSearchParams({ limit: "10", cursor, offset: "10" }));
+    const both = await feed<ErrorBody>(new URLSearchParams({ limit: "10", cursor, offset: "10" }));
     expect(both.status).toBe(400);
     expect(both.body).toEqual({ error: expect.stringContaining("offset"), code: "INVALID_INPUT" });
     // offset=0 is the default, so it is not a conflict.
@@ -124,13 +127,13 @@ describe("GET /api/v2/partner-feed: parameters", () => {
   it("refuses a cursor replayed with other filters", async () => {
     const first = await feed("limit=1&category=dent");
     expect(first.status).toBe(200);
-    const cursor = first.body.nextCursor as string;
+    const cursor = first.body.nextCursor!;
     expect(typeof cursor).toBe("string");
     // Same filter in another case is the same query.
     expect((await feed(new URLSearchParams({ limit: "1", category: "DENT", cursor }))).status).toBe(200);
     const otherFilters: Record<string, string>[] = [{ category: "plumb" }, {}, { category: "dent", updatedSince: "2020-01-01" }];
     for (const filters of otherFilters) {
-      const { status, body } = await feed(new URLSearchParams({ limit: "1", ...filters, cursor }));
+      const { status, body } = await feed<ErrorBody>(new URLSearchParams({ limit: "1", ...filters, cursor }));
       expect(status, JSON.stringify(filters)).toBe(400);
       expect(body, JSON.stringify(filters)).toEqual({ error: expect.stringContaining("cursor"), code: "INVALID_INPUT" });
     }
@@ -155,7 +158,7 @@ describe("GET /api/v2/partner-feed: monthly quota", () => {
       expect(headers.get("ratelimit")).toMatch(new RegExp(`;r=${3 - i};`));
       expect(headers.get("retry-after")).toBeNull();
     }
-    const refused = await feed("", key, limited.url);
+    const refused = await feed<ErrorBody>("", key, limited.url);
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ error: expect.any(String), code: "RATE_LIMITED" });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);

@@ -2,7 +2,16 @@ import { and, asc, count, eq, gte, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { recordFeedChanges } from "@directory/api";
 import { businesses, categories, rowsOf } from "@directory/db";
-import { getJson, type JsonBody } from "./testing";
+import type { TEntityProfile, TGetPartnerFeedChangesOutput, TGetPartnerFeedOutput } from "@directory/api/schemas";
+import { getJson } from "./testing";
+
+/** A location, with the schema.org parts (beyond the contract's own fields) these tests read. */
+type Location = TGetPartnerFeedOutput["locations"][number] & {
+  address: { streetAddress: string };
+  openingHoursSpecification: { "@type": string }[];
+};
+/** A page of the feed, its locations as these tests read them. */
+type Page = Omit<TGetPartnerFeedOutput, "locations"> & { locations: Location[] };
 import { db, expectedIds, feed, feedCondition, partnerKey, server, usePartnerFeedServer } from "./partner-feed-fixtures";
 
 /** What the partner feed holds: every redistributable business exactly once across pages, filtered as asked, as schema.org locations. */
@@ -10,13 +19,13 @@ import { db, expectedIds, feed, feedCondition, partnerKey, server, usePartnerFee
 usePartnerFeedServer();
 
 /** Follows nextCursor from the first page until it is null, repeating the filters on every request. */
-async function walkWithCursor(filters: Record<string, string>, limit: number): Promise<JsonBody[]> {
-  const pages: JsonBody[] = [];
+async function walkWithCursor(filters: Record<string, string>, limit: number): Promise<Page[]> {
+  const pages: Page[] = [];
   let cursor: string | null = null;
   do {
     const query = new URLSearchParams({ ...filters, limit: String(limit) });
     if (cursor) query.set("cursor", cursor);
-    const { status, body } = await feed(query);
+    const { status, body } = await feed<Page>(query);
     expect(status, JSON.stringify(body)).toBe(200);
     pages.push(body);
     cursor = body.nextCursor;
@@ -26,22 +35,22 @@ async function walkWithCursor(filters: Record<string, string>, limit: number): P
 }
 
 /** Requests offset=0, limit, 2*limit, ... until a page comes back short or empty. */
-async function walkWithOffset(filters: Record<string, string>, limit: number, total: number): Promise<JsonBody[]> {
-  const pages: JsonBody[] = [];
+async function walkWithOffset(filters: Record<string, string>, limit: number, total: number): Promise<Page[]> {
+  const pages: Page[] = [];
   for (let offset = 0; offset < total || pages.length === 0; offset += limit) {
-    const { status, body } = await feed(new URLSearchParams({ ...filters, limit: String(limit), offset: String(offset) }));
+    const { status, body } = await feed<Page>(new URLSearchParams({ ...filters, limit: String(limit), offset: String(offset) }));
     expect(status, JSON.stringify(body)).toBe(200);
     pages.push(body);
   }
   return pages;
 }
 
-function idsOf(pages: JsonBody[]): string[] {
-  return pages.flatMap((page) => (page.locations as JsonBody[]).map((location) => location.identifier as string));
+function idsOf(pages: Page[]): string[] {
+  return pages.flatMap((page) => page.locations.map((location) => location.identifier));
 }
 
 /** Asserts the envelope of a complete walk: total on every page, contiguous offsets, nextCursor only before the end. */
-function expectConsistentPages(pages: JsonBody[], limit: number, total: number): void {
+function expectConsistentPages(pages: Page[], limit: number, total: number): void {
   let position = 0;
   pages.forEach((page, index) => {
     const last = index === pages.length - 1;
@@ -159,7 +168,7 @@ describe("GET /api/v2/partner-feed: filters", () => {
     expect(expected.length).toBeLessThan(ordered.length);
     const pages = await walkWithCursor({ updatedSince: since }, 100);
     expectConsistentPages(pages, 100, expected.length);
-    const locations = pages.flatMap((page) => page.locations as JsonBody[]);
+    const locations = pages.flatMap((page) => page.locations);
     for (const location of locations) expect(new Date(location.dateModified).getTime()).toBeGreaterThanOrEqual(median.getTime());
     expect(locations.map((l) => l.identifier)).toEqual(expected);
     // The row updated exactly at the boundary is included.
@@ -178,14 +187,14 @@ describe("GET /api/v2/partner-feed: filters", () => {
     expect(combined.status).toBe(200);
     const expected = await expectedIds(gte(businesses.updatedAt, midnight), eq(businesses.categorySlug, "dentist"));
     expect(combined.body.total).toBe(expected.length);
-    expect((combined.body.locations as JsonBody[]).map((l) => l.identifier)).toEqual(expected);
+    expect(combined.body.locations.map((l) => l.identifier)).toEqual(expected);
   });
 });
 
 describe("GET /api/v2/partner-feed: locations", () => {
   it("are schema.org LocalBusiness subtypes with PostalAddress, GeoCoordinates and opening hours", async () => {
     const pages = await walkWithCursor({}, 500);
-    const locations = pages.flatMap((page) => page.locations as JsonBody[]);
+    const locations = pages.flatMap((page) => page.locations);
     const rows = await db()
       .select({ id: businesses.id, name: businesses.name, lat: businesses.lat, lng: businesses.lng, schemaOrgType: categories.schemaOrgType })
       .from(businesses)
@@ -207,20 +216,20 @@ describe("GET /api/v2/partner-feed: locations", () => {
         expect(location.geo).toBeUndefined();
       }
       expect(Array.isArray(location.openingHoursSpecification)).toBe(true);
-      for (const spec of location.openingHoursSpecification as JsonBody[]) expect(spec["@type"]).toBe("OpeningHoursSpecification");
+      for (const spec of location.openingHoursSpecification) expect(spec["@type"]).toBe("OpeningHoursSpecification");
       expect(Number.isNaN(Date.parse(location.dateModified))).toBe(false);
     }
   });
 
   it("carry the same name, address and phone as the entity profile and its structured data", async () => {
-    const { body } = await feed("limit=500");
-    const locations = body.locations as JsonBody[];
+    const { body } = await feed<Page>("limit=500");
+    const locations = body.locations;
     const sample = [0, 1, Math.floor(locations.length / 3), Math.floor(locations.length / 2), locations.length - 2, locations.length - 1].map(
-      (i) => locations[i],
+      (i) => locations[i]!,
     );
     for (const location of sample) {
       const [row] = await db().select({ slug: businesses.slug }).from(businesses).where(eq(businesses.id, location.identifier));
-      const profile = await getJson(server.url, `/api/v2/entity-profile?slug=${row!.slug}`);
+      const profile = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${row!.slug}`);
       expect(profile.status).toBe(200);
       expect(profile.body.identity.id).toBe(location.identifier);
       expect(location.name).toBe(profile.body.identity.name);
@@ -252,10 +261,10 @@ describe('the REST door\'s Link header (rel="next")', () => {
     const byCursor = await walkWithCursor(filters, 10);
     expect(byCursor.length).toBeGreaterThan(2);
     let address: string | null = `${server.url}/api/v2/partner-feed?${new URLSearchParams({ ...filters, limit: "10" })}`;
-    const byLink: JsonBody[] = [];
+    const byLink: Page[] = [];
     while (address !== null) {
       expect(address.startsWith(`${server.url}/api/v2/partner-feed?`), address).toBe(true);
-      const { status, headers, body } = await getJson(address, "", { authorization: `Bearer ${partnerKey}` });
+      const { status, headers, body } = await getJson<Page>(address, "", { authorization: `Bearer ${partnerKey}` });
       expect(status, JSON.stringify(body)).toBe(200);
       byLink.push(body);
       address = nextLink(headers);
@@ -273,9 +282,9 @@ describe('the REST door\'s Link header (rel="next")', () => {
     let address: string | null = `${server.url}/api/v2/partner-feed/changes?after=${last}&limit=10`;
     const seen: string[] = [];
     while (address !== null) {
-      const { status, headers, body } = await getJson(address, "", { authorization: `Bearer ${partnerKey}` });
+      const { status, headers, body } = await getJson<TGetPartnerFeedChangesOutput>(address, "", { authorization: `Bearer ${partnerKey}` });
       expect(status, JSON.stringify(body)).toBe(200);
-      seen.push(...(body.changes as JsonBody[]).map((change) => change.id as string));
+      seen.push(...body.changes.map((change) => change.id));
       address = nextLink(headers);
       if (body.hasMore) expect(Object.fromEntries(new URL(address!).searchParams)).toEqual({ after: String(body.nextAfter), limit: "10" });
       else expect(address).toBeNull();

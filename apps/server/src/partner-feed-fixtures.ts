@@ -2,6 +2,7 @@ import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses } from "@directory/db";
+import type { TGetPartnerFeedOutput } from "@directory/api/schemas";
 import { getJson, startTestServer, type TestServer } from "./testing";
 
 /** What the partner-feed tests share: one server per test file with a partner and a developer key, what the feed should hold, and a GET of it. */
@@ -40,7 +41,8 @@ export async function expectedIds(...extra: (SQL | undefined)[]): Promise<string
   return rows.map((r) => r.id);
 }
 
-export function feed(query: URLSearchParams | string = "", key: string | null = partnerKey, base = server.url) {
+/** GET a page of the feed; T is the body the test expects (a page unless told otherwise). */
+export function feed<T = TGetPartnerFeedOutput>(query: URLSearchParams | string = "", key: string | null = partnerKey, base = server.url) {
   const text = query.toString();
-  return getJson(base, `/api/v2/partner-feed${text ? `?${text}` : ""}`, key === null ? {} : { authorization: `Bearer ${key}` });
+  return getJson<T>(base, `/api/v2/partner-feed${text ? `?${text}` : ""}`, key === null ? {} : { authorization: `Bearer ${key}` });
 }

@@ -4,7 +4,7 @@ import { createApiKey } from "@directory/api";
 import { businesses, createDatabase, rateLimitCounters, type Database } from "@directory/db";
 import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "@directory/api/testing";
 import { createDirectoryClient } from "@directory/sdk";
-import { getJson, startTestServer, type TestServer } from "./testing";
+import { type ErrorBody, getJson, type RateLimitedBody, startTestServer, type TestServer } from "./testing";
 
 const LIMITS = { anonymousPerDay: 5, keyedPerMonth: 8 };
 
@@ -52,7 +52,7 @@ describe("anonymous daily limit (v2 routes)", () => {
       expect(ok.headers.get("ratelimit")).toBe(`"anonymous-daily";r=${LIMITS.anonymousPerDay - i - 1};t=${ok.headers.get("ratelimit")?.split("t=")[1]}`);
       expect(ok.headers.get("ratelimit-policy")).toBe(`"anonymous-daily";q=${LIMITS.anonymousPerDay};w=86400`);
     }
-    const refused = await getJson(first.url, `/api/v2/entity-profile?slug=${slug}`);
+    const refused = await getJson<RateLimitedBody>(first.url, `/api/v2/entity-profile?slug=${slug}`);
     expect(refused.status).toBe(429);
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
@@ -89,7 +89,7 @@ describe("anonymous daily limit (v2 routes)", () => {
     await database.db.execute(sql`alter table rate_limit_counters rename to rate_limit_counters_offline`);
     try {
       expect((await getJson(first.url, `/api/v2/entity-profile?slug=${slug}`)).status).toBe(200);
-      const keyed = await getJson(first.url, `/api/v2/entity-profile?slug=${slug}`, { authorization: `Bearer ${key}` });
+      const keyed = await getJson<ErrorBody>(first.url, `/api/v2/entity-profile?slug=${slug}`, { authorization: `Bearer ${key}` });
       expect(keyed.status).toBe(503);
       expect(keyed.body.code).toBe("UNAVAILABLE");
     } finally {
@@ -116,7 +116,7 @@ describe("keyed monthly quota", () => {
     expect(ok.headers.get("ratelimit")).toMatch(new RegExp(`^"key-monthly";r=${LIMITS.keyedPerMonth - 1};t=\\d+$`));
     expect(ok.headers.get("ratelimit-policy")).toMatch(new RegExp(`^"key-monthly";q=${LIMITS.keyedPerMonth};w=\\d+$`));
     for (let i = 1; i < LIMITS.keyedPerMonth; i++) await getJson(first.url, `/business/${slug}/agent.json`, { authorization: `Bearer ${key}` });
-    const refused = await getJson(first.url, "/api/assistant-plugin?category=dentist&city=Mumbai", { authorization: `Bearer ${key}` });
+    const refused = await getJson<RateLimitedBody>(first.url, "/api/assistant-plugin?category=dentist&city=Mumbai", { authorization: `Bearer ${key}` });
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: "RATE_LIMITED", policy: "key-monthly", limit: LIMITS.keyedPerMonth });
     const now = new Date();
@@ -148,7 +148,7 @@ describe("keyed monthly quota", () => {
       ["/api/v2/partner-feed?limit=1", 403],
     ] as const;
     for (const [path, status] of refusals) {
-      const refused = await getJson(first.url, path, auth);
+      const refused = await getJson<ErrorBody>(first.url, path, auth);
       expect(refused.status, path).toBe(status);
       expect(refused.body.code, path).toBeTypeOf("string");
     }

@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import type { TSearchBusinessesOutput, TSearchKeywordOutput } from "@directory/api/schemas";
+import { type ErrorBody, getJson, startTestServer, type TestServer } from "./testing";
+
+/** A miss's 404 names the closest valid values. */
+type MissBody = ErrorBody & { suggestions: string[] };
 
 /*
  * Issue 22, item 3: every miss points the way, on every door. An unknown category or city names
@@ -32,7 +36,7 @@ function textOf(result: CallToolResult): string {
 
 describe("an unknown category or city names the closest valid values", () => {
   it("REST /api/v2/businesses with dentst: 404 naming dentist and how to list categories", async () => {
-    const { status, body } = await getJson(server.url, "/api/v2/businesses?category=dentst&city=Mumbai");
+    const { status, body } = await getJson<MissBody>(server.url, "/api/v2/businesses?category=dentst&city=Mumbai");
     expect(status).toBe(404);
     expect(body.code).toBe("NOT_FOUND");
     expect(body.suggestions).toEqual(["dentist"]);
@@ -40,21 +44,21 @@ describe("an unknown category or city names the closest valid values", () => {
   });
 
   it("REST /api/v2/businesses with a misspelt city: 404 naming the closest cities and how to list them", async () => {
-    const { status, body } = await getJson(server.url, "/api/v2/businesses?category=dentist&city=Mumbay");
+    const { status, body } = await getJson<MissBody>(server.url, "/api/v2/businesses?category=dentist&city=Mumbay");
     expect(status).toBe(404);
     expect(body.suggestions[0]).toBe("Mumbai");
     expect(body.error).toMatch(/Unknown city "Mumbay".*"Mumbai".*get_available_cities/);
   });
 
   it("the assistant plugin keeps its 200 and empty list, and adds suggestions", async () => {
-    const miss = await getJson(server.url, "/api/assistant-plugin?category=dentst&city=Mumbai");
+    const miss = await getJson<TSearchBusinessesOutput>(server.url, "/api/assistant-plugin?category=dentst&city=Mumbai");
     expect(miss.status).toBe(200);
     expect(miss.body.businesses).toEqual([]);
     expect(miss.body.suggestions).toMatchObject({ unknown: "category", input: "dentst", closest: ["dentist"] });
-    expect(miss.body.suggestions.message).toMatch(/directory:\/\/categories/);
-    const city = await getJson(server.url, "/api/assistant-plugin?category=dentist&city=Mumbay");
+    expect(miss.body.suggestions!.message).toMatch(/directory:\/\/categories/);
+    const city = await getJson<TSearchBusinessesOutput>(server.url, "/api/assistant-plugin?category=dentist&city=Mumbay");
     expect(city.body.suggestions).toMatchObject({ unknown: "city", closest: expect.arrayContaining(["Mumbai"]) });
-    const hit = await getJson(server.url, "/api/assistant-plugin?category=dentist&city=Mumbai");
+    const hit = await getJson<TSearchBusinessesOutput>(server.url, "/api/assistant-plugin?category=dentist&city=Mumbai");
     expect(hit.body.suggestions).toBeNull();
   });
 
@@ -67,22 +71,22 @@ describe("an unknown category or city names the closest valid values", () => {
 
 describe("keyword search reads the words it was given", () => {
   it.each(["dentist in bombay", "dentst in bombay"])("REST: %s gives Mumbai dentists and says how it read the words", async (query) => {
-    const { status, body } = await getJson(server.url, `/api/v2/keyword-search?query=${encodeURIComponent(query)}`);
+    const { status, body } = await getJson<TSearchKeywordOutput>(server.url, `/api/v2/keyword-search?query=${encodeURIComponent(query)}`);
     expect(status).toBe(200);
-    expect(body.city.name).toBe("Mumbai");
+    expect(body.city!.name).toBe("Mumbai");
     expect(body.cityFromWords).toBe("in bombay");
     expect(body.wordsUsed).toEqual(["dentist"]);
     expect(body.wordsDropped).toEqual([]);
     expect(body.matchedBy).toBe(query.startsWith("dentst") ? "corrected_words" : "all_words");
     if (query.startsWith("dentst")) expect(body.corrections).toEqual([{ from: "dentst", to: "dentist" }]);
     expect(body.businesses.length).toBeGreaterThan(0);
-    for (const listing of body.businesses as JsonBody[]) expect(listing).toMatchObject({ city: "Mumbai", category: "Dentist" });
+    for (const listing of body.businesses) expect(listing).toMatchObject({ city: "Mumbai", category: "Dentist" });
   });
 
   it("REST: words that match nothing together relax to the words that do, naming the dropped ones", async () => {
-    const { body: none } = await getJson(server.url, "/api/v2/keyword-search?query=xylophone&city=Mumbai");
+    const { body: none } = await getJson<TSearchKeywordOutput>(server.url, "/api/v2/keyword-search?query=xylophone&city=Mumbai");
     expect(none).toMatchObject({ matchedBy: "nothing", total: 0 });
-    const { status, body } = await getJson(server.url, "/api/v2/keyword-search?query=root%20canal%20xylophone&city=Mumbai");
+    const { status, body } = await getJson<TSearchKeywordOutput>(server.url, "/api/v2/keyword-search?query=root%20canal%20xylophone&city=Mumbai");
     expect(status).toBe(200);
     expect(body).toMatchObject({ matchedBy: "some_words", wordsUsed: ["root", "canal"], wordsDropped: ["xylophone"] });
     expect(body.businesses.length).toBeGreaterThan(0);
@@ -90,7 +94,7 @@ describe("keyword search reads the words it was given", () => {
   });
 
   it("REST: a query whose words match as given is answered as before, every word used", async () => {
-    const { body } = await getJson(server.url, "/api/v2/keyword-search?query=root%20canal&city=Mumbai");
+    const { body } = await getJson<TSearchKeywordOutput>(server.url, "/api/v2/keyword-search?query=root%20canal&city=Mumbai");
     expect(body).toMatchObject({ matchedBy: "all_words", wordsUsed: ["root", "canal"], wordsDropped: [], corrections: [], cityFromWords: null });
   });
 

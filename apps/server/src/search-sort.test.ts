@@ -4,7 +4,16 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { businesses, cities } from "@directory/db";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import type {
+  TGetListicleOutput,
+  TListing,
+  TLookupBusinessesOutput,
+  TSearchBusinessesOutput,
+  TSearchCategoryOutput,
+  TSearchKeywordOutput,
+} from "@directory/api/schemas";
+import { type ErrorBody, getJson, startTestServer, type TestServer } from "./testing";
+import type { GraphqlResponse } from "./graphql/graphql-fixtures";
 
 /** sort=rating on every door of the three searches, checked against SQL written apart from the service. */
 
@@ -24,10 +33,11 @@ async function idsInRatingOrder(where: SQL | undefined, limit: number) {
   return rows.map((row) => row.id);
 }
 const inPair = () => and(eq(businesses.categorySlug, pair.category), eq(businesses.cityId, pair.cityId));
-const ids = (body: JsonBody): string[] => (body.businesses as JsonBody[]).map((listing) => listing.id);
+const ids = (body: { businesses: Pick<TListing, "id">[] }): string[] => body.businesses.map((listing) => listing.id);
 
-async function tool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+/** A tool's result; S is its structured content: the output of the procedure the tool calls. */
+async function tool<S = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<CallToolResult & { structuredContent?: S }> {
+  return (await mcp.callTool({ name, arguments: args })) as CallToolResult & { structuredContent?: S };
 }
 
 beforeAll(async () => {
@@ -52,22 +62,22 @@ afterAll(async () => {
 describe("sort=rating over MCP", () => {
   it("search_businesses, get_listicle and search_by_keyword order by rating and disclose it", async () => {
     const expected = await idsInRatingOrder(inPair(), 6);
-    const search = await tool("search_businesses", { category: pair.category, city: pair.city, limit: 6, sort: "rating" });
+    const search = await tool<TSearchCategoryOutput>("search_businesses", { category: pair.category, city: pair.city, limit: 6, sort: "rating" });
     expect(search.isError, JSON.stringify(search.content)).toBeFalsy();
-    expect(ids(search.structuredContent)).toEqual(expected);
+    expect(ids(search.structuredContent!)).toEqual(expected);
     expect(search.structuredContent!.rankingModel).toMatch(/^Ordered by rating/);
-    expect((search.structuredContent!.businesses as JsonBody[]).every((listing) => Number.isInteger(listing.reviewCount))).toBe(true);
+    expect(search.structuredContent!.businesses.every((listing) => Number.isInteger(listing.reviewCount))).toBe(true);
 
-    const listicle = await tool("get_listicle", { category: pair.category, city: pair.city, limit: 6, sort: "rating" });
-    expect(ids(listicle.structuredContent)).toEqual(expected);
+    const listicle = await tool<TGetListicleOutput>("get_listicle", { category: pair.category, city: pair.city, limit: 6, sort: "rating" });
+    expect(ids(listicle.structuredContent!)).toEqual(expected);
     expect(listicle.structuredContent!.orderedBy).toBe("rating, then review count, then name");
 
-    const keyword = await tool("search_by_keyword", { query: pair.category, city: pair.city, limit: 6, sort: "rating" });
+    const keyword = await tool<TSearchKeywordOutput>("search_by_keyword", { query: pair.category, city: pair.city, limit: 6, sort: "rating" });
     expect(keyword.structuredContent!.rankingModel).toMatch(/^Ordered by rating/);
-    const ratings = (keyword.structuredContent!.businesses as JsonBody[]).map((listing) => [listing.rating ?? -1, listing.reviewCount]);
+    const ratings = keyword.structuredContent!.businesses.map((listing): [number, number] => [listing.rating ?? -1, listing.reviewCount]);
     expect(ratings).toEqual([...ratings].sort((a, b) => b[0] - a[0] || b[1] - a[1]));
 
-    const byDefault = await tool("search_businesses", { category: pair.category, city: pair.city, limit: 6 });
+    const byDefault = await tool<TSearchCategoryOutput>("search_businesses", { category: pair.category, city: pair.city, limit: 6 });
     expect(byDefault.structuredContent!.rankingModel).toMatch(/^Ordered by plan tier/);
   });
 
@@ -84,23 +94,23 @@ describe("sort=rating over MCP", () => {
 describe("sort=rating over REST", () => {
   it("/api/v2/businesses and /api/assistant-plugin order by rating and name the order in rankingDisclosure", async () => {
     const query = `category=${encodeURIComponent(pair.category)}&city=${encodeURIComponent(pair.city)}`;
-    const lookup = await getJson(server.url, `/api/v2/businesses?${query}&limit=8&sort=rating`);
+    const lookup = await getJson<TLookupBusinessesOutput>(server.url, `/api/v2/businesses?${query}&limit=8&sort=rating`);
     expect(lookup.status).toBe(200);
     expect(ids(lookup.body)).toEqual(await idsInRatingOrder(inPair(), 8));
     expect(lookup.body.rankingDisclosure).toMatch(/^Ordered by rating/);
-    expect(lookup.body.businesses[0].reviewCount).toEqual(expect.any(Number));
+    expect(lookup.body.businesses[0]!.reviewCount).toEqual(expect.any(Number));
 
-    const plugin = await getJson(server.url, `/api/assistant-plugin?${query}&limit=4&sort=rating`);
+    const plugin = await getJson<TSearchBusinessesOutput>(server.url, `/api/assistant-plugin?${query}&limit=4&sort=rating`);
     expect(plugin.status).toBe(200);
     expect(ids(plugin.body)).toEqual(await idsInRatingOrder(inPair(), 4));
     expect(plugin.body.rankingDisclosure).toMatch(/^Ordered by rating/);
 
-    const byDefault = await getJson(server.url, `/api/v2/businesses?${query}&limit=8`);
+    const byDefault = await getJson<TLookupBusinessesOutput>(server.url, `/api/v2/businesses?${query}&limit=8`);
     expect(byDefault.body.rankingDisclosure).toMatch(/^Ordered by plan tier/);
   });
 
   it("answers an unknown sort value with a 400 naming the parameter and the accepted values", async () => {
-    const { status, body } = await getJson(
+    const { status, body } = await getJson<ErrorBody>(
       server.url,
       `/api/v2/businesses?category=${encodeURIComponent(pair.category)}&city=${encodeURIComponent(pair.city)}&sort=stars`,
     );
@@ -120,9 +130,11 @@ describe("sort over GraphQL", () => {
         variables: { category: pair.category, city: pair.city },
       }),
     });
-    const { data, errors } = (await response.json()) as JsonBody;
+    const { data, errors } = (await response.json()) as GraphqlResponse<{
+      searchCategory: Pick<TSearchCategoryOutput, "rankingModel"> & { businesses: Pick<TListing, "id" | "reviewCount">[] };
+    }>;
     expect(errors).toBeUndefined();
-    expect(data.searchCategory.businesses.map((listing: JsonBody) => listing.id)).toEqual(await idsInRatingOrder(inPair(), 5));
-    expect(data.searchCategory.rankingModel).toMatch(/^Ordered by rating/);
+    expect(data!.searchCategory.businesses.map((listing) => listing.id)).toEqual(await idsInRatingOrder(inPair(), 5));
+    expect(data!.searchCategory.rankingModel).toMatch(/^Ordered by rating/);
   });
 });

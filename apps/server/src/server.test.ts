@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import type { TSearchBusinessesOutput } from "@directory/api/schemas";
+import { type ErrorBody, getJson, type OpenApiDocument, type OpenApiOperation, startTestServer, type TestServer } from "./testing";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -18,7 +19,7 @@ describe("server", () => {
 
   it("answers an unknown path with a JSON 404, not an HTML page", async () => {
     for (const path of ["/nope", "/api/v2/nothing-here", "/api/assistant-plugin/extra"]) {
-      const { status, body, headers } = await getJson(server.url, path);
+      const { status, body, headers } = await getJson<ErrorBody>(server.url, path);
       expect(status, path).toBe(404);
       expect(headers.get("content-type")).toMatch(/application\/json/);
       expect(body).toEqual({ error: expect.any(String), code: "NOT_FOUND" });
@@ -66,12 +67,12 @@ describe("server", () => {
   });
 
   it("describes every REST operation in OpenAPI 3.1 with the spec's operationIds and bearer auth", async () => {
-    const { status, body } = await getJson(server.url, "/api/openapi.json");
+    const { status, body } = await getJson<OpenApiDocument>(server.url, "/api/openapi.json");
     expect(status).toBe(200);
     expect(body.openapi).toMatch(/^3\.1/);
     expect(body.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
-    const operations = new Map<string, JsonBody>();
-    for (const [path, methods] of Object.entries(body.paths as Record<string, Record<string, JsonBody>>)) {
+    const operations = new Map<string, { path: string; method: string; operation: OpenApiOperation }>();
+    for (const [path, methods] of Object.entries(body.paths)) {
       for (const [method, operation] of Object.entries(methods)) operations.set(operation.operationId, { path, method, operation });
     }
     expect(operations.get("searchBusinesses")).toMatchObject({ path: "/api/assistant-plugin", method: "get" });
@@ -82,18 +83,18 @@ describe("server", () => {
     const profileResponses = operations.get("getEntityProfile")?.operation.responses;
     for (const code of ["200", "401", "404", "410"]) expect(profileResponses).toHaveProperty(code);
     expect(operations.get("searchBusinesses")?.operation.responses).toHaveProperty("400");
-    expect(profileResponses["410"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
-    expect(body.components.schemas.Error.required).toEqual(["error", "code"]);
+    expect(profileResponses!["410"]!.content!["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/Error" });
+    expect(body.components.schemas.Error!.required).toEqual(["error", "code"]);
     // Internal scores stay out of public output; only the business's own report names them (spec 9:
     // "the stored score fields remain internal (owner dashboard, reports)"), behind its business key.
-    const { "/api/v2/owner/visibility": ownReport, ...publicPaths } = body.paths as Record<string, unknown>;
+    const { "/api/v2/owner/visibility": ownReport, ...publicPaths } = body.paths;
     expect(ownReport).toBeDefined();
     expect(JSON.stringify({ ...body, paths: publicPaths })).not.toMatch(/geoScore|visibilityScore/);
   });
 
   it("serves a human profile page with the anchors agent.json links to", async () => {
-    const search = await getJson(server.url, "/api/assistant-plugin?category=dentist&city=Mumbai&limit=1");
-    const slug = search.body.businesses[0].slug as string;
+    const search = await getJson<TSearchBusinessesOutput>(server.url, "/api/assistant-plugin?category=dentist&city=Mumbai&limit=1");
+    const slug = search.body.businesses[0]!.slug;
     const response = await fetch(`${server.url}/business/${slug}`);
     expect(response.status).toBe(200);
     const html = await response.text();

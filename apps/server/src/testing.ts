@@ -7,6 +7,8 @@ import * as sourceModules from "./server-modules";
 import type { WebhookWorker } from "./webhooks/worker";
 
 export { SMALL_TEST_WORLD } from "@directory/api/testing";
+/** The procedures' output types, for a test to say which body it expects. */
+export type * as Api from "@directory/api/schemas";
 
 /**
  * The server under test: the TypeScript sources, or with TEST_SERVER=dist the bundle `start` runs
@@ -104,19 +106,106 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 }
 
-/** Response bodies in tests are asserted field by field; `any` keeps those assertions short. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type JsonBody = any;
+/** The body of every REST error (packages/api errors.ts); a test that reads an error's details adds them to it. */
+export interface ErrorBody {
+  error: string;
+  code: string;
+}
 
-/** GET a path and parse JSON, keeping status and headers for assertions. */
-export async function getJson(baseUrl: string, path: string, headers: Record<string, string> = {}) {
+/** A refusal by a rate limit names the limit it hit and when it resets. */
+export type RateLimitedBody = ErrorBody & { policy: string; limit: number; resetAt: string };
+
+/** A tRPC call's success over raw HTTP, in superjson's envelope. */
+export interface TrpcResult<T> {
+  result: { data: { json: T } };
+}
+
+/** A tRPC call's failure over raw HTTP: the REST error body (E, with any details a test reads) rides along as data.public. */
+export interface TrpcError<E extends ErrorBody = ErrorBody> {
+  error: { json: { message: string; code: number; data: { code: string; httpStatus: number; path?: string; public: E } } };
+}
+
+/** An MCP JSON-RPC answer over raw HTTP: R (a tool's CallToolResult, say) or a JSON-RPC error. */
+export interface McpAnswer<R> {
+  jsonrpc: "2.0";
+  id: number | string | null;
+  result?: R;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/** A tool's result as tests read it over raw HTTP: the server's tools answer in text parts, S is the structured content. */
+export interface ToolResult<S = Record<string, unknown>> {
+  isError?: boolean;
+  content: { type: "text"; text: string }[];
+  structuredContent?: S;
+}
+
+/**
+ * What tests read of the served OpenAPI document (/api/openapi.json). It has no schema of its own
+ * (trpc-to-openapi writes it), so these name only the parts tests assert on.
+ */
+export interface OpenApiSchema {
+  $ref?: string;
+  type?: string;
+  format?: string;
+  default?: unknown;
+  maxLength?: number;
+  required?: string[];
+  allOf?: OpenApiSchema[];
+  properties?: Record<string, OpenApiSchema>;
+}
+
+export interface OpenApiResponse {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: OpenApiSchema }>;
+}
+
+export interface OpenApiParameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: OpenApiSchema;
+}
+
+export interface OpenApiOperation {
+  operationId: string;
+  summary?: string;
+  description?: string;
+  tags: string[];
+  parameters?: OpenApiParameter[];
+  requestBody?: { content: Record<string, { schema?: OpenApiSchema }> };
+  responses: Record<string, OpenApiResponse>;
+  security: Record<string, string[]>[];
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description: string; license?: { name: string; url: string }; contact?: { email: string } };
+  servers: { url: string; description?: string }[];
+  tags: { name: string; description: string }[];
+  /** Operations by path, then by lower-case method. */
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: {
+    schemas: Record<string, OpenApiSchema>;
+    headers: Record<string, { description: string; schema: OpenApiSchema }>;
+    securitySchemes: Record<string, { type: string; scheme?: string }>;
+  };
+}
+
+/**
+ * GET a path and parse JSON (a body that is not JSON stays its text), keeping status and headers for
+ * assertions. T is the body the test expects, not checked here: the test's assertions check it.
+ */
+export async function getJson<T = unknown>(baseUrl: string, path: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${baseUrl}${path}`, { headers });
   const text = await response.text();
-  let body: JsonBody;
+  let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     body = text;
   }
-  return { status: response.status, headers: response.headers, body };
+  return { status: response.status, headers: response.headers, body: body as T };
 }

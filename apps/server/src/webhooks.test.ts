@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, DEFAULT_RATE_LIMITS } from "@directory/api";
 import { businesses, webhookDeliveries, webhooks } from "@directory/db";
 import { createDirectoryClient } from "@directory/sdk";
-import { type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
+import { type Api, type ErrorBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 
 /** A real receiver on loopback whose answer each test scripts. */
 interface Received {
@@ -59,20 +59,20 @@ afterAll(async () => {
   await new Promise<void>((resolve) => receiver?.close(() => resolve()));
 });
 
-async function rest(method: string, path: string, key: string | null, body?: unknown) {
+async function rest<T = unknown>(method: string, path: string, key: string | null, body?: unknown) {
   const response = await fetch(`${server.url}${path}`, {
     method,
     headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(method === "GET" ? {} : { "content-type": "application/json" }) },
     body: method === "GET" ? undefined : JSON.stringify(body ?? {}),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null, text };
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T, text };
 }
 
 async function register(key = developerKey, url = receiverUrl) {
-  const created = await rest("POST", "/api/developers/webhooks", key, { url, events: ["entity.updated"] });
+  const created = await rest<Api.TCreateWebhookOutput>("POST", "/api/developers/webhooks", key, { url, events: ["entity.updated"] });
   expect(created.status).toBe(201);
-  return created.body as { id: string; secret: string };
+  return created.body;
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 8_000): Promise<T> {
@@ -127,7 +127,7 @@ describe("webhook registration", () => {
       [{ url: "http://169.254.169.254/latest", events: ["entity.updated"] }, /url/],
     ];
     for (const [body, problem] of cases) {
-      const { status, body: error } = await rest("POST", "/api/developers/webhooks", developerKey, body);
+      const { status, body: error } = await rest<ErrorBody>("POST", "/api/developers/webhooks", developerKey, body);
       expect(status, JSON.stringify(body)).toBe(400);
       expect(error.error).toMatch(problem);
     }
@@ -143,11 +143,11 @@ describe("webhook registration", () => {
       ["POST", `/api/developers/webhooks/${created.id}/deliveries/00000000-0000-4000-8000-000000000000/retry`],
       ["DELETE", `/api/developers/webhooks/${created.id}`],
     ] as const) {
-      const { status, body } = await rest(method, path, otherKey);
+      const { status, body } = await rest<ErrorBody>(method, path, otherKey);
       expect(status, `${method} ${path}`).toBe(404);
       expect(body.code).toBe("NOT_FOUND");
     }
-    expect((await rest("GET", "/api/developers/webhooks", otherKey)).body.total).toBe(0);
+    expect((await rest<Api.TListWebhooksOutput>("GET", "/api/developers/webhooks", otherKey)).body.total).toBe(0);
     expect((await rest("DELETE", `/api/developers/webhooks/${created.id}`, developerKey)).status).toBe(200);
   });
 });
@@ -162,7 +162,7 @@ describe("webhook delivery", () => {
     const delivery = await until("the rename event", () => received.slice(from).find((r) => r.body.includes("Renamed For Webhooks")));
     expect(delivery.at - started).toBeLessThan(5_000);
 
-    const event = JSON.parse(delivery.body);
+    const event = JSON.parse(delivery.body) as { id: string; type: string; data: { links: { entity: string } } };
     expect(event).toMatchObject({ type: "entity.updated", data: { slug: slugs[0], name: "Renamed For Webhooks", changedProperties: ["name"] } });
     expect(event.data.links.entity).toMatch(/\/entity\/[0-9a-f-]+\?format=json$/);
     expect(delivery.headers["webhook-id"]).toBe(event.id);
@@ -198,8 +198,8 @@ describe("webhook delivery", () => {
     });
     expect(row.attempts).toBe(5);
     expect(received.filter((r) => r.headers["webhook-id"] === test.body.eventId)).toHaveLength(5);
-    const detail = await rest("GET", `/api/developers/webhooks/${hook.id}`, developerKey);
-    expect(detail.body.deliveries[0].attemptLog.map((a: JsonBody) => a.statusCode)).toEqual([503, 503, 503, 503, 200]);
+    const detail = await rest<Api.TGetWebhookOutput>("GET", `/api/developers/webhooks/${hook.id}`, developerKey);
+    expect(detail.body.deliveries[0]!.attemptLog.map((a) => a.statusCode)).toEqual([503, 503, 503, 503, 200]);
     await rest("DELETE", `/api/developers/webhooks/${hook.id}`, developerKey);
   });
 
@@ -230,7 +230,7 @@ describe("webhook delivery", () => {
     const { key } = await createApiKey(server.database.db, { kind: "developer", label: "test sends" });
     const hook = await register(key);
     answer = () => 500;
-    const test = await rest("POST", `/api/developers/webhooks/${hook.id}/test`, key);
+    const test = await rest<Api.TDelivery>("POST", `/api/developers/webhooks/${hook.id}/test`, key);
     const failed = await until("the failed test delivery", async () => {
       const [delivery] = await server.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, test.body.id));
       return delivery?.status === "failed" ? delivery : undefined;
@@ -242,7 +242,7 @@ describe("webhook delivery", () => {
     for (let sent = 1; sent < DEFAULT_RATE_LIMITS.webhookSendsPerKeyPerHour; sent++) {
       expect((await rest("POST", `/api/developers/webhooks/${hook.id}/test`, key)).status).toBe(200);
     }
-    const refused = await rest("POST", `/api/developers/webhooks/${hook.id}/deliveries/${test.body.id}/retry`, key);
+    const refused = await rest<ErrorBody>("POST", `/api/developers/webhooks/${hook.id}/deliveries/${test.body.id}/retry`, key);
     expect(refused.status).toBe(429);
     expect(refused.body.error).toMatch(/webhook test sends and redeliveries/);
     await rest("DELETE", `/api/developers/webhooks/${hook.id}`, key);
@@ -257,7 +257,7 @@ describe("webhook delivery", () => {
       return row?.status === "disabled" ? row : undefined;
     });
     expect(disabled.disabledReason).toMatch(/410/);
-    const enabled = await rest("POST", `/api/developers/webhooks/${hook.id}/enable`, developerKey);
+    const enabled = await rest<Api.TWebhook>("POST", `/api/developers/webhooks/${hook.id}/enable`, developerKey);
     expect(enabled.body).toMatchObject({ status: "active", disabledReason: null });
     await rest("DELETE", `/api/developers/webhooks/${hook.id}`, developerKey);
   });
@@ -282,16 +282,16 @@ describe("webhook delivery", () => {
   it("signs with both secrets during a rotation", async () => {
     const hook = await register();
     answer = () => 200;
-    const rotated = await rest("POST", `/api/developers/webhooks/${hook.id}/rotate-secret`, developerKey);
+    const rotated = await rest<Api.TRotateWebhookSecretOutput>("POST", `/api/developers/webhooks/${hook.id}/rotate-secret`, developerKey);
     expect(rotated.status).toBe(200);
-    const test = await rest("POST", `/api/developers/webhooks/${hook.id}/test`, developerKey);
+    const test = await rest<Api.TDelivery>("POST", `/api/developers/webhooks/${hook.id}/test`, developerKey);
     const delivery = await until("the test event", () => received.find((r) => r.headers["webhook-id"] === test.body.eventId));
     const headers = {
       "webhook-id": String(delivery.headers["webhook-id"]),
       "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
       "webhook-signature": String(delivery.headers["webhook-signature"]),
     };
-    for (const secret of [hook.secret, rotated.body.secret as string]) {
+    for (const secret of [hook.secret, rotated.body.secret]) {
       expect(() => new Webhook(secret.slice("whsec_".length)).verify(delivery.body, headers)).not.toThrow();
     }
     expect(delivery.headers["x-service-signature"]).toBe(createHmac("sha256", rotated.body.secret).update(delivery.body).digest("hex"));

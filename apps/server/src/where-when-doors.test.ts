@@ -6,7 +6,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { businesses, cities } from "@directory/db";
 import { atLocal } from "@directory/api/testing";
 import { createDirectoryClient } from "@directory/sdk";
-import { getJson, startTestServer, type JsonBody, type TestServer } from "./testing";
+import type { TGetListicleOutput, TListing, TLookupBusinessesOutput, TSearchCategoryOutput, TSearchKeywordOutput } from "@directory/api/schemas";
+import { type ErrorBody, getJson, startTestServer, type TestServer } from "./testing";
+import type { GraphqlResponse } from "./graphql/graphql-fixtures";
 
 /*
  * openNow/openAt, near/radiusKm and sort=distance on every door that lists (REST, tRPC through the
@@ -41,30 +43,35 @@ afterAll(async () => {
   await server?.close();
 });
 
-const ids = (body: JsonBody): string[] => (body.businesses as JsonBody[]).map((listing) => listing.id);
+const ids = (body: { businesses: Pick<TListing, "id">[] }): string[] => body.businesses.map((listing) => listing.id);
 const query = (params: Record<string, string | number>) =>
   new URLSearchParams(Object.entries(params).map(([key, value]): [string, string] => [key, String(value)])).toString();
 
-async function tool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+/** A tool's result; search_businesses's structured content is the category search's output. */
+async function tool(name: string, args: Record<string, unknown>): Promise<CallToolResult & { structuredContent?: TSearchCategoryOutput }> {
+  return (await mcp.callTool({ name, arguments: args })) as CallToolResult & { structuredContent?: TSearchCategoryOutput };
 }
 
-async function graphql(document: string, variables: Record<string, unknown>) {
+/** POST a GraphQL query; D is the data it selects. */
+async function graphql<D = unknown>(document: string, variables: Record<string, unknown>) {
   const response = await fetch(`${server.url}/api/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json" },
     body: JSON.stringify({ query: document, variables }),
   });
-  return { status: response.status, body: (await response.json()) as JsonBody };
+  return { status: response.status, body: (await response.json()) as GraphqlResponse<D> };
 }
 
 describe("every door answers the same filtered search", () => {
   it("openAt: REST, the SDK, MCP and GraphQL list the same open businesses with openNow and nextChange", async () => {
-    const rest = await getJson(server.url, `/api/v2/category-search?${query({ category: pair.category, city: pair.city, limit: 10, openAt: OPEN_AT })}`);
+    const rest = await getJson<TSearchCategoryOutput>(
+      server.url,
+      `/api/v2/category-search?${query({ category: pair.category, city: pair.city, limit: 10, openAt: OPEN_AT })}`,
+    );
     expect(rest.status, JSON.stringify(rest.body)).toBe(200);
-    expect((rest.body.businesses as JsonBody[]).length).toBeGreaterThan(0);
+    expect(rest.body.businesses.length).toBeGreaterThan(0);
     expect(rest.body.excludedUnknownHours).toEqual(expect.any(Number));
-    for (const listing of rest.body.businesses as JsonBody[]) expect(listing).toMatchObject({ openNow: true, openingHours: expect.any(String) });
+    for (const listing of rest.body.businesses) expect(listing).toMatchObject({ openNow: true, openingHours: expect.any(String) });
 
     const sdk = await createDirectoryClient({ baseUrl: server.url }).search.searchCategory.query({
       category: pair.category,
@@ -72,7 +79,7 @@ describe("every door answers the same filtered search", () => {
       limit: 10,
       openAt: OPEN_AT,
     });
-    expect(ids(sdk as JsonBody)).toEqual(ids(rest.body));
+    expect(ids(sdk)).toEqual(ids(rest.body));
     expect(sdk.totalMatches).toBe(rest.body.totalMatches);
 
     const mcpResult = await tool("search_businesses", { category: pair.category, city: pair.city, limit: 10, openAt: OPEN_AT });
@@ -82,7 +89,7 @@ describe("every door answers the same filtered search", () => {
     const text = (mcpResult.content[0] as { text: string }).text;
     expect(text).toMatch(/openNow/);
 
-    const gql = await graphql(
+    const gql = await graphql<{ searchCategory: Pick<TSearchCategoryOutput, "excludedUnknownHours"> & { businesses: Pick<TListing, "id">[] } }>(
       `
         query ($category: String, $city: String, $openAt: String) {
           searchCategory(category: $category, city: $city, limit: 10, openAt: $openAt) {
@@ -104,15 +111,18 @@ describe("every door answers the same filtered search", () => {
       { category: pair.category, city: pair.city, openAt: OPEN_AT },
     );
     expect(gql.body.errors).toBeUndefined();
-    expect(ids(gql.body.data.searchCategory)).toEqual(ids(rest.body));
-    expect(gql.body.data.searchCategory.excludedUnknownHours).toBe(rest.body.excludedUnknownHours);
+    expect(ids(gql.body.data!.searchCategory)).toEqual(ids(rest.body));
+    expect(gql.body.data!.searchCategory.excludedUnknownHours).toBe(rest.body.excludedUnknownHours);
   });
 
   it('near: REST takes "<lat>,<lng>", the others { lat, lng }; distanceKm on each listing, nearest first', async () => {
     const near = `${pair.lat},${pair.lng}`;
-    const rest = await getJson(server.url, `/api/v2/businesses?${query({ near, radiusKm: 3, sort: "distance", limit: 10, openNow: "false" })}`);
+    const rest = await getJson<TLookupBusinessesOutput>(
+      server.url,
+      `/api/v2/businesses?${query({ near, radiusKm: 3, sort: "distance", limit: 10, openNow: "false" })}`,
+    );
     expect(rest.status, JSON.stringify(rest.body)).toBe(200);
-    const km = (rest.body.businesses as JsonBody[]).map((listing) => listing.distanceKm as number);
+    const km = rest.body.businesses.map((listing) => listing.distanceKm!);
     expect(km.length).toBeGreaterThan(0);
     expect(km.every((d) => d <= 3)).toBe(true);
     expect(km).toEqual([...km].sort((a, b) => a - b));
@@ -121,7 +131,7 @@ describe("every door answers the same filtered search", () => {
     const mcpResult = await tool("search_businesses", { near: point, radiusKm: 3, sort: "distance", limit: 10 });
     expect(mcpResult.isError, JSON.stringify(mcpResult.content)).toBeFalsy();
     expect(ids(mcpResult.structuredContent!)).toEqual(ids(rest.body));
-    const gql = await graphql(
+    const gql = await graphql<{ lookupBusinesses: { businesses: Pick<TListing, "id">[] } }>(
       `
         query ($near: Point) {
           lookupBusinesses(near: $near, radiusKm: 3, sort: distance, limit: 10) {
@@ -137,13 +147,19 @@ describe("every door answers the same filtered search", () => {
       },
     );
     expect(gql.body.errors).toBeUndefined();
-    expect(ids(gql.body.data.lookupBusinesses)).toEqual(ids(rest.body));
-    const keyword = await getJson(server.url, `/api/v2/keyword-search?${query({ query: pair.category, near, radiusKm: 3, sort: "distance" })}`);
+    expect(ids(gql.body.data!.lookupBusinesses)).toEqual(ids(rest.body));
+    const keyword = await getJson<TSearchKeywordOutput>(
+      server.url,
+      `/api/v2/keyword-search?${query({ query: pair.category, near, radiusKm: 3, sort: "distance" })}`,
+    );
     expect(keyword.status).toBe(200);
-    expect((keyword.body.businesses as JsonBody[]).every((listing) => (listing.distanceKm as number) <= 3)).toBe(true);
-    const listicle = await getJson(server.url, `/api/v2/listicle?${query({ category: pair.category, city: pair.city, near, openAt: OPEN_AT })}`);
+    expect(keyword.body.businesses.every((listing) => listing.distanceKm! <= 3)).toBe(true);
+    const listicle = await getJson<TGetListicleOutput>(
+      server.url,
+      `/api/v2/listicle?${query({ category: pair.category, city: pair.city, near, openAt: OPEN_AT })}`,
+    );
     expect(listicle.status).toBe(200);
-    expect((listicle.body.businesses as JsonBody[]).every((listing) => listing.openNow === true && typeof listing.distanceKm === "number")).toBe(true);
+    expect(listicle.body.businesses.every((listing) => listing.openNow === true && typeof listing.distanceKm === "number")).toBe(true);
   });
 });
 
@@ -158,12 +174,12 @@ describe("a malformed parameter is refused, naming it, on every door", () => {
 
   it.each(cases)("%s", async (parameter, restParams, typedArgs) => {
     for (const path of ["/api/v2/category-search", "/api/v2/businesses", "/api/v2/listicle"]) {
-      const rest = await getJson(server.url, `${path}?${query({ category: pair.category, city: pair.city, ...restParams })}`);
+      const rest = await getJson<ErrorBody>(server.url, `${path}?${query({ category: pair.category, city: pair.city, ...restParams })}`);
       expect(rest.status, path).toBe(400);
       expect(rest.body.code, path).toBe("INVALID_INPUT");
       expect(rest.body.error, path).toContain(parameter);
     }
-    const keyword = await getJson(server.url, `/api/v2/keyword-search?${query({ query: pair.category, ...restParams })}`);
+    const keyword = await getJson<ErrorBody>(server.url, `/api/v2/keyword-search?${query({ query: pair.category, ...restParams })}`);
     expect(keyword.status).toBe(400);
     expect(keyword.body.error).toContain(parameter);
 

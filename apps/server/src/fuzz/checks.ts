@@ -1,4 +1,4 @@
-import { type JsonBody } from "../testing";
+import { type TrpcError } from "../testing";
 import { type Door, type FuzzCase } from "./model";
 import { type Outcome } from "./send";
 
@@ -28,16 +28,17 @@ function leakIn(text: string): string | null {
   return null;
 }
 
-const isObject = (value: unknown): value is Record<string, JsonBody> => typeof value === "object" && value !== null && !Array.isArray(value);
+/** Answers are arbitrary JSON: each check narrows what it reads. */
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-function restErrorProblem(body: JsonBody): string | null {
+function restErrorProblem(body: unknown): string | null {
   if (!isObject(body)) return "REST error body is not an object";
   if (typeof body.error !== "string" || typeof body.code !== "string") return "REST error body lacks { error: string, code: string }";
   return null;
 }
 
 /** tRPC's error envelope (superjson) with our public body in data.public. */
-function trpcEnvelopeProblem(item: JsonBody): string | null {
+function trpcEnvelopeProblem(item: unknown): string | null {
   const json = isObject(item) && isObject(item.error) ? item.error.json : undefined;
   if (!isObject(json)) return "tRPC error is not { error: { json } }";
   if (typeof json.message !== "string" || typeof json.code !== "number") return "tRPC error lacks json.message/json.code";
@@ -48,10 +49,11 @@ function trpcEnvelopeProblem(item: JsonBody): string | null {
   return null;
 }
 
-function trpcProblem(status: number, body: JsonBody): string | null {
+function trpcProblem(status: number, body: unknown): string | null {
   if (Array.isArray(body)) {
-    if (body.length === 0) return "tRPC batch answer is an empty array";
-    for (const item of body) {
+    const items: unknown[] = body;
+    if (items.length === 0) return "tRPC batch answer is an empty array";
+    for (const item of items) {
       if (isObject(item) && "result" in item && !("error" in item)) continue;
       const problem = trpcEnvelopeProblem(item);
       if (problem) return `batch item: ${problem}`;
@@ -62,11 +64,12 @@ function trpcProblem(status: number, body: JsonBody): string | null {
   const problem = trpcEnvelopeProblem(body);
   if (problem) return problem;
   if (status < 400) return `tRPC error envelope with status ${status}`;
-  const httpStatus = body.error.json.data.httpStatus as number;
+  // trpcEnvelopeProblem found no problem: the body is the envelope.
+  const httpStatus = (body as TrpcError).error.json.data.httpStatus;
   return httpStatus === status ? null : `tRPC envelope says httpStatus ${httpStatus}, response is ${status}`;
 }
 
-function mcpMessageProblem(message: JsonBody, fuzzCase: FuzzCase): string | null {
+function mcpMessageProblem(message: unknown, fuzzCase: FuzzCase): string | null {
   if (!isObject(message) || message.jsonrpc !== "2.0") return "MCP body is not a JSON-RPC 2.0 message";
   if ("error" in message) {
     if (!isObject(message.error) || typeof message.error.code !== "number" || typeof message.error.message !== "string")
@@ -79,8 +82,8 @@ function mcpMessageProblem(message: JsonBody, fuzzCase: FuzzCase): string | null
   return null;
 }
 
-function mcpProblem(status: number, body: JsonBody, fuzzCase: FuzzCase): string | null {
-  const messages = Array.isArray(body) ? body : [body];
+function mcpProblem(status: number, body: unknown, fuzzCase: FuzzCase): string | null {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
   if (messages.length === 0) return "MCP answer is an empty array";
   for (const message of messages) {
     const problem = mcpMessageProblem(message, fuzzCase);
@@ -119,7 +122,7 @@ export function problemsOf(fuzzCase: FuzzCase, outcome: Outcome, documentedStatu
     return problems;
   }
   if (!/^application\/json\b/i.test(outcome.contentType)) problems.push(`content-type "${outcome.contentType}"`);
-  let body: JsonBody;
+  let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {

@@ -2,7 +2,7 @@ import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses, claims, offers } from "@directory/db";
-import { type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
+import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
 import { getNamedType, GraphQLObjectType } from "./graphql-js";
 
 /** What the GraphQL tests share: one server per test file, fresh client addresses, demo businesses to ask about, and a POST. */
@@ -56,14 +56,30 @@ export async function activeBusinessWithOffers(): Promise<string> {
   return row.slug;
 }
 
-/** POST a GraphQL request and keep status, headers and body. */
-export async function post(query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) {
+/** A GraphQL error as the server writes it: extensions carry the REST error's code, status and details. */
+export interface GraphqlError {
+  message: string;
+  path?: (string | number)[];
+  extensions: { code: string; status?: number; [detail: string]: unknown };
+}
+
+/**
+ * A GraphQL response: D is the data the test's query selects. Data is absent when the request was
+ * refused before execution; errors, when present, are never empty (the GraphQL spec).
+ */
+export interface GraphqlResponse<D = unknown> {
+  data?: D;
+  errors?: [GraphqlError, ...GraphqlError[]];
+}
+
+/** POST a GraphQL request and keep status, headers and body; D is the data the query selects. */
+export async function post<D = unknown>(query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) {
   const response = await fetch(`${server.url}/api/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json", ...headers },
     body: JSON.stringify({ query, variables }),
   });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as JsonBody };
+  return { status: response.status, headers: response.headers, body: (await response.json()) as GraphqlResponse<D> };
 }
 
 /** Every field of a type, nested, leaving out fields that call another procedure and those with arguments. */

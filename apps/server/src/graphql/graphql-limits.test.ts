@@ -11,6 +11,7 @@ import {
   developerKey,
   freshAddress,
   fullSelection,
+  type GraphqlResponse,
   post,
   server,
   useGraphqlServer,
@@ -25,25 +26,25 @@ describe("query-only", () => {
     const { body } = await post(`mutation { submitLead(slug: "x") { id } }`, undefined, freshAddress());
     expect(body.data).toBeUndefined();
     expect(body.errors).toHaveLength(1);
-    expect(body.errors[0].extensions).toEqual({ code: "OPERATION_NOT_SUPPORTED", status: 405 });
-    expect(body.errors[0].message).toMatch(/query-only/);
-    expect(body.errors[0].message).toMatch(/REST or tRPC/);
-    expect(body.errors[0].message).toMatch(/openapi\.json/);
+    expect(body.errors![0].extensions).toEqual({ code: "OPERATION_NOT_SUPPORTED", status: 405 });
+    expect(body.errors![0].message).toMatch(/query-only/);
+    expect(body.errors![0].message).toMatch(/REST or tRPC/);
+    expect(body.errors![0].message).toMatch(/openapi\.json/);
   });
 
   it("refuses a subscription, pointing to webhooks for real-time updates", async () => {
     const { body } = await post(`subscription { entityUpdated { slug } }`, undefined, freshAddress());
-    expect(body.errors[0].extensions).toEqual({ code: "OPERATION_NOT_SUPPORTED", status: 405 });
-    expect(body.errors[0].message).toMatch(/Subscriptions are not offered/);
-    expect(body.errors[0].message).toMatch(/webhook/);
-    expect(body.errors[0].message).toMatch(/entity\.updated/);
+    expect(body.errors![0].extensions).toEqual({ code: "OPERATION_NOT_SUPPORTED", status: 405 });
+    expect(body.errors![0].message).toMatch(/Subscriptions are not offered/);
+    expect(body.errors![0].message).toMatch(/webhook/);
+    expect(body.errors![0].message).toMatch(/entity\.updated/);
   });
 
   it("refuses a document that carries a mutation beside a query, and a mutation over GET", async () => {
     const mixed = await post(`query A { __typename } mutation B { x }`, undefined, freshAddress());
-    expect(mixed.body.errors[0].extensions.code).toBe("OPERATION_NOT_SUPPORTED");
-    const viaGet = await getJson(server.url, `/api/graphql?query=${encodeURIComponent("mutation { x }")}`);
-    expect(viaGet.body.errors[0].extensions.code).toBe("OPERATION_NOT_SUPPORTED");
+    expect(mixed.body.errors![0].extensions.code).toBe("OPERATION_NOT_SUPPORTED");
+    const viaGet = await getJson<GraphqlResponse>(server.url, `/api/graphql?query=${encodeURIComponent("mutation { x }")}`);
+    expect(viaGet.body.errors![0].extensions.code).toBe("OPERATION_NOT_SUPPORTED");
   });
 });
 
@@ -58,11 +59,11 @@ describe("limits on the query document, before any procedure runs", () => {
     const refused = await post(query, undefined, headers);
     expect(refused.body.data).toBeUndefined();
     expect(refused.body.errors).toHaveLength(1);
-    expect(refused.body.errors[0].extensions).toEqual({ code, status });
+    expect(refused.body.errors![0].extensions).toEqual({ code, status });
     expect(refused.headers.get("ratelimit")).toBeNull();
     const after = await post(good, undefined, headers);
     expect(after.headers.get("ratelimit")).toMatch(new RegExp(`r=${ANONYMOUS_PER_DAY - 2};`));
-    return refused.body.errors[0].message as string;
+    return refused.body.errors![0].message;
   }
 
   it(`refuses a query nested deeper than ${MAX_DEPTH} levels`, async () => {
@@ -144,21 +145,25 @@ describe("rate limits", () => {
       const spent = await post(`query($slug: String!) { ${aliases.slice(i, i + 8).join(" ")} }`, { slug }, headers);
       expect(spent.body.errors).toBeUndefined();
     }
-    const refused = await post(`query($slug: String!) { entity(slug: $slug) { slug } }`, { slug }, headers);
-    expect(refused.body.data.entity).toBeNull();
-    expect(refused.body.errors[0].extensions).toMatchObject({
+    const refused = await post<{ entity: null }>(`query($slug: String!) { entity(slug: $slug) { slug } }`, { slug }, headers);
+    expect(refused.body.data!.entity).toBeNull();
+    expect(refused.body.errors![0].extensions).toMatchObject({
       code: "RATE_LIMITED",
       status: 429,
       limit: ANONYMOUS_PER_DAY,
       policy: "anonymous-daily",
       resetAt: expect.any(String),
     });
-    const keyed = await post(`query($slug: String!) { entity(slug: $slug) { slug } }`, { slug }, { ...headers, authorization: `Bearer ${developerKey}` });
-    expect(keyed.body.data.entity.slug).toBe(slug);
+    const keyed = await post<{ entity: { slug: string } }>(
+      `query($slug: String!) { entity(slug: $slug) { slug } }`,
+      { slug },
+      { ...headers, authorization: `Bearer ${developerKey}` },
+    );
+    expect(keyed.body.data!.entity.slug).toBe(slug);
   });
 
   it("surfaces a refused key as an error on the field, as REST does", async () => {
     const { body } = await post(`{ entity(slug: "x") { slug } }`, undefined, { authorization: "Bearer bdk_dev_nonsense" });
-    expect(body.errors[0].extensions).toMatchObject({ code: "INVALID_API_KEY", status: 401 });
+    expect(body.errors![0].extensions).toMatchObject({ code: "INVALID_API_KEY", status: 401 });
   });
 });

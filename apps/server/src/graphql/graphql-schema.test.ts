@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { ClientError, gql, GraphQLClient } from "graphql-request";
 import { describe, expect, it } from "vitest";
+import type { TGetAgentDiscoveryOutput } from "@directory/api/schemas";
 import { getJson } from "../testing";
 import { buildClientSchema, getIntrospectionQuery, printSchema, type IntrospectionQuery } from "./graphql-js";
 import { graphqlSchema, graphqlSdl } from "./schema";
@@ -19,9 +20,9 @@ describe("schema, introspection and discovery", () => {
   });
 
   it("answers introspection (the standard query a client sends), and it prints the committed schema", async () => {
-    const { body } = await post(getIntrospectionQuery(), undefined, freshAddress());
+    const { body } = await post<IntrospectionQuery>(getIntrospectionQuery(), undefined, freshAddress());
     expect(body.errors).toBeUndefined();
-    expect(`${printSchema(buildClientSchema(body.data as IntrospectionQuery))}\n`).toBe(graphqlSdl());
+    expect(`${printSchema(buildClientSchema(body.data!))}\n`).toBe(graphqlSdl());
   });
 
   it("has no mutation and no subscription type, and no internal score anywhere", () => {
@@ -31,7 +32,7 @@ describe("schema, introspection and discovery", () => {
   });
 
   it("is named in the discovery manifest", async () => {
-    const { body } = await getJson(server.url, "/api/agent-discovery");
+    const { body } = await getJson<TGetAgentDiscoveryOutput>(server.url, "/api/agent-discovery");
     expect(body.doors.graphql).toMatchObject({
       url: "http://directory.test/api/graphql",
       schema: "http://directory.test/api/graphql/schema.graphql",
@@ -54,10 +55,10 @@ describe("schema, introspection and discovery", () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ errors: [{ message: "Request body is not valid JSON", extensions: { code: "INVALID_INPUT", status: 400 } }] });
     const noQuery = await post(undefined as unknown as string);
-    expect(noQuery.body.errors[0].extensions).toEqual({ code: "INVALID_INPUT", status: 400 });
+    expect(noQuery.body.errors![0].extensions).toEqual({ code: "INVALID_INPUT", status: 400 });
     const missingVariable = await post(`query($slug: String!) { entity(slug: $slug) { slug } }`, {}, freshAddress());
-    expect(missingVariable.body.errors[0].extensions).toEqual({ code: "INVALID_INPUT", status: 400 });
-    expect(missingVariable.body.errors[0].message).toMatch(/\$slug/);
+    expect(missingVariable.body.errors![0].extensions).toEqual({ code: "INVALID_INPUT", status: 400 });
+    expect(missingVariable.body.errors![0].message).toMatch(/\$slug/);
   });
 
   it("is reported by graphql-request as a ClientError carrying the codes", async () => {

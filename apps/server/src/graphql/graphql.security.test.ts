@@ -1,7 +1,9 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, buyerQuestions, categories, cities, claims, offers } from "@directory/db";
-import { getJson, type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
+import type { TEntityProfile } from "@directory/api/schemas";
+import { type ErrorBody, getJson, SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
+import type { GraphqlResponse } from "./graphql-fixtures";
 import { formatGraphQLError } from "./errors";
 import { GraphQLError } from "./graphql-js";
 
@@ -63,14 +65,15 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function post(query: string, variables?: Record<string, unknown>) {
+/** POST a query, keeping the raw text for the checks of what it carries; D is the data the query selects. */
+async function post<D = unknown>(query: string, variables?: Record<string, unknown>) {
   const response = await fetch(`${server.url}/api/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ query, variables }),
   });
   const raw = await response.text();
-  return { status: response.status, raw, body: JSON.parse(raw) };
+  return { status: response.status, raw, body: JSON.parse(raw) as GraphqlResponse<D> };
 }
 
 /** Every string of a JSON value. */
@@ -78,6 +81,13 @@ function* stringsOf(value: unknown): Generator<string> {
   if (typeof value === "string") yield value;
   else if (Array.isArray(value)) for (const item of value) yield* stringsOf(item);
   else if (value && typeof value === "object") for (const [key, item] of Object.entries(value)) yield* [key, ...stringsOf(item)];
+}
+
+/** What EVERY_READ selects, as far as the tests read it. */
+interface EveryRead {
+  entity: { name: string; aiSignals: unknown; services: string[]; structuredData: Record<string, unknown> };
+  offers: { offers: { title: string }[] };
+  searchKeyword: { businesses: { name: string }[] };
 }
 
 const EVERY_READ = `query($slug: String!, $category: String!, $city: String!) {
@@ -99,42 +109,42 @@ const EVERY_READ = `query($slug: String!, $category: String!, $city: String!) {
 
 describe("the input gate holds on the GraphQL door", () => {
   it("refuses a NUL character in an argument with INVALID_INPUT 400 naming the parameter (variables and literals)", async () => {
-    const viaVariable = await post(`query($slug: String!) { entity(slug: $slug) { slug } }`, { slug: "bad\u0000slug" });
-    expect(viaVariable.body.data.entity).toBeNull();
-    expect(viaVariable.body.errors[0]).toMatchObject({ path: ["entity"], extensions: { code: "INVALID_INPUT", status: 400 } });
-    expect(viaVariable.body.errors[0].message).toMatch(/slug/);
-    expect(viaVariable.body.errors[0].message).toMatch(/U\+0000/);
+    const viaVariable = await post<{ entity: null }>(`query($slug: String!) { entity(slug: $slug) { slug } }`, { slug: "bad\u0000slug" });
+    expect(viaVariable.body.data!.entity).toBeNull();
+    expect(viaVariable.body.errors![0]).toMatchObject({ path: ["entity"], extensions: { code: "INVALID_INPUT", status: 400 } });
+    expect(viaVariable.body.errors![0].message).toMatch(/slug/);
+    expect(viaVariable.body.errors![0].message).toMatch(/U\+0000/);
 
     const viaLiteral = await post(`{ searchKeyword(query: "root\\u0000canal") { total } }`);
-    expect(viaLiteral.body.errors[0]).toMatchObject({ path: ["searchKeyword"], extensions: { code: "INVALID_INPUT", status: 400 } });
-    expect(viaLiteral.body.errors[0].message).toMatch(/query/);
+    expect(viaLiteral.body.errors![0]).toMatchObject({ path: ["searchKeyword"], extensions: { code: "INVALID_INPUT", status: 400 } });
+    expect(viaLiteral.body.errors![0].message).toMatch(/query/);
   });
 
   it("refuses inputs the procedures refuse (limits, lengths) with the procedures' own messages", async () => {
     const { body } = await post(`{ searchCategory(category: "dentist", limit: 11) { total } }`);
-    expect(body.errors[0]).toMatchObject({ extensions: { code: "INVALID_INPUT", status: 400 } });
-    expect(body.errors[0].message).toMatch(/limit/);
+    expect(body.errors![0]).toMatchObject({ extensions: { code: "INVALID_INPUT", status: 400 } });
+    expect(body.errors![0].message).toMatch(/limit/);
   });
 });
 
 describe("owner text and scores on the GraphQL door", () => {
   it("serves owner text cleaned, in every read model, and the same text REST serves", async () => {
-    const { raw, body } = await post(EVERY_READ, { slug: target.slug, category: target.categoryName, city: target.cityName });
+    const { raw, body } = await post<EveryRead>(EVERY_READ, { slug: target.slug, category: target.categoryName, city: target.cityName });
     expect(body.errors).toBeUndefined();
     expect(HIDDEN_PATTERN.test(raw)).toBe(false);
     expect(ESCAPED_HIDDEN_PATTERN.exec(raw)?.[0] ?? null).toBeNull();
     for (const text of stringsOf(body)) expect(HIDDEN_PATTERN.test(text), text).toBe(false);
-    expect(body.data.entity.name).toBe("Zyxquark Dental Clinic");
-    const rest = await getJson(server.url, `/api/v2/entity-profile?slug=${target.slug}`);
-    expect(body.data.entity.aiSignals).toMatchObject({
+    expect(body.data!.entity.name).toBe("Zyxquark Dental Clinic");
+    const rest = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${target.slug}`);
+    expect(body.data!.entity.aiSignals).toMatchObject({
       description: rest.body.aiSignals.description,
       usp: rest.body.aiSignals.usp,
       keywords: rest.body.aiSignals.keywords,
     });
-    expect(body.data.entity.services).toEqual(rest.body.services);
-    expect(body.data.entity.structuredData).toEqual(rest.body.structuredData);
-    expect(body.data.offers.offers.map((o: JsonBody) => o.title)).toContain("Cleaning offer x");
-    expect(body.data.searchKeyword.businesses.map((b: JsonBody) => b.name)).toContain("Zyxquark Dental Clinic");
+    expect(body.data!.entity.services).toEqual(rest.body.services);
+    expect(body.data!.entity.structuredData).toEqual(rest.body.structuredData);
+    expect(body.data!.offers.offers.map((o) => o.title)).toContain("Cleaning offer x");
+    expect(body.data!.searchKeyword.businesses.map((b) => b.name)).toContain("Zyxquark Dental Clinic");
   });
 
   it("never answers with an internal score", async () => {
@@ -142,7 +152,7 @@ describe("owner text and scores on the GraphQL door", () => {
     expect(raw).not.toMatch(/geoScore|visibilityScore/);
     const asked = await post(`{ entity(slug: "${target.slug}") { visibilityScore } lookupBusinesses(category: "x", city: "y") { businesses { geoScore } } }`);
     expect(asked.body.data).toBeUndefined();
-    expect(asked.body.errors[0].extensions).toEqual({ code: "GRAPHQL_VALIDATION_FAILED", status: 400 });
+    expect(asked.body.errors![0].extensions).toEqual({ code: "GRAPHQL_VALIDATION_FAILED", status: 400 });
     const sdl = await (await fetch(`${server.url}/api/graphql/schema.graphql`)).text();
     expect(sdl).not.toMatch(/geoScore|visibilityScore/);
   });
@@ -155,8 +165,8 @@ describe("404 and 410 are errors with a code and a status, never silent nulls", 
       { slug: "no-such-business-anywhere" },
     );
     expect(body.data).toEqual({ entity: null, offers: null, buyerQuestions: null, agentProfile: null });
-    expect(body.errors.map((e: JsonBody) => e.path[0]).sort()).toEqual(["agentProfile", "buyerQuestions", "entity", "offers"]);
-    for (const error of body.errors) expect(error.extensions).toEqual({ code: "NOT_FOUND", status: 404 });
+    expect(body.errors!.map((e) => e.path![0]).sort()).toEqual(["agentProfile", "buyerQuestions", "entity", "offers"]);
+    for (const error of body.errors!) expect(error.extensions).toEqual({ code: "NOT_FOUND", status: 404 });
   });
 
   it("answers a decommissioned business with ENTITY_DECOMMISSIONED 410, and keeps the other fields", async () => {
@@ -167,15 +177,15 @@ describe("404 and 410 are errors with a code and a status, never silent nulls", 
     });
     expect(body.data).toEqual({ gone: null, here: { slug: target.slug } });
     expect(body.errors).toHaveLength(1);
-    expect(body.errors[0]).toMatchObject({ path: ["gone"], extensions: { code: "ENTITY_DECOMMISSIONED", status: 410 } });
-    const rest = await getJson(server.url, `/api/v2/entity-profile?slug=${inactive?.slug}`);
-    expect(body.errors[0].message).toBe(rest.body.error);
+    expect(body.errors![0]).toMatchObject({ path: ["gone"], extensions: { code: "ENTITY_DECOMMISSIONED", status: 410 } });
+    const rest = await getJson<ErrorBody>(server.url, `/api/v2/entity-profile?slug=${inactive?.slug}`);
+    expect(body.errors![0].message).toBe(rest.body.error);
   });
 
   it("names an unknown category or city as REST does", async () => {
     const { body } = await post(`{ lookupBusinesses(category: "no-such-category-xyz", city: "Mumbai") { total } }`);
-    expect(body.errors[0]).toMatchObject({ extensions: { code: "NOT_FOUND", status: 404 } });
-    expect(body.errors[0].message).toMatch(/no-such-category-xyz/);
+    expect(body.errors![0]).toMatchObject({ extensions: { code: "NOT_FOUND", status: 404 } });
+    expect(body.errors![0].message).toMatch(/no-such-category-xyz/);
   });
 
   it("withholds the message of an unexpected resolver failure and logs it instead", () => {
@@ -191,6 +201,6 @@ describe("404 and 410 are errors with a code and a status, never silent nulls", 
   it("leaks no internal message or stack in any error", async () => {
     const { raw } = await post(`query($slug: String!) { entity(slug: $slug) { slug } }`, { slug: "x".repeat(300) });
     expect(raw).not.toMatch(/stack|at .*\.ts:\d+|node_modules/);
-    expect(JSON.parse(raw).errors[0].extensions).toEqual({ code: "INVALID_INPUT", status: 400 });
+    expect((JSON.parse(raw) as GraphqlResponse).errors![0].extensions).toEqual({ code: "INVALID_INPUT", status: 400 });
   });
 });

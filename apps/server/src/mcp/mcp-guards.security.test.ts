@@ -6,7 +6,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDirectoryClient } from "@directory/sdk";
 import { readConfig, startServer } from "../index";
-import { type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
+import { type McpAnswer, SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
 import { mountMcp } from "@directory/mcp";
 
 let server: TestServer;
@@ -26,10 +26,10 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "guard-test", version: "0" } },
 });
 
-/** A raw HTTP request: fetch may not set Host, and these tests are about exactly that header. */
-function send(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: string) {
+/** A raw HTTP request: fetch may not set Host, and these tests are about exactly that header. T is the body the test expects. */
+function send<T = unknown>(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: string) {
   const url = new URL(path, baseUrl);
-  return new Promise<{ status: number; contentType: string; body: JsonBody }>((resolve, reject) => {
+  return new Promise<{ status: number; contentType: string; body: T }>((resolve, reject) => {
     const req = request(url, { method, headers: { accept: "application/json, text/event-stream", ...headers } }, (res) => {
       let text = "";
       res.setEncoding("utf8");
@@ -39,13 +39,13 @@ function send(baseUrl: string, method: string, path: string, headers: Record<str
         if (res.headers["content-type"]?.startsWith("text/event-stream")) res.destroy();
       });
       const done = () => {
-        let parsed: JsonBody = text;
+        let parsed: unknown = text;
         try {
           parsed = JSON.parse(text);
         } catch {
           // not JSON: the assertions say so
         }
-        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), body: parsed });
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), body: parsed as T });
       };
       res.on("end", done);
       res.on("close", done);
@@ -56,7 +56,7 @@ function send(baseUrl: string, method: string, path: string, headers: Record<str
 }
 
 const postInitialize = (baseUrl: string, headers: Record<string, string>) =>
-  send(baseUrl, "POST", "/api/mcp", { "content-type": "application/json", ...headers }, INITIALIZE);
+  send<McpAnswer<{ serverInfo: { name: string } }>>(baseUrl, "POST", "/api/mcp", { "content-type": "application/json", ...headers }, INITIALIZE);
 
 describe("MCP DNS rebinding protection (Host and Origin allow-list)", () => {
   it("refuses a foreign Host on every MCP route with a JSON-RPC 403", async () => {
@@ -82,7 +82,7 @@ describe("MCP DNS rebinding protection (Host and Origin allow-list)", () => {
     for (const origin of ["http://evil.example.com", "https://directory.test.evil.example", "null"]) {
       const response = await postInitialize(server.url, { origin });
       expect(response.status, origin).toBe(403);
-      expect(response.body.error.message).toMatch(/origin/i);
+      expect(response.body.error!.message).toMatch(/origin/i);
     }
   });
 
@@ -99,7 +99,7 @@ describe("MCP DNS rebinding protection (Host and Origin allow-list)", () => {
     for (const headers of cases) {
       const response = await postInitialize(server.url, headers);
       expect(response.status, JSON.stringify(headers)).toBe(200);
-      expect(response.body.result.serverInfo.name).toBe("business-directory");
+      expect(response.body.result!.serverInfo.name).toBe("business-directory");
     }
   });
 
@@ -110,8 +110,8 @@ describe("MCP DNS rebinding protection (Host and Origin allow-list)", () => {
 });
 
 describe("request bodies the app's JSON parser refuses", () => {
-  const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-    send(server.url, "POST", path, { "content-type": "application/json", ...headers }, body);
+  const post = <T = unknown>(path: string, body: string, headers: Record<string, string> = {}) =>
+    send<T>(server.url, "POST", path, { "content-type": "application/json", ...headers }, body);
 
   it("answers malformed JSON on every MCP POST route with a JSON-RPC parse error", async () => {
     for (const path of ["/api/mcp", "/api/mcp/messages?sessionId=x"]) {
@@ -132,9 +132,9 @@ describe("request bodies the app's JSON parser refuses", () => {
   });
 
   it("checks Host before answering about the body", async () => {
-    const response = await post("/api/mcp", "{not json", { host: "evil.example.com" });
+    const response = await post<McpAnswer<unknown>>("/api/mcp", "{not json", { host: "evil.example.com" });
     expect(response.status).toBe(403);
-    expect(response.body.error.code).toBe(-32000);
+    expect(response.body.error!.code).toBe(-32000);
   });
 });
 
@@ -174,7 +174,7 @@ describe("ALLOWED_HOSTS", () => {
 interface OpenSse {
   status: number;
   /** The refusal's JSON body (refused sessions only). */
-  body: JsonBody;
+  body: unknown;
   retryAfter: string | undefined;
   /** The message endpoint the session announced (SSE sessions only). */
   endpoint: string | undefined;
@@ -197,7 +197,7 @@ function openSse(baseUrl: string, headers: Record<string, string> = {}) {
         if (endpoint) resolve({ status: res.statusCode ?? 0, body: undefined, retryAfter: undefined, endpoint, ended, close });
       });
       res.on("end", () => {
-        let body: JsonBody = text;
+        let body: unknown = text;
         try {
           body = JSON.parse(text);
         } catch {

@@ -4,7 +4,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { businesses } from "@directory/db";
-import { getJson, type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
+import type { TListCategoriesOutput } from "@directory/api/schemas";
+import { getJson, SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
 
 /** The MCP specification's "Resource not found". */
 const RESOURCE_NOT_FOUND = -32002;
@@ -38,20 +39,20 @@ describe("MCP category resources and completion", () => {
     const read = await client.readResource({ uri: "directory://categories" });
     const content = read.contents[0] as { uri: string; mimeType: string; text: string };
     expect(content).toMatchObject({ uri: "directory://categories", mimeType: "application/json" });
-    const rest = await getJson(server.url, "/api/v2/categories");
-    expect(JSON.parse(content.text)).toEqual(rest.body);
-    const dentist = (rest.body.categories as JsonBody[]).find((category) => category.slug === "dentist");
+    const rest = await getJson<TListCategoriesOutput>(server.url, "/api/v2/categories");
+    expect(JSON.parse(content.text) as unknown).toEqual(rest.body);
+    const dentist = rest.body.categories.find((category) => category.slug === "dentist");
     expect(dentist).toMatchObject({ name: expect.any(String), synonyms: expect.any(Array), listings: expect.any(Number) });
   });
 
   it("directory://categories/{category} reads one category by slug, name or synonym; an unknown one is Resource not found", async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates).toContainEqual(expect.objectContaining({ name: "category", uriTemplate: "directory://categories/{category}" }));
-    const all = (await getJson(server.url, "/api/v2/categories")).body.categories as JsonBody[];
+    const all = (await getJson<TListCategoriesOutput>(server.url, "/api/v2/categories")).body.categories;
     const withSynonym = all.find((category) => category.synonyms.length > 0)!;
-    for (const asked of [withSynonym.slug, encodeURIComponent(withSynonym.synonyms[0])]) {
+    for (const asked of [withSynonym.slug, encodeURIComponent(withSynonym.synonyms[0]!)]) {
       const read = await client.readResource({ uri: `directory://categories/${asked}` });
-      expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(withSynonym);
+      expect(JSON.parse((read.contents[0] as { text: string }).text) as unknown).toEqual(withSynonym);
     }
     const error = await readError("directory://categories/no-such-category");
     expect(error.code).toBe(RESOURCE_NOT_FOUND);
@@ -59,8 +60,8 @@ describe("MCP category resources and completion", () => {
   });
 
   it("completes the category argument of both prompts and of the category template from the category list", async () => {
-    const all = (await getJson(server.url, "/api/v2/categories")).body.categories as JsonBody[];
-    const slugs = all.map((category) => category.slug as string);
+    const all = (await getJson<TListCategoriesOutput>(server.url, "/api/v2/categories")).body.categories;
+    const slugs = all.map((category) => category.slug);
     for (const ref of [
       { type: "ref/prompt" as const, name: "compare_top_n" },
       { type: "ref/prompt" as const, name: "find_and_contact" },
@@ -71,13 +72,13 @@ describe("MCP category resources and completion", () => {
       for (const value of dent.completion.values) expect(slugs).toContain(value);
       // A synonym completes to the category it names.
       const withSynonym = all.find((category) => category.synonyms.some((s: string) => !category.slug.includes(s.slice(0, 4))))!;
-      const synonym = (withSynonym.synonyms as string[]).find((s) => !withSynonym.slug.includes(s.slice(0, 4)))!;
+      const synonym = withSynonym.synonyms.find((s) => !withSynonym.slug.includes(s.slice(0, 4)))!;
       expect((await client.complete({ ref, argument: { name: "category", value: synonym } })).completion.values).toContain(withSynonym.slug);
       // Nothing typed: every category, most listings first, within the spec's 100 values.
       const everything = await client.complete({ ref, argument: { name: "category", value: "" } });
       expect(slugs.length).toBeLessThanOrEqual(100);
       expect([...everything.completion.values].sort()).toEqual([...slugs].sort());
-      expect(everything.completion.values[0]).toBe([...all].sort((a, b) => b.listings - a.listings || a.slug.localeCompare(b.slug))[0].slug);
+      expect(everything.completion.values[0]).toBe([...all].sort((a, b) => b.listings - a.listings || a.slug.localeCompare(b.slug))[0]!.slug);
       expect((await client.complete({ ref, argument: { name: "category", value: "zzqx" } })).completion.values).toEqual([]);
     }
   });

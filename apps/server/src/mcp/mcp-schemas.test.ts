@@ -18,7 +18,14 @@ import {
   ZSubmitLeadInput,
 } from "@directory/api/schemas";
 import { compactInput } from "@directory/mcp";
-import { type JsonBody, SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
+import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
+
+/** What these tests read of a JSON Schema: a tool's listed input, or its procedure's own. */
+interface JsonSchema {
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  [keyword: string]: unknown;
+}
 
 /** Each tool's input is its procedure's input schema; null: the procedure takes no input. */
 const PROCEDURE_INPUTS: Record<string, z.ZodObject | null> = {
@@ -39,17 +46,17 @@ const PROCEDURE_INPUTS: Record<string, z.ZodObject | null> = {
 };
 
 /** What a procedure's input schema says to a client: JSON Schema of what it accepts. */
-function procedureJsonSchema(schema: z.ZodObject): JsonBody {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: "input", target: "draft-7" }) as JsonBody;
+function procedureJsonSchema(schema: z.ZodObject): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: "input", target: "draft-7" }) as JsonSchema;
   return rest;
 }
 
 /** Every keyword of a listed schema, with its path: what the compact view may differ in is checked by name. */
 function keywords(schema: unknown, path = ""): string[] {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return [];
-  return Object.entries(schema as JsonBody).flatMap(([key, value]) =>
+  return Object.entries(schema).flatMap(([key, value]: [string, unknown]) =>
     key === "properties"
-      ? Object.entries(value as JsonBody).flatMap(([name, field]) => keywords(field, `${path}${name}.`))
+      ? Object.entries(value as Record<string, unknown>).flatMap(([name, field]) => keywords(field, `${path}${name}.`))
       : [`${path}${key}`, ...(key === "enum" || key === "required" ? [] : keywords(value, `${path}${key}.`))],
   );
 }
@@ -72,13 +79,13 @@ afterAll(async () => {
 describe("MCP tool inputs are the procedures' input schemas", () => {
   it("submit_lead lists the procedure's fields, types, required fields and format; the procedure still enforces the string bounds it leaves out", async () => {
     const tool = tools.find((candidate) => candidate.name === "submit_lead")!;
-    const listed = tool.inputSchema as JsonBody;
+    const listed = tool.inputSchema as JsonSchema;
     const procedure = procedureJsonSchema(ZSubmitLeadInput);
-    expect(Object.keys(listed.properties)).toEqual(Object.keys(procedure.properties));
+    expect(Object.keys(listed.properties!)).toEqual(Object.keys(procedure.properties!));
     expect(listed.required).toEqual(procedure.required);
-    expect(listed.properties.consent.required).toEqual(procedure.properties.consent.required);
-    expect(listed.properties.consent.properties.userAgreedToBeContacted.const).toBe(true);
-    expect(listed.properties.consent.properties.consentedAt.format).toBe("date-time");
+    expect(listed.properties!.consent!.required).toEqual(procedure.properties!.consent!.required);
+    expect(listed.properties!.consent!.properties!.userAgreedToBeContacted!.const).toBe(true);
+    expect(listed.properties!.consent!.properties!.consentedAt!.format).toBe("date-time");
     expect(JSON.stringify(listed)).not.toMatch(/"maxLength"|"minLength"|"pattern"/);
     // Left out of the listing, not out of the rule: the procedure refuses, naming the field.
     const valid = {
@@ -105,15 +112,15 @@ describe("MCP tool inputs are the procedures' input schemas", () => {
     for (const tool of tools) {
       const schema = PROCEDURE_INPUTS[tool.name];
       const procedure = schema ? procedureJsonSchema(schema) : { type: "object", properties: {} };
-      const listed = tool.inputSchema as JsonBody;
+      const listed = tool.inputSchema as JsonSchema;
       expect(listed, tool.name).toEqual(compactInput(procedure));
       // The view drops keywords, never a field or a rule other than these (descriptions, enums, defaults, ranges stay); examples are not rules.
       const dropped = keywords(procedure).filter((keyword) => !keywords(listed).includes(keyword));
       for (const keyword of dropped) expect(keyword, tool.name).toMatch(/(^|\.)(minLength|maxLength|pattern|example|additionalProperties)$/);
     }
-    const search = tools.find((tool) => tool.name === "search_businesses")!.inputSchema as JsonBody;
-    expect(search.properties.city.description).toMatch(/omit for national/);
-    expect(search.properties.limit).toMatchObject({ minimum: 1, maximum: 10, default: 5 });
+    const search = tools.find((tool) => tool.name === "search_businesses")!.inputSchema as JsonSchema;
+    expect(search.properties!.city!.description).toMatch(/omit for national/);
+    expect(search.properties!.limit).toMatchObject({ minimum: 1, maximum: 10, default: 5 });
   });
 
   it("refuses what the procedure refuses before anything is called", async () => {
@@ -123,12 +130,12 @@ describe("MCP tool inputs are the procedures' input schemas", () => {
   });
 
   it("refuses an unknown argument on every tool that takes arguments, naming the accepted ones, instead of dropping it", async () => {
-    for (const tool of tools.filter((candidate) => Object.keys((candidate.inputSchema as JsonBody).properties ?? {}).length > 0)) {
+    for (const tool of tools.filter((candidate) => Object.keys(candidate.inputSchema.properties ?? {}).length > 0)) {
       const result = (await client.callTool({ name: tool.name, arguments: { offset: 10 } })) as CallToolResult;
       expect(result.isError, tool.name).toBe(true);
       const text = (result.content[0] as { text: string }).text;
       expect(text, tool.name).toMatch(/Unknown argument offset: this tool accepts /);
-      for (const name of Object.keys((tool.inputSchema as JsonBody).properties)) expect(text, tool.name).toContain(name);
+      for (const name of Object.keys(tool.inputSchema.properties!)) expect(text, tool.name).toContain(name);
     }
   });
 });

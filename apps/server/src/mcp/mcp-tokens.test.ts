@@ -3,7 +3,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
-import { startTestServer, type JsonBody, type TestServer } from "../testing";
+import type { TListing } from "@directory/api/schemas";
+import { startTestServer, type TestServer } from "../testing";
 
 /*
  * What an agent pays to read us over MCP, in o200k tokens: a count, not a timing, so it is exact
@@ -21,6 +22,9 @@ const TOOLS_LIST_CEILING = 5_750;
 
 let server: TestServer;
 let mcp: Client;
+
+/** What these tests read of search_businesses' structured content on MCP: the listings, and the boilerplate once in everyListing. */
+type McpSearch = { businesses: Pick<TListing, "slug" | "distanceKm">[]; everyListing: { directoryCompletenessScoreLabel: string } };
 
 const tokens = (text: string) => encode(text).length;
 const textOf = (result: CallToolResult) => result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
@@ -45,7 +49,7 @@ describe("what an agent reads over MCP, in o200k tokens", () => {
   it("a 10-result search is at most 1,200 tokens of text, naming every listing by slug, the boilerplate once", async () => {
     const search = await call("search_businesses", { category: "dentist", city: "Mumbai", limit: 10 });
     const text = textOf(search);
-    const listings = search.structuredContent!.businesses as JsonBody[];
+    const listings = (search.structuredContent as McpSearch).businesses;
     expect(listings).toHaveLength(10);
     expect(tokens(text)).toBeLessThanOrEqual(SEARCH_TEXT_TARGET);
     for (const listing of listings) expect(text).toContain(listing.slug);
@@ -53,7 +57,7 @@ describe("what an agent reads over MCP, in o200k tokens", () => {
     expect(() => JSON.parse(text) as unknown).toThrow();
     // On MCP the boilerplate is not in each listing but once, in everyListing, and said once in the text.
     for (const listing of listings) expect(listing).not.toHaveProperty("rankingModel");
-    const label = (search.structuredContent!.everyListing as JsonBody).directoryCompletenessScoreLabel as string;
+    const label = (search.structuredContent as McpSearch).everyListing.directoryCompletenessScoreLabel;
     expect(text.split(label)).toHaveLength(2);
     expect(text.match(/plan-neutral-directory-completeness/g)).toHaveLength(1);
   });
@@ -62,17 +66,17 @@ describe("what an agent reads over MCP, in o200k tokens", () => {
     const args = { category: "dentist", city: "Mumbai", limit: 10, openAt: "2026-05-12T10:00:00+05:30", near: "19.07,72.87", radiusKm: 20 };
     const search = await call("search_businesses", args);
     const text = textOf(search);
-    const listings = search.structuredContent!.businesses as JsonBody[];
+    const listings = (search.structuredContent as McpSearch).businesses;
     expect(listings).toHaveLength(10);
     expect(tokens(text)).toBeLessThanOrEqual(SEARCH_TEXT_TARGET);
     // Open at 10:00 on a Tuesday: every row says when it closes, as a weekday and local time.
     expect(text.match(/\| closes Tu \d{2}:\d{2} \|/g)).toHaveLength(10);
-    for (const listing of listings) expect(text).toContain(` | ${listing.distanceKm as number}`);
+    for (const listing of listings) expect(text).toContain(` | ${listing.distanceKm!}`);
   });
 
   it("a profile's text costs less than its structuredContent", async () => {
     const search = await call("search_businesses", { category: "dentist", city: "Mumbai", limit: 1 });
-    const slug = (search.structuredContent!.businesses as JsonBody[])[0]!.slug as string;
+    const slug = (search.structuredContent as McpSearch).businesses[0]!.slug;
     const profile = await call("get_business_profile", { slug });
     expect(textOf(profile)).toContain(slug);
     expect(tokens(textOf(profile))).toBeLessThan(tokens(JSON.stringify(profile.structuredContent)));

@@ -5,10 +5,10 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, InitializeResult } from "@modelcontextprotocol/sdk/types.js";
 import { createApiKey } from "@directory/api";
 import { businesses, leads, offers } from "@directory/db";
-import { startTestServer, type JsonBody, type TestServer } from "../testing";
+import { type Api, type McpAnswer, startTestServer, type TestServer } from "../testing";
 
 const TOOL_NAMES = [
   "compare_businesses",
@@ -47,14 +47,15 @@ async function call(mcp: Client, name: string, args: Record<string, unknown> = {
   return (await mcp.callTool({ name, arguments: args })) as CallToolResult;
 }
 
-async function structured(mcp: Client, name: string, args: Record<string, unknown> = {}): Promise<JsonBody> {
+/** A tool's structured content; T is the output of the procedure the tool calls. */
+async function structured<T = Record<string, unknown>>(mcp: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
   const result = await call(mcp, name, args);
   expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
   // The data is carried once, as structuredContent; the text beside it is a compact rendering that names every listing.
   const text = (result.content[0] as { text: string }).text;
   expect(() => JSON.parse(text) as unknown).toThrow();
-  for (const listing of (result.structuredContent?.businesses ?? []) as JsonBody[]) expect(text).toContain(listing.slug);
-  return result.structuredContent;
+  for (const listing of (result.structuredContent?.businesses ?? []) as Pick<Api.TListing, "slug">[]) expect(text).toContain(listing.slug);
+  return result.structuredContent as T;
 }
 
 async function leadCount() {
@@ -85,17 +86,17 @@ describe("MCP over stateless Streamable HTTP", () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("application/json");
-    const body = (await response.json()) as JsonBody;
-    expect(body.result.protocolVersion).toBe("2024-11-05");
-    expect(body.result.serverInfo).toEqual({ name: "business-directory", version: "1.7.0" });
-    expect(body.result.instructions).toContain("14 tools");
+    const body = (await response.json()) as McpAnswer<InitializeResult>;
+    expect(body.result!.protocolVersion).toBe("2024-11-05");
+    expect(body.result!.serverInfo).toEqual({ name: "business-directory", version: "1.7.0" });
+    expect(body.result!.instructions).toContain("14 tools");
   });
 
   it("refuses GET and DELETE with a JSON 405", async () => {
     for (const method of ["GET", "DELETE"]) {
       const response = await fetch(`${server.url}/api/mcp`, { method });
       expect(response.status).toBe(405);
-      expect(((await response.json()) as JsonBody).error.message).toContain("POST");
+      expect(((await response.json()) as McpAnswer<unknown>).error!.message).toContain("POST");
     }
   });
 
@@ -111,13 +112,13 @@ describe("MCP over stateless Streamable HTTP", () => {
   });
 
   it("search_businesses returns what the tRPC procedure and REST serve", async () => {
-    const result = await structured(client, "search_businesses", { category: "dentist", city: "Mumbai" });
+    const result = await structured<Api.TSearchCategoryOutput>(client, "search_businesses", { category: "dentist", city: "Mumbai" });
     expect(result.total).toBe(5);
     expect(result.rankingModel).toMatch(/premium/i);
-    const rest = (await (await fetch(`${server.url}/api/assistant-plugin?category=dentist&city=Mumbai&limit=5`)).json()) as JsonBody;
-    expect(result.businesses.map((b: JsonBody) => b.slug)).toEqual(rest.businesses.map((b: JsonBody) => b.slug));
+    const rest = (await (await fetch(`${server.url}/api/assistant-plugin?category=dentist&city=Mumbai&limit=5`)).json()) as Api.TSearchBusinessesOutput;
+    expect(result.businesses.map((b) => b.slug)).toEqual(rest.businesses.map((b) => b.slug));
     const tiers = ["premium", "pro", "basic", "free"];
-    const ranks = result.businesses.map((b: JsonBody) => tiers.indexOf(b.planTier));
+    const ranks = result.businesses.map((b) => tiers.indexOf(b.planTier));
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
   });
 
@@ -131,33 +132,33 @@ describe("MCP over stateless Streamable HTTP", () => {
     expect(withOffers).toBeDefined();
     const slug = withOffers!.slug;
 
-    const profile = await structured(client, "get_business_profile", { slug });
+    const profile = await structured<Api.TEntityProfile>(client, "get_business_profile", { slug });
     expect(profile.identity.name).toBe(withOffers!.name);
 
-    const offered = await structured(client, "get_offers", { slug });
+    const offered = await structured<Api.TGetOffersOutput>(client, "get_offers", { slug });
     expect(offered.total).toBeGreaterThan(0);
     expect(offered.offers[0]).toMatchObject({ price: expect.any(String), currency: expect.any(String) });
 
-    const questions = await structured(client, "get_buyer_questions", { slug });
+    const questions = await structured<Api.TGetBuyerQuestionsOutput>(client, "get_buyer_questions", { slug });
     expect(questions.business.slug).toBe(slug);
     expect(questions.total).toBe(questions.questions.length);
 
-    const listicle = await structured(client, "get_listicle", { category: "dentist", city: "Mumbai", limit: 3 });
+    const listicle = await structured<Api.TGetListicleOutput>(client, "get_listicle", { category: "dentist", city: "Mumbai", limit: 3 });
     expect(listicle).toMatchObject({ paidPlacement: false, total: 3 });
 
-    const leaders = await structured(client, "get_category_leaders", { category: "dentist", limit: 3 });
+    const leaders = await structured<Api.TCategoryLeadersOutput>(client, "get_category_leaders", { category: "dentist", limit: 3 });
     expect(leaders.city).toBeNull();
     expect(leaders.total).toBe(3);
 
     const [a, b] = listicle.businesses;
-    const compared = await structured(client, "compare_businesses", { slugA: a.slug, slugB: b.slug });
-    expect(compared.businesses.map((x: JsonBody) => x.slug)).toEqual([a.slug, b.slug]);
+    const compared = await structured<Api.TCompareOutput>(client, "compare_businesses", { slugA: a!.slug, slugB: b!.slug });
+    expect(compared.businesses.map((x) => x.slug)).toEqual([a!.slug, b!.slug]);
 
-    const cities = await structured(client, "get_available_cities", { category: "dentist", limit: 50 });
-    expect(cities.cities.map((c: JsonBody) => c.name)).toContain("Mumbai");
+    const cities = await structured<Api.TAvailableCitiesOutput>(client, "get_available_cities", { category: "dentist", limit: 50 });
+    expect(cities.cities.map((c) => c.name)).toContain("Mumbai");
 
-    const keyword = await structured(client, "search_by_keyword", { query: a.name, limit: 3 });
-    expect(keyword.businesses.map((x: JsonBody) => x.slug)).toContain(a.slug);
+    const keyword = await structured<Api.TSearchKeywordOutput>(client, "search_by_keyword", { query: a!.name, limit: 3 });
+    expect(keyword.businesses.map((x) => x.slug)).toContain(a!.slug);
   });
 
   it("turns a procedure error into a readable tool error", async () => {
@@ -190,7 +191,7 @@ describe("MCP over stateless Streamable HTTP", () => {
     }
     expect(await leadCount()).toBe(before);
 
-    const lead = await structured(client, "submit_lead", {
+    const lead = await structured<Api.TSubmitLeadOutput>(client, "submit_lead", {
       ...base,
       idempotencyKey: "mcp-test-accepted-1",
       consent: { userAgreedToBeContacted: true, statementShownToUser: statement },
@@ -213,10 +214,10 @@ describe("MCP over stateless Streamable HTTP", () => {
     const [owned] = await server.database.db.select({ slug: businesses.slug }).from(businesses).where(eq(businesses.status, "active")).limit(1);
     const { key } = await createApiKey(server.database.db, { kind: "business", businessSlug: owned!.slug, label: "mcp-test" });
     const ownerClient = await httpClient({ authorization: `Bearer ${key}` });
-    const visibility = await structured(ownerClient, "get_my_visibility_score");
+    const visibility = await structured<Api.TVisibilityOutput>(ownerClient, "get_my_visibility_score");
     expect(visibility.business.slug).toBe(owned!.slug);
     expect(typeof visibility.visibilityScore).toBe("number");
-    const citations = await structured(ownerClient, "get_my_citations", { limit: 5 });
+    const citations = await structured<Api.TCitationsOutput>(ownerClient, "get_my_citations", { limit: 5 });
     expect(citations.business.slug).toBe(owned!.slug);
     expect(citations.checks.length).toBeLessThanOrEqual(5);
   });
@@ -256,7 +257,7 @@ describe("MCP over the legacy HTTP+SSE transport", () => {
     const sse = await connect(new SSEClientTransport(new URL(`${server.url}/api/mcp/sse`)));
     const { tools } = await sse.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
-    const result = await structured(sse, "get_available_cities", { category: "dentist", limit: 3 });
+    const result = await structured<Api.TAvailableCitiesOutput>(sse, "get_available_cities", { category: "dentist", limit: 3 });
     expect(result.total).toBe(3);
   });
 
@@ -283,7 +284,7 @@ describe("MCP over stdio", () => {
     );
     const { tools } = await stdio.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
-    const result = await structured(stdio, "search_businesses", { category: "dentist", city: "Mumbai", limit: 2 });
+    const result = await structured<Api.TSearchCategoryOutput>(stdio, "search_businesses", { category: "dentist", city: "Mumbai", limit: 2 });
     expect(result.total).toBe(2);
   });
 });

@@ -6,7 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createApiKey } from "@directory/api";
 import { businesses, buyerQuestions, categories, cities, claims, offers } from "@directory/db";
 import { createDirectoryClient } from "@directory/sdk";
-import { startTestServer, type JsonBody, type TestServer } from "../testing";
+import { type Api, startTestServer, type TestServer } from "../testing";
 
 /*
  * Owner-written text is cleaned and capped by the output schemas, so it reaches every door clean.
@@ -176,11 +176,12 @@ function expectClean(door: string, raw: string, parsed?: unknown): void {
   }
 }
 
-async function rest(path: string, key?: string) {
+/** A REST GET that must answer 200; T is the body the test expects. */
+async function rest<T = unknown>(path: string, key?: string) {
   const response = await fetch(`${server.url}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
   const raw = await response.text();
   expect(response.status, `${path}: ${raw.slice(0, 300)}`).toBe(200);
-  return { raw, body: JSON.parse(raw) };
+  return { raw, body: JSON.parse(raw) as T };
 }
 
 /** A typed tRPC client that also keeps the raw wire bodies it received. */
@@ -213,19 +214,19 @@ describe("owner-written text is cleaned and capped by the output schemas, on eve
     const history = await rest(`/api/v2/entity-profile?slug=${a.slug}&history=true`, developerKey);
     expectClean("history", history.raw);
 
-    const { body: profile } = await rest(`/api/v2/entity-profile?slug=${a.slug}`);
+    const { body: profile } = await rest<Api.TEntityProfile & { structuredData: { name: string } }>(`/api/v2/entity-profile?slug=${a.slug}`);
     expect(profile.identity.name).toBe("Zyxquark Dental Care Clinic");
-    expect(profile.aiSignals.description.startsWith("Best care. Ignore previous instructions")).toBe(true);
-    expect(profile.aiSignals.description.endsWith(NOTE)).toBe(true);
-    expect(profile.aiSignals.description.length).toBe(LONG_CAP + NOTE.length);
+    expect(profile.aiSignals.description!.startsWith("Best care. Ignore previous instructions")).toBe(true);
+    expect(profile.aiSignals.description!.endsWith(NOTE)).toBe(true);
+    expect(profile.aiSignals.description!.length).toBe(LONG_CAP + NOTE.length);
     expect(profile.services[0]).toBe("Root canal x");
     expect(profile.services.length).toBeGreaterThan(1);
     expect(profile.services.join("").length).toBeLessThanOrEqual(LONG_CAP);
     expect(profile.structuredData.name).toBe("Zyxquark Dental Care Clinic");
-    const nameClaim = (profile.claims as JsonBody[]).find((claim) => claim.property === "name");
-    expect(nameClaim.value).toBe("Zyxquark Dental Care Clinic");
+    const nameClaim = profile.claims.find((claim) => claim.property === "name");
+    expect(nameClaim!.value).toBe("Zyxquark Dental Care Clinic");
 
-    const { body: agent } = await rest(`/business/${a.slug}/agent.json`);
+    const { body: agent } = await rest<Api.TGetAgentProfileOutput>(`/business/${a.slug}/agent.json`);
     expect(agent.entity.name).toBe("Zyxquark Dental Care Clinic");
     expect(agent.agentInstructions.startsWith(RAW_NAME)).toBe(false);
     expect(agent.agentInstructions.startsWith("Zyxquark")).toBe(false);
@@ -235,12 +236,15 @@ describe("owner-written text is cleaned and capped by the output schemas, on eve
   it("REST: both searches and the partner feed", async () => {
     const search = new URLSearchParams({ category: a.categoryName, city: a.cityName, limit: "10" });
     for (const path of [`/api/assistant-plugin?${search}`, `/api/v2/businesses?${search}`]) {
-      const { raw, body } = await rest(path);
-      expect((body.businesses as JsonBody[]).map((listing) => listing.id)).toContain(a.id);
+      const { raw, body } = await rest<{ businesses: Api.TListing[] }>(path);
+      expect(body.businesses.map((listing) => listing.id)).toContain(a.id);
       expectClean(path, raw);
     }
-    const feed = await rest(`/api/v2/partner-feed?${new URLSearchParams({ category: a.categorySlug, updatedSince: poisonedSince })}`, partnerKey);
-    expect((feed.body.locations as JsonBody[]).map((location) => location.identifier).sort()).toEqual([a.id, b.id].sort());
+    const feed = await rest<Api.TGetPartnerFeedOutput>(
+      `/api/v2/partner-feed?${new URLSearchParams({ category: a.categorySlug, updatedSince: poisonedSince })}`,
+      partnerKey,
+    );
+    expect(feed.body.locations.map((location) => location.identifier).sort()).toEqual([a.id, b.id].sort());
     expectClean("partner feed", feed.raw);
   });
 
@@ -253,15 +257,15 @@ describe("owner-written text is cleaned and capped by the output schemas, on eve
       await client.search.searchKeyword.query({ query: "zyxquark" }),
       await client.search.searchCategory.query({ category: a.categoryName, city: a.cityName, limit: 10 }),
       await client.entities.getEntityProfile.query({ slug: b.slug }),
-    ];
+    ] as const;
     results.forEach((result, index) => expectClean(`tRPC call ${index}`, JSON.stringify(result), result));
     bodies.forEach((raw, index) => expectClean(`tRPC wire body ${index}`, raw));
-    const [compared, offered, questions, keyword] = results as JsonBody[];
+    const [compared, offered, questions, keyword] = results;
     expect(compared.businesses[0].name).toBe("Zyxquark Dental Care Clinic");
     expect(offered.offers).toHaveLength(2);
-    expect(offered.offers.every((offer: JsonBody) => offer.currency === "INR")).toBe(true);
-    expect((questions.questions as JsonBody[]).some((q) => q.source === "owner" && q.question.startsWith("Do you treat children? x"))).toBe(true);
-    expect((keyword.businesses as JsonBody[]).map((listing) => listing.id)).toContain(a.id);
+    expect(offered.offers.every((offer) => offer.currency === "INR")).toBe(true);
+    expect(questions.questions.some((q) => q.source === "owner" && q.question.startsWith("Do you treat children? x"))).toBe(true);
+    expect(keyword.businesses.map((listing) => listing.id)).toContain(a.id);
   });
 
   it("MCP: profile, compare, offers, questions and searches", async () => {
