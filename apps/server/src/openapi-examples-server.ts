@@ -45,10 +45,11 @@ export function exampleServerForThisFile(): ExampleServer {
   const fixture = {} as ExampleServer;
   beforeAll(async () => {
     fixture.server = await startTestServer();
-    fixture.document = (await getJson(fixture.server.url, "/api/openapi.json")).body;
+    fixture.document = (await getJson<ExampleServer["document"]>(fixture.server.url, "/api/openapi.json")).body;
     fixture.operations = new Map();
     for (const [path, methods] of Object.entries(fixture.document.paths)) {
-      for (const [method, operation] of Object.entries(methods)) fixture.operations.set(operation.operationId, { ...operation, method: method.toUpperCase(), path });
+      for (const [method, operation] of Object.entries(methods))
+        fixture.operations.set(operation.operationId, { ...operation, method: method.toUpperCase(), path });
     }
     fixture.keys = await createExampleKeys(fixture.server.database);
   });
