@@ -122,7 +122,10 @@ describe("guardedLookup (connect time)", () => {
     );
     expect(error).toBeInstanceOf(Error);
     expect(error?.code).toBe("EADDRBLOCKED");
-    expect(error?.message).toContain("rebind.test resolves to a loopback address (127.0.0.1)");
+    // What a delivery log shows: the refusal, not the internal address the name resolved to.
+    expect(error?.message).toContain("rebind.test does not resolve to a public address");
+    expect(error?.message).not.toContain("127.0.0.1");
+    expect((error as { address?: string } | null)?.address).toBe("127.0.0.1");
     expect(requestsSeen).toBe(before);
   });
 

@@ -206,9 +206,10 @@ export function guardedLookup(policy: OutboundPolicy, resolve?: Resolver): Looku
           throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND", hostname });
         }
         for (const { address } of list) {
-          const refusal = addressRefusal(address, policy);
-          if (refusal) {
-            throw Object.assign(new Error(`webhook destination ${hostname} resolves to ${refusal} address (${address}); outbound connection refused`), {
+          if (addressRefusal(address, policy)) {
+            // The message reaches the subscriber's delivery log: it names no address, which would map the
+            // network behind the service; the refused address stays on the error for the service's own logs.
+            throw Object.assign(new Error(`webhook destination ${hostname} does not resolve to a public address; outbound connection refused`), {
               code: ADDRESS_BLOCKED_CODE,
               hostname,
               address,
