@@ -42,6 +42,18 @@ export function serializeError(error: unknown, depth = 0): unknown {
   return fields;
 }
 
+/**
+ * Routes whose query string may hold what a person wrote: a lead or a correction sent by mistake as
+ * a GET (its contact details in the URL), and tRPC calls, whose input is the query.
+ */
+const PERSONAL_QUERY_ROUTES = /^\/(?:api\/v2\/(?:leads|lead-status|corrections|owner)\b|trpc\/)/;
+
+/** The request line as logged: on those routes, the path without its query string. */
+function loggedUrl(url: string | undefined): string | undefined {
+  const query = url?.indexOf("?") ?? -1;
+  return url && query >= 0 && PERSONAL_QUERY_ROUTES.test(url) ? `${url.slice(0, query)}?[redacted]` : url;
+}
+
 interface SerializedRequest {
   id?: unknown;
   method?: string;
@@ -56,7 +68,7 @@ interface SerializedRequest {
  */
 export const LOG_SERIALIZERS = {
   err: serializeError,
-  req: (req: SerializedRequest) => ({ id: req.id, method: req.method, url: req.url, remoteAddress: req.remoteAddress }),
+  req: (req: SerializedRequest) => ({ id: req.id, method: req.method, url: loggedUrl(req.url), remoteAddress: req.remoteAddress }),
   res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
 };
 

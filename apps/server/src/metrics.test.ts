@@ -202,3 +202,17 @@ describe("/metrics", () => {
     expect(policyOf(undefined)).toBeNull();
   });
 });
+
+describe("the request log", () => {
+  it("names a lead or correction route, or a tRPC call, without its query string: a person's details sent in a URL stay out of the log", async () => {
+    const personal = "contactEmail=jane.doe%40example.com&contactName=Jane%20Doe";
+    const input = encodeURIComponent(JSON.stringify({ contactEmail: "jane.doe@example.com" }));
+    for (const path of [`/api/v2/leads?${personal}`, `/api/v2/corrections?${personal}`, `/trpc/leads.submit?input=${input}`, "/api/v2/cities?limit=2"])
+      await fetch(`${server.url}${path}`);
+    const urls = logLines.map((line) => (JSON.parse(line) as { req?: { url?: string } }).req?.url).filter((url): url is string => url !== undefined);
+    expect(urls).toEqual(expect.arrayContaining(["/api/v2/leads?[redacted]", "/api/v2/corrections?[redacted]", "/trpc/leads.submit?[redacted]"]));
+    expect(urls.join("\n")).not.toMatch(/jane/i);
+    // Elsewhere the query is what says which request it was, and it stays.
+    expect(urls).toContain("/api/v2/cities?limit=2");
+  });
+});
