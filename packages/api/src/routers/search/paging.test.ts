@@ -49,7 +49,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await database?.close();
+  await database?.destroy();
 });
 
 describe("paging on every listing procedure", () => {
