@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { exampleUrl, keyKindOf, sendExample, type ExampleRequest } from "./openapi-examples";
-import { exampleServerForThisFile, recordedExamples as examples, type DocumentedParameter as Parameter } from "./openapi-examples-server";
+import { exampleServerForThisFile, recordedExamples as examples } from "./openapi-examples-server";
+import type { OpenApiParameter as Parameter } from "./testing";
 
 /**
  * /docs's "Try it out" on the demo world: Swagger UI pre-fills each parameter (below, as it does),

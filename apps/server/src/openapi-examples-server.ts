@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll } from "vitest";
 import { createExampleKeys, type ExamplesFile, type KeyKind } from "./openapi-examples";
-import { getJson, startTestServer, type TestServer } from "./testing";
+import { getJson, startTestServer, type OpenApiDocument, type OpenApiOperation, type TestServer } from "./testing";
 
 /*
  * For the tests that replay the recorded examples (api-reference, docs-try-it-out): the examples
@@ -10,31 +10,13 @@ import { getJson, startTestServer, type TestServer } from "./testing";
 
 export const recordedExamples = JSON.parse(readFileSync(new URL("../../../packages/api/src/openapi-examples.json", import.meta.url), "utf8")) as ExamplesFile;
 
-export interface DocumentedParameter {
-  name: string;
-  in: string;
-  required?: boolean;
-  example?: unknown;
-  default?: unknown;
-  examples?: Record<string, { value?: unknown }>;
-  schema?: { example?: unknown; default?: unknown };
-}
-
-/** What these tests read of an operation in the OpenAPI document. */
-export interface DocumentedOperation {
-  method: string;
-  path: string;
-  operationId: string;
-  parameters?: DocumentedParameter[];
-  requestBody?: { content: Record<string, { examples?: Record<string, unknown> }> };
-  responses: Record<string, { content?: Record<string, { examples?: Record<string, { value?: unknown }> }> }>;
-  security: object[];
-}
+/** An operation of the document, with the method and path it is served at. */
+export type DocumentedOperation = OpenApiOperation & { method: string; path: string };
 
 export interface ExampleServer {
   server: TestServer;
   /** The server's /api/openapi.json, whole. */
-  document: { paths: Record<string, Record<string, Omit<DocumentedOperation, "method" | "path">>>; servers: { url: string }[] };
+  document: OpenApiDocument;
   /** Its operations by operationId. */
   operations: Map<string, DocumentedOperation>;
   keys: Record<KeyKind, string>;
@@ -45,7 +27,7 @@ export function exampleServerForThisFile(): ExampleServer {
   const fixture = {} as ExampleServer;
   beforeAll(async () => {
     fixture.server = await startTestServer();
-    fixture.document = (await getJson<ExampleServer["document"]>(fixture.server.url, "/api/openapi.json")).body;
+    fixture.document = (await getJson<OpenApiDocument>(fixture.server.url, "/api/openapi.json")).body;
     fixture.operations = new Map();
     for (const [path, methods] of Object.entries(fixture.document.paths)) {
       for (const [method, operation] of Object.entries(methods))

@@ -149,16 +149,23 @@ export interface OpenApiSchema {
   type?: string;
   format?: string;
   default?: unknown;
+  example?: unknown;
   maxLength?: number;
   required?: string[];
   allOf?: OpenApiSchema[];
   properties?: Record<string, OpenApiSchema>;
 }
 
+/** A media type's schema and its named examples (the recorded ones are named "demo"). */
+export interface OpenApiContent {
+  schema?: OpenApiSchema;
+  examples?: Record<string, { value?: unknown }>;
+}
+
 export interface OpenApiResponse {
   description: string;
   headers?: Record<string, unknown>;
-  content?: Record<string, { schema?: OpenApiSchema }>;
+  content?: Record<string, OpenApiContent>;
 }
 
 export interface OpenApiParameter {
@@ -167,6 +174,9 @@ export interface OpenApiParameter {
   required?: boolean;
   description?: string;
   schema?: OpenApiSchema;
+  example?: unknown;
+  default?: unknown;
+  examples?: Record<string, { value?: unknown }>;
 }
 
 export interface OpenApiOperation {
@@ -175,7 +185,7 @@ export interface OpenApiOperation {
   description?: string;
   tags: string[];
   parameters?: OpenApiParameter[];
-  requestBody?: { content: Record<string, { schema?: OpenApiSchema }> };
+  requestBody?: { content: Record<string, OpenApiContent> };
   responses: Record<string, OpenApiResponse>;
   security: Record<string, string[]>[];
 }
