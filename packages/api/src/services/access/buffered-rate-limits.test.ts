@@ -1,8 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimitCounters } from "@directory/db";
 import { createTestDatabase, type TestDatabase } from "../../testing";
 import { consumeBufferedRateLimit } from "./buffered-rate-limits";
+import type { RateLimitPolicy } from "./rate-limits";
 
 let database: TestDatabase;
 
@@ -18,56 +19,82 @@ async function storedHits(bucket: string): Promise<number | undefined> {
   return row?.hits;
 }
 
-describe("fail-open limits counted in memory between exact writes", () => {
-  it("answers every call with the exact remaining count, writes a burst once, and loses none of it at the next exact call", async () => {
+const at = (iso: string) => new Date(iso);
+
+describe("fail-open limits admitted from blocks counted ahead", () => {
+  it("answers every call with the exact remaining count and writes once a block", async () => {
     const policy = { name: "burst-test", limit: 1_000, window: "day" as const };
-    const now = new Date("2026-11-22T10:00:00.000Z");
+    const now = at("2026-11-22T10:00:00.000Z");
     const remaining: number[] = [];
-    for (let i = 0; i < 100; i++) remaining.push((await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.1", policy, now })).remaining);
-    expect(remaining).toEqual(Array.from({ length: 100 }, (_, i) => 1_000 - i - 1));
-    expect(await storedHits("burst-test|ip:198.51.100.1")).toBe(1);
-
-    const later = new Date(now.getTime() + 300);
-    const next = await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.1", policy, now: later });
-    expect(next.remaining).toBe(1_000 - 101);
-    expect(await storedHits("burst-test|ip:198.51.100.1")).toBe(101);
+    for (let i = 0; i < 25; i++) remaining.push((await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.1", policy, now })).remaining);
+    expect(remaining).toEqual(Array.from({ length: 25 }, (_, i) => 1_000 - i - 1));
+    // A block is a hundredth of the limit, counted before any of its calls is admitted.
+    expect(await storedHits("burst-test|ip:198.51.100.1")).toBe(30);
   });
 
-  it("syncs a busy bucket with one exact call: calls arriving meanwhile count in memory, then are written with the next", async () => {
-    const policy = { name: "herd-test", limit: 1_000, window: "day" as const };
-    const subject = "ip:198.51.100.4";
-    const now = new Date("2026-11-22T10:00:00.000Z");
-    await consumeBufferedRateLimit(database.db, { subject, policy, now });
-    // Past the sync interval, 20 calls at once: one writes, the other 19 wait on nobody's row lock.
-    const later = new Date(now.getTime() + 300);
-    const burst = await Promise.all(Array.from({ length: 20 }, () => consumeBufferedRateLimit(database.db, { subject, policy, now: later })));
-    expect(burst.every((decision) => decision.allowed)).toBe(true);
-    expect(await storedHits("herd-test|ip:198.51.100.4")).toBe(2);
-    const next = await consumeBufferedRateLimit(database.db, { subject, policy, now: new Date(later.getTime() + 300) });
-    expect(next.remaining).toBe(1_000 - 22);
-    expect(await storedHits("herd-test|ip:198.51.100.4")).toBe(22);
-  });
-
-  it("counts the last tenth of a limit exactly: N admitted, then refusals", async () => {
-    const policy = { name: "edge-test", limit: 20, window: "day" as const };
-    const now = new Date("2026-11-22T10:00:00.000Z");
+  it("never admits more than the limit however many calls race, and every admitted call is in the database", async () => {
+    const policy = { name: "race-test", limit: 500, window: "day" as const };
+    const start = at("2026-11-22T10:00:00.000Z").getTime();
     const decisions = [];
-    for (let i = 0; i < 25; i++) decisions.push(await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.2", policy, now }));
-    expect(decisions.filter((d) => d.allowed)).toHaveLength(20);
-    expect(decisions.slice(20).every((d) => !d.allowed && d.remaining === 0)).toBe(true);
-    expect(await storedHits("edge-test|ip:198.51.100.2")).toBe(20);
+    // 1,500 calls in waves of 50, each wave a little later, so calls arrive while writes are under way.
+    for (let wave = 0; wave < 30; wave++) {
+      const calls = Array.from({ length: 50 }, (_, i) =>
+        consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.5", policy, now: new Date(start + wave * 100 + i) }),
+      );
+      decisions.push(...(await Promise.all(calls)));
+    }
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(500);
+    expect(await storedHits("race-test|ip:198.51.100.5")).toBe(500);
   });
 
-  it("starts a new window with an exact write", async () => {
+  it("counts the last calls of a limit exactly: N admitted, then refusals", async () => {
+    const policy = { name: "edge-test", limit: 250, window: "day" as const };
+    const now = at("2026-11-22T10:00:00.000Z");
+    const decisions = [];
+    for (let i = 0; i < 260; i++) decisions.push(await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.2", policy, now }));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(250);
+    expect(decisions.slice(250).every((d) => !d.allowed && d.remaining === 0)).toBe(true);
+    expect(await storedHits("edge-test|ip:198.51.100.2")).toBe(250);
+  });
+
+  it("loses no count when a write fails: what was admitted stays counted, and the calls after are counted again", async () => {
+    const policy: RateLimitPolicy = { name: "failing-test", limit: 1_000, window: "day" };
+    const subject = "ip:198.51.100.6";
+    const now = at("2026-11-22T10:00:00.000Z");
+    let admitted = 0;
+    for (let i = 0; i < 15; i++) if ((await consumeBufferedRateLimit(database.db, { subject, policy, now })).allowed) admitted++;
+    await database.db.execute(sql`alter table rate_limit_counters rename to rate_limit_counters_offline`);
+    let failed = 0;
+    try {
+      for (let i = 0; i < 10; i++) {
+        try {
+          if ((await consumeBufferedRateLimit(database.db, { subject, policy, now })).allowed) admitted++;
+        } catch {
+          failed++;
+        }
+      }
+    } finally {
+      await database.db.execute(sql`alter table rate_limit_counters_offline rename to rate_limit_counters`);
+    }
+    // The second block's five remaining calls were admitted from memory; the rest found no table.
+    expect(admitted).toBe(20);
+    expect(failed).toBe(5);
+    expect(await storedHits("failing-test|ip:198.51.100.6")).toBe(20);
+    const next = await consumeBufferedRateLimit(database.db, { subject, policy, now });
+    expect(next.remaining).toBe(1_000 - 21);
+    expect(await storedHits("failing-test|ip:198.51.100.6")).toBe(30);
+  });
+
+  it("starts a new window with a write of its own", async () => {
     const policy = { name: "window-test", limit: 1_000, window: "minute" as const };
-    const first = new Date("2026-11-22T10:00:59.900Z");
+    const first = at("2026-11-22T10:00:59.900Z");
     for (let i = 0; i < 5; i++) await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.3", policy, now: first });
-    const next = await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.3", policy, now: new Date("2026-11-22T10:01:00.000Z") });
+    const next = await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.3", policy, now: at("2026-11-22T10:01:00.000Z") });
     expect(next.remaining).toBe(999);
     const [row] = await database.db
       .select({ hits: rateLimitCounters.hits })
       .from(rateLimitCounters)
-      .where(and(eq(rateLimitCounters.bucket, "window-test|ip:198.51.100.3"), eq(rateLimitCounters.windowStart, new Date("2026-11-22T10:01:00.000Z"))));
-    expect(row?.hits).toBe(1);
+      .where(and(eq(rateLimitCounters.bucket, "window-test|ip:198.51.100.3"), eq(rateLimitCounters.windowStart, at("2026-11-22T10:01:00.000Z"))));
+    expect(row?.hits).toBe(10);
   });
 });
