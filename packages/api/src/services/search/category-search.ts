@@ -161,11 +161,14 @@ export async function rankedListings(db: Db, params: RankedListingsParams) {
   };
 }
 
+/** How deep the cities of a category page: past every city of the shipped gazetteer (the only source of city rows). */
+export const AVAILABLE_CITIES_MAX = 200_000;
+
 /** Cities with at least one servable business in a category, most listings first, a page at a time. */
 export async function availableCities(db: Db, params: { category: string; limit: number; cursor?: string }) {
   const category = await requireResolved(db, await resolveCategory(db, params.category), "category", params.category);
-  const fingerprint = listingFingerprint(["cities", category.slug]);
-  const offset = params.cursor ? decodeOffsetCursor(params.cursor, fingerprint).offset : 0;
+  const listing = { fingerprint: listingFingerprint(["cities", category.slug]), maxOffset: AVAILABLE_CITIES_MAX };
+  const offset = params.cursor ? decodeOffsetCursor(params.cursor, listing) : 0;
   const rows = await citiesWithListings(db, { category, limit: params.limit, offset });
   const cities = rows.map(({ totalMatches: _, ...city }) => city);
   // Past the last city no row carries the count: the offset is then all there is.
@@ -175,7 +178,7 @@ export async function availableCities(db: Db, params: { category: string; limit:
     cities,
     total: cities.length,
     totalMatches,
-    nextCursor: nextOffsetCursor({ offset, returned: cities.length, total: totalMatches }, fingerprint),
+    nextCursor: nextOffsetCursor({ offset, returned: cities.length, total: totalMatches }, listing),
   };
 }
 
@@ -201,8 +204,8 @@ async function citiesWithListings(db: Db, params: { category: Category; limit: n
     .offset(offset);
 }
 
-/** A category+city pair rarely holds more; the cap keeps the in-memory sort bounded. */
-const LISTICLE_CANDIDATES = 1_000;
+/** A category+city pair rarely holds more; the cap keeps the in-memory sort bounded (and is how deep its cursor may go). */
+export const LISTICLE_CANDIDATES = 1_000;
 
 /** How each listicle order is named, titled and disclosed. */
 const LISTICLE_ORDERS = {
@@ -286,7 +289,7 @@ async function completenessPage(db: Db, params: ListicleParams): Promise<Filtere
   const candidates = await CATEGORY_QUERIES.ranking.inCity(db, { category: category.slug, cityId: city.id, limit: LISTICLE_CANDIDATES });
   const ranked = byCompleteness(candidates);
   const filtered = plain ? { kept: ranked, distances: null } : await filterCandidates(db, ranked, whereWhen, params.sort === DISTANCE_SORT);
-  return candidatesPage(filtered, { limit: params.limit, cursor: params.cursor, fingerprint });
+  return candidatesPage(filtered, { limit: params.limit, cursor: params.cursor, listing: { fingerprint, maxOffset: LISTICLE_CANDIDATES } });
 }
 
 function byCompleteness(candidates: ListingSource[]): ListingSource[] {

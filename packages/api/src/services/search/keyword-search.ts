@@ -122,7 +122,8 @@ export interface KeywordSearchParams extends WhereWhenInput {
 /**
  * searchByKeyword as the procedures answer it, a page at a time: listings, how they matched and
  * which words did; 404 for an unknown city. A page is an offset into the ranked matches (relevance
- * has no keyset), so page n reads the first n pages' rows: bounded by the candidate caps. With the
+ * has no keyset), so page n reads the first n pages' rows: bounded by the candidate caps, which
+ * bound the cursor's offset too (KEYWORD_RANKED_MAX). With the
  * where-when filters, every ranked candidate is read and filtered (filterCandidates), in relevance
  * (or rating) order, or nearest first with sort=distance (equal distances in relevance order).
  */
@@ -132,7 +133,8 @@ export async function keywordSearch(db: Db, params: KeywordSearchParams) {
   const plain = isPlain(whereWhen);
   const filters = plain ? [] : [whereWhen.openKey, whereWhen.near];
   const fingerprint = listingFingerprint(["keyword", normalizeTerm(params.query), params.city ? normalizeTerm(params.city) : null, sort, ...filters]);
-  const offset = params.cursor && plain ? decodeOffsetCursor(params.cursor, fingerprint).offset : 0;
+  const listing = { fingerprint, maxOffset: KEYWORD_RANKED_MAX };
+  const offset = params.cursor && plain ? decodeOffsetCursor(params.cursor, listing) : 0;
   const textSort = sort === DISTANCE_SORT ? "relevance" : sort;
   const result = await searchByKeyword(db, {
     query: params.query,
@@ -142,8 +144,8 @@ export async function keywordSearch(db: Db, params: KeywordSearchParams) {
   });
   if (result.unknownCity) await requireResolved(db, null, "city", params.city);
   const page = plain
-    ? candidatesPage({ kept: result.hits, distances: null, totalMatches: result.totalMatches }, { limit: params.limit, cursor: params.cursor, fingerprint })
-    : candidatesPage(await filterCandidates(db, result.hits, whereWhen, sort === DISTANCE_SORT), { limit: params.limit, cursor: params.cursor, fingerprint });
+    ? candidatesPage({ kept: result.hits, distances: null, totalMatches: result.totalMatches }, { limit: params.limit, cursor: params.cursor, listing })
+    : candidatesPage(await filterCandidates(db, result.hits, whereWhen, sort === DISTANCE_SORT), { limit: params.limit, cursor: params.cursor, listing });
   const { businesses, ...counts } = filteredListings(page, whereWhen, params.baseUrl);
   return {
     query: params.query,

@@ -3,7 +3,7 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import { businesses, type Db, type PlanTier } from "@directory/db";
 import { servableCondition } from "../entities/servable";
 import { recordsInOrder, selectBusinessRecords, type BusinessRecord } from "../entities/business-lookup";
-import { decodeOpaqueCursor, encodeOpaqueCursor, invalidCursorError, listingFingerprint } from "../shared/opaque-cursor";
+import { decodeOpaqueCursor, encodeOpaqueCursor, invalidCursorError, isCursorCount, listingFingerprint } from "../shared/opaque-cursor";
 import { isUuid } from "../shared/ids";
 import { statementsPerDatabase } from "../shared/statements-per-database";
 import type { CategorySort } from "./disclosures";
@@ -15,20 +15,18 @@ import { afterRating, RATING_KEY_COLUMNS, RATING_ORDER, type RatingKeys } from "
 export const RANKING_ORDER: SQL[] = [asc(businesses.planTier), desc(businesses.visibilityScore), asc(businesses.name), asc(businesses.id)];
 
 /**
- * A keyset cursor over RANKING_ORDER (tier, internal score descending, name, id). It carries the
- * last row's id only, never its keys: the internal score must not leave the service, and an
- * opaque cursor is only base64. The keys are read again by id when the cursor comes back. It also
- * carries the match count when the listing began (kept for a page that comes back empty) and a
- * fingerprint of the category and city, so a cursor cannot continue another listing.
+ * A keyset cursor over RANKING_ORDER (tier, internal score descending, name, id): [id, count,
+ * fingerprint], plus under an open filter the excluded count. It carries the last row's id only,
+ * never its keys: the internal score must not leave the service, and an opaque cursor is only
+ * base64. The keys are read again by id when the cursor comes back, from a row of the listing
+ * itself (its category and city, servable): any other id is refused, or the page after it would
+ * tell that business's tier and internal score. Checked rather than signed: no key to share
+ * between instances, and a row of the listing tells only a position the listing shows anyway.
+ * The fingerprint of the category, city, order and open filter keeps a cursor to its listing.
+ * The counts are what the listing counted when the cursor was issued, kept so cursors already
+ * issued still decode; they are never read back: every page counts its listing (a count a caller
+ * can edit must not be echoed).
  */
-interface RankedCursor {
-  id: string;
-  total: number;
-  filters: string;
-  /** Under an open filter: the matches left out for unknown hours, counted when the listing began. */
-  excluded: number;
-}
-
 interface RankingKeys {
   planTier: PlanTier;
   visibilityScore: number;
@@ -43,20 +41,21 @@ function fingerprint(categorySlug: string, cityId: number | null, sort: Category
   return listingFingerprint(openKey === null ? parts : [...parts, "open", openKey]);
 }
 
-const isCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
-
-/** A cursor of an open-filtered listing has a fourth part, the excluded count. */
-function decodeRankedCursor(raw: string, expectedFilters: string, open: boolean): RankedCursor {
+/** The id a ranked cursor names; a cursor of an open-filtered listing has a fourth part, the excluded count. */
+function decodeRankedCursor(raw: string, expectedFilters: string, open: boolean): string {
   const [id, total, filters, excluded = 0] = decodeOpaqueCursor(raw, open ? 4 : 3);
   if (typeof id !== "string" || !isUuid(id) || id !== id.toLowerCase()) throw invalidCursorError();
-  if (!isCount(total) || !isCount(excluded)) throw invalidCursorError();
+  if (!isCursorCount(total) || !isCursorCount(excluded)) throw invalidCursorError();
   if (filters !== expectedFilters) throw invalidCursorError();
-  return { id, total, filters, excluded };
+  return id;
 }
 
-/** The sort keys of the cursor's row as they are now (businesses are never deleted). */
-async function keysOf<K>(db: Db, id: string, columns: { [P in keyof K]: PgColumn }): Promise<K> {
-  const [row] = await db.select(columns).from(businesses).where(eq(businesses.id, id));
+/** The sort keys of the cursor's row as they are now, when it is a row of the listing (`matches`); else a 400. */
+async function keysOf<K>(db: Db, id: string, matches: SQL, columns: { [P in keyof K]: PgColumn }): Promise<K> {
+  const [row] = await db
+    .select(columns)
+    .from(businesses)
+    .where(and(eq(businesses.id, id), matches));
   if (!row) throw invalidCursorError();
   return row as K;
 }
@@ -65,9 +64,9 @@ async function keysOf<K>(db: Db, id: string, columns: { [P in keyof K]: PgColumn
 const CITY_PAGE_ORDERS = {
   ranking: {
     orderBy: RANKING_ORDER,
-    after: async (db: Db, id: string) =>
+    after: async (db: Db, id: string, matches: SQL) =>
       after(
-        await keysOf<RankingKeys>(db, id, {
+        await keysOf<RankingKeys>(db, id, matches, {
           planTier: businesses.planTier,
           visibilityScore: businesses.visibilityScore,
           name: businesses.name,
@@ -77,9 +76,9 @@ const CITY_PAGE_ORDERS = {
   },
   rating: {
     orderBy: RATING_ORDER,
-    after: async (db: Db, id: string) => afterRating(await keysOf<RatingKeys>(db, id, RATING_KEY_COLUMNS)),
+    after: async (db: Db, id: string, matches: SQL) => afterRating(await keysOf<RatingKeys>(db, id, matches, RATING_KEY_COLUMNS)),
   },
-} satisfies Record<CategorySort, { orderBy: SQL[]; after(db: Db, id: string): Promise<SQL> }>;
+} satisfies Record<CategorySort, { orderBy: SQL[]; after(db: Db, id: string, matches: SQL): Promise<SQL> }>;
 
 /** The ORDER BY of a category search's order (RANKING_ORDER or RATING_ORDER): what a search within a circle pages in too. */
 export function searchOrder(sort: CategorySort): SQL[] {
@@ -111,8 +110,8 @@ export interface RankedOpenFilter {
 /**
  * One page of a category in a city (or across every city, cityId null: businesses_category_rank_idx
  * and _category_rating_idx serve it), in ranking order (or `sort`'s), continuing after `cursor` when given: the
- * page, the cursor of the next one (null at the end) and the number of all matches (counted beside
- * the first page; later pages carry that count in the cursor, so one traversal reports one total).
+ * page, the cursor of the next one (null at the end) and the number of all matches, counted beside
+ * every page (a count carried in a cursor would be the caller's to edit).
  * With `open`, only businesses open at its instant (open-filter.ts: page and counts in one pass),
  * and excludedUnknownHours says how many matches were left out for unknown hours.
  */
@@ -131,28 +130,26 @@ export async function rankedPage(
   const order = CITY_PAGE_ORDERS[sort];
   const open = params.open ?? null;
   const filters = fingerprint(params.categorySlug, params.cityId, sort, open?.key ?? null);
-  const cursor = params.cursor ? decodeRankedCursor(params.cursor, filters, open !== null) : null;
+  const cursorId = params.cursor ? decodeRankedCursor(params.cursor, filters, open !== null) : null;
   const inCity = params.cityId === null ? undefined : eq(businesses.cityId, params.cityId);
   const matches = and(eq(businesses.categorySlug, params.categorySlug), inCity, servableCondition())!;
-  const resumeAfter = cursor ? await order.after(db, cursor.id) : null;
-  const pageMatches = resumeAfter ? and(matches, resumeAfter)! : matches;
   if (open) {
     const found =
-      !cursor && params.cityId !== null && open.timeZone
+      cursorId === null && params.cityId !== null && open.timeZone
         ? await openFirstPageInCity(db, sort, params.categorySlug, params.cityId, localWeekMinute(open.at, open.timeZone), params.limit + 1)
         : await openPageAndCounts(db, {
-            matches: pageMatches,
+            matches,
+            ...(cursorId === null ? {} : { after: await order.after(db, cursorId, matches) }),
             at: open.at,
             city: { timeZone: open.timeZone },
             orderBy: order.orderBy,
             limit: params.limit + 1,
           });
     const rows = await recordsInOrder(db, found.ids);
-    const total = cursor ? cursor.total : found.open;
-    const excluded = cursor ? cursor.excluded : found.excludedUnknownHours;
+    const { open: total, excludedUnknownHours: excluded } = found;
     return { ...pageOf(rows, params.limit, (last) => [last.id, total, filters, excluded]), total, excludedUnknownHours: excluded };
   }
-  if (!cursor) {
+  if (cursorId === null) {
     // The first page with its count: nearly every call, so one statement prepared once.
     const first = firstPageStatements(db, sort, params.cityId !== null);
     const values = { category: params.categorySlug, cityId: params.cityId, limit: params.limit + 1 };
@@ -162,11 +159,19 @@ export async function rankedPage(
     const records = rows.map(({ matchCount: _count, ...record }): BusinessRecord => record);
     return { ...pageOf(records, params.limit, (last) => [last.id, total, filters]), total };
   }
-  const rows = await selectBusinessRecords(db)
-    .where(pageMatches)
+  const rows = await selectBusinessRecords(db, { matchCount: matchCountOf(matches) })
+    .where(and(matches, await order.after(db, cursorId, matches)))
     .orderBy(...order.orderBy)
     .limit(params.limit + 1);
-  return { ...pageOf(rows, params.limit, (last) => [last.id, cursor.total, filters]), total: cursor.total };
+  // Past the listing's last row no row carries the count: counted on its own then.
+  const total = rows[0] ? Number(rows[0].matchCount) : await db.$count(businesses, matches);
+  const records = rows.map(({ matchCount: _count, ...record }): BusinessRecord => record);
+  return { ...pageOf(records, params.limit, (last) => [last.id, total, filters]), total };
+}
+
+/** The number of a listing's matches as a subquery PostgreSQL runs once beside its page (an index-only scan of the listing's index). */
+function matchCountOf(matches: SQL): SQL<number> {
+  return sql<number>`(select count(*)::int from ${businesses} where ${matches})`;
 }
 
 /**
@@ -183,9 +188,8 @@ function buildFirstPageStatements(db: Db, sort: CategorySort, withCity: boolean)
     servableCondition(),
   );
   return {
-    // The count rides on the page as a subquery PostgreSQL runs once (an index-only scan of
-    // businesses_search_idx or _category_rank_idx, migration 0024): one round trip, not two.
-    page: selectBusinessRecords(db, { matchCount: sql<number>`(select count(*)::int from ${businesses} where ${matches})` })
+    // The count rides on the page (businesses_search_idx or _category_rank_idx, migration 0024): one round trip, not two.
+    page: selectBusinessRecords(db, { matchCount: matchCountOf(matches!) })
       .where(matches)
       .orderBy(...CITY_PAGE_ORDERS[sort].orderBy)
       .limit(sql.placeholder("limit"))

@@ -1,11 +1,11 @@
 import { inArray, sql } from "drizzle-orm";
 import { businesses, type Db } from "@directory/db";
 import { recordsInOrder, type BusinessRecord } from "../entities/business-lookup";
-import { decodeOffsetCursor, listingFingerprint, nextOffsetCursor } from "../shared/opaque-cursor";
+import { decodeOffsetCursor, listingFingerprint, nextOffsetCursor, type OffsetListing } from "../shared/opaque-cursor";
 import { businessesWithinRadius } from "../where-when/near";
 import { nearGeometry, nearTerms } from "../where-when/near-geometry";
 import { openAnyCityCondition, unknownHoursCondition } from "../where-when/open-filter";
-import { NEAR_LIMIT_MAX, type WhereWhen } from "../where-when/where-when-params";
+import { NEAR_COUNT_CAP, NEAR_LIMIT_MAX, type WhereWhen } from "../where-when/where-when-params";
 import type { CategorySort } from "./disclosures";
 import { searchOrder } from "./ranking";
 
@@ -49,8 +49,11 @@ export async function nearPage(
 ): Promise<FilteredPage<BusinessRecord>> {
   const { near, at, openKey } = params.whereWhen;
   if (!near) throw new Error("nearPage needs near");
-  const fingerprint = listingFingerprint(["near", params.categorySlug, params.cityId, near.point, near.radiusKm, params.sort, openKey]);
-  const offset = params.cursor ? decodeOffsetCursor(params.cursor, fingerprint).offset : 0;
+  const listing = {
+    fingerprint: listingFingerprint(["near", params.categorySlug, params.cityId, near.point, near.radiusKm, params.sort, openKey]),
+    maxOffset: NEAR_COUNT_CAP,
+  };
+  const offset = params.cursor ? decodeOffsetCursor(params.cursor, listing) : 0;
   const found = await businessesWithinRadius(db, {
     point: near.point,
     radiusKm: near.radiusKm,
@@ -68,7 +71,7 @@ export async function nearPage(
   return {
     records,
     total: found.totalMatches,
-    nextCursor: nextOffsetCursor({ offset, returned: records.length, total: found.totalMatches }, fingerprint),
+    nextCursor: nextOffsetCursor({ offset, returned: records.length, total: found.totalMatches }, listing),
     ...(found.excludedUnknownHours === null ? {} : { excludedUnknownHours: found.excludedUnknownHours }),
     distances: new Map(found.businesses.map((business) => [business.id, business.distanceKm])),
   };
@@ -127,18 +130,18 @@ export async function filterCandidates<T extends { id: string }>(
   return { kept, ...(excludedUnknownHours === undefined ? {} : { excludedUnknownHours }), distances };
 }
 
-/** A page of filtered candidates at the cursor's offset. */
+/** A page of filtered candidates at the cursor's offset (at most the listing's candidate cap). */
 export function candidatesPage<T>(
   filtered: FilteredCandidates<T>,
-  params: { limit: number; cursor?: string | undefined; fingerprint: string },
+  params: { limit: number; cursor?: string | undefined; listing: OffsetListing },
 ): FilteredPage<T> {
-  const offset = params.cursor ? decodeOffsetCursor(params.cursor, params.fingerprint).offset : 0;
+  const offset = params.cursor ? decodeOffsetCursor(params.cursor, params.listing) : 0;
   const records = filtered.kept.slice(offset, offset + params.limit);
   const total = filtered.totalMatches ?? filtered.kept.length;
   return {
     records,
     total,
-    nextCursor: nextOffsetCursor({ offset, returned: records.length, total }, params.fingerprint),
+    nextCursor: nextOffsetCursor({ offset, returned: records.length, total }, params.listing),
     ...(filtered.excludedUnknownHours === undefined ? {} : { excludedUnknownHours: filtered.excludedUnknownHours }),
     distances: filtered.distances,
   };

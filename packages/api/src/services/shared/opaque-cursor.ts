@@ -26,13 +26,19 @@ export function decodeOpaqueCursor(raw: string, length: number): unknown[] {
 }
 
 /**
- * A page position for listings ordered in memory or by relevance, where no keyset exists: how many
- * results came before, the match count when the listing began (one traversal reports one total),
- * and a fingerprint of the query, so a cursor cannot continue another listing.
+ * Offset cursors page listings ordered in memory or by relevance, where no keyset exists:
+ * [offset, count, fingerprint], how many results came before, the match count when the cursor was
+ * issued and a fingerprint of the query, so a cursor cannot continue another listing. The count is
+ * kept so cursors already issued still decode, and never read back: every page counts its own
+ * matches, as a count a caller can edit must not be echoed.
+ *
+ * An OffsetListing is what such a cursor continues: the listing's fingerprint, and how deep it may
+ * go (the most results the listing ever holds). The depth keeps a forged offset from reaching SQL (a LIMIT or
+ * OFFSET of 2^63 is a database error) or making a listing read past its cap.
  */
-export interface OffsetCursor {
-  offset: number;
-  total: number;
+export interface OffsetListing {
+  fingerprint: string;
+  maxOffset: number;
 }
 
 /** A short digest of what identifies a listing (its tool, filters and order). */
@@ -40,20 +46,20 @@ export function listingFingerprint(parts: readonly unknown[]): string {
   return createHash("sha256").update(JSON.stringify(parts)).digest("base64url").slice(0, 16);
 }
 
-export function encodeOffsetCursor(cursor: OffsetCursor, fingerprint: string): string {
-  return encodeOpaqueCursor([cursor.offset, cursor.total, fingerprint]);
+/** A count a cursor may carry: a safe integer from 0 (JSON numbers past 2^53 are not exact). */
+export function isCursorCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
-/** The cursor's position, or a 400 when it is not one this listing made. */
-export function decodeOffsetCursor(raw: string, fingerprint: string): OffsetCursor {
+/** The cursor's offset, or a 400 when it is not one this listing made (or lies deeper than it goes). */
+export function decodeOffsetCursor(raw: string, listing: OffsetListing): number {
   const [offset, total, filters] = decodeOpaqueCursor(raw, 3);
-  const count = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
-  if (!count(offset) || !count(total) || filters !== fingerprint) throw invalidCursorError();
-  return { offset, total };
+  if (!isCursorCount(offset) || offset > listing.maxOffset || !isCursorCount(total) || filters !== listing.fingerprint) throw invalidCursorError();
+  return offset;
 }
 
-/** The next page's cursor when results remain after this page, else null (no trailing empty page). */
-export function nextOffsetCursor(page: { offset: number; returned: number; total: number }, fingerprint: string): string | null {
+/** The next page's cursor when results remain after this page (within the listing's depth), else null (no trailing empty page). */
+export function nextOffsetCursor(page: { offset: number; returned: number; total: number }, listing: OffsetListing): string | null {
   const next = page.offset + page.returned;
-  return page.returned > 0 && next < page.total ? encodeOffsetCursor({ offset: next, total: page.total }, fingerprint) : null;
+  return page.returned > 0 && next < page.total && next <= listing.maxOffset ? encodeOpaqueCursor([next, page.total, listing.fingerprint]) : null;
 }

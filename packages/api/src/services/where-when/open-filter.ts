@@ -85,14 +85,14 @@ export interface OpenPage extends OpenMatchCounts {
  * (most of a city closed), walk every match a second time looking for open ones. Memory stays
  * bounded: each match contributes its sort keys to one in-database aggregate, and only `limit`
  * ids come back. `orderBy` is the search's own order (RANKING_ORDER, RATING_ORDER), `matches`
- * its condition with any cursor's "after" already in it.
+ * its condition (what the counts count), `after` a cursor's "after" (where the page starts).
  */
 export async function openPageAndCounts(
   db: Db,
-  params: { matches: SQL; at: Date; city?: { timeZone: string | null } | null; orderBy: SQL[]; limit: number },
+  params: { matches: SQL; after?: SQL; at: Date; city?: { timeZone: string | null } | null; orderBy: SQL[]; limit: number },
 ): Promise<OpenPage> {
   const [row] = await db
-    .select(openPageColumns(openCondition(params.at, params.city), params.orderBy, Math.max(1, params.limit)))
+    .select(openPageColumns(openCondition(params.at, params.city), params.orderBy, Math.max(1, params.limit), params.after))
     .from(businesses)
     .where(params.matches);
   return openPageOf(row);
@@ -100,13 +100,15 @@ export async function openPageAndCounts(
 
 /**
  * What an open page selects over a search's matches: both counts, and the first `limit` ids open
- * at the instant (`open`: its condition) in `orderBy` order. `limit` may be a prepared statement's
- * placeholder (search/ranking.ts prepares the first page of a category in a city).
+ * at the instant (`open`: its condition) in `orderBy` order, after a cursor's row when `after` is
+ * given. `limit` may be a prepared statement's placeholder (search/ranking.ts prepares the first
+ * page of a category in a city).
  */
-export function openPageColumns(open: SQL, orderBy: SQL[], limit: number | SQL) {
+export function openPageColumns(open: SQL, orderBy: SQL[], limit: number | SQL, after?: SQL) {
+  const onPage = after ? and(open, after)! : open;
   return {
     ...openCountColumns(open),
-    ids: sql<string[] | null>`(array_agg(${businesses.id} order by ${sql.join(orderBy, sql`, `)}) filter (where ${open}))[1:${limit}]`,
+    ids: sql<string[] | null>`(array_agg(${businesses.id} order by ${sql.join(orderBy, sql`, `)}) filter (where ${onPage}))[1:${limit}]`,
   };
 }
 
