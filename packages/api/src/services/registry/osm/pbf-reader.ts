@@ -1,52 +1,33 @@
-import { createReadStream } from "node:fs";
-import { open, stat } from "node:fs/promises";
-import { OSMTransform, type OSMOptions } from "osm-pbf-parser-node";
+import { open, stat, type FileHandle } from "node:fs/promises";
+import { blobContent, decodeBlobHeader, decodeHeaderBlock, MAX_BLOB_HEADER_BYTES, type OsmHeader } from "./pbf-blocks";
+import { decodePrimitiveBlock, type DecodeOptions, type OsmElement } from "./pbf-primitives";
 
-/** The items osm-pbf-parser-node emits (its typings say only `object`). */
-export interface OsmHeader {
-  bbox?: { left: number; right: number; top: number; bottom: number } | null;
-  required_features?: string[];
-  osmosis_replication_timestamp?: number;
-}
-interface OsmInfo {
-  /** Milliseconds since the epoch. */
-  timestamp?: number;
-}
-export interface OsmNode {
-  type: "node";
-  id: number;
-  lat: number;
-  lon: number;
-  tags?: Record<string, string>;
-  info?: OsmInfo;
-}
-export interface OsmWay {
-  type: "way";
-  id: number;
-  refs: number[];
-  tags?: Record<string, string>;
-  info?: OsmInfo;
-}
-export interface OsmRelation {
-  type: "relation";
-  id: number;
-  members: { type: "node" | "way" | "relation"; ref: number; role: string }[];
-  tags?: Record<string, string>;
-  info?: OsmInfo;
-}
-export type OsmElement = OsmNode | OsmWay | OsmRelation;
+export type { OsmHeader } from "./pbf-blocks";
+export type { OsmElement, OsmNode, OsmRelation, OsmWay } from "./pbf-primitives";
 
+/** A file that is not the OSM PBF it claims to be, or asks for what this reader does not do: the file and the block say where. */
+export class OsmFileError extends Error {
+  constructor(
+    readonly file: string,
+    /** Where the block starts (its 4-byte length), from the start of the file. */
+    readonly offset: number,
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(`OSM PBF file ${file}, block at byte ${offset}: ${reason}`, options);
+    this.name = "OsmFileError";
+  }
+}
+
+/** Each item gets the offset of the block it came from, so a visitor's own complaint can say where. */
 export interface OsmVisitor {
-  header?(header: OsmHeader): void;
-  element(element: OsmElement): void;
+  header?(header: OsmHeader, offset: number): void;
+  element(element: OsmElement, offset: number): void;
 }
-
-/** A blob header is at most 64 KiB (PBF format); a first "length" above it means another format. */
-const MAX_BLOB_HEADER_BYTES = 64 * 1024;
 
 /**
  * Checks the file exists and starts like an OSM PBF (a short blob header naming "OSMHeader"),
- * so a text file or an empty file gets a clear error instead of the parser's "input format error".
+ * so a text file or an empty file is called what it is rather than a corrupt extract.
  */
 export async function assertOsmPbf(file: string): Promise<void> {
   let size: number;
@@ -77,35 +58,61 @@ export async function assertOsmPbf(file: string): Promise<void> {
 }
 
 /**
- * One pass over the file, item by item, in file order (PBF: nodes, then ways, then relations).
- * A file that breaks off or is corrupt further on rejects with an error naming it.
+ * One pass over the file, block by block, in file order (PBF: nodes, then ways, then relations).
+ * Nothing in the file is trusted: a block header over 64 KiB, a blob over 32 MiB (compressed or
+ * inflated), a corrupt blob or block, a file that breaks off, or a required feature this reader
+ * lacks rejects with an OsmFileError naming the file and the block's offset. The visitor's own
+ * errors pass through as they are.
  */
-export async function readOsmPbf(file: string, options: OSMOptions, visitor: OsmVisitor): Promise<void> {
-  const source = createReadStream(file);
-  const parser = new OSMTransform(options);
-  // pipe() does not forward the source's errors: without this a read error would hang the loop.
-  source.on("error", (error) => parser.destroy(error));
-  source.pipe(parser);
-  // The visitor's own errors are not the file's fault: they pass through unwrapped.
-  let visitorFailed = false;
+export async function readOsmPbf(file: string, options: DecodeOptions, visitor: OsmVisitor): Promise<void> {
+  const handle = await open(file, "r");
   try {
-    for await (const batch of parser as AsyncIterable<unknown[]>) {
-      for (const item of batch) {
-        const element = item as OsmElement | OsmHeader;
+    const { size } = await handle.stat();
+    let offset = 0;
+    while (offset < size) {
+      const block = offset;
+      const fail = (reason: string, cause?: unknown) => new OsmFileError(file, block, reason, cause === undefined ? undefined : { cause });
+      const decode = <T>(work: () => T): T => {
         try {
-          if ("type" in element) visitor.element(element);
-          else visitor.header?.(element);
+          return work();
         } catch (error) {
-          visitorFailed = true;
-          throw error;
+          throw fail(error instanceof Error ? error.message : String(error), error);
         }
+      };
+      const read = async (length: number, what: string) => {
+        const bytes = await readAt(handle, offset, Math.min(length, size - offset));
+        if (bytes.length < length) throw fail(`the file ends ${bytes.length} bytes into ${what} of ${length} bytes (truncated)`);
+        offset += length;
+        return bytes;
+      };
+      const headerLength = (await read(4, "the block's length")).readUInt32BE(0);
+      if (headerLength > MAX_BLOB_HEADER_BYTES)
+        throw fail(`the block header declares ${headerLength} bytes, more than the ${MAX_BLOB_HEADER_BYTES} a PBF block header may have`);
+      const headerBytes = await read(headerLength, "the block header");
+      const { type, datasize } = decode(() => decodeBlobHeader(headerBytes));
+      if (block === 0 && type !== "OSMHeader") throw fail(`the first block is "${type}", not an OSMHeader`);
+      const blob = await read(datasize, "the blob");
+      if (type === "OSMHeader") {
+        const header = decode(() => decodeHeaderBlock(blobContent(blob)));
+        visitor.header?.(header, block);
+      } else if (type === "OSMData") {
+        const elements = decode(() => decodePrimitiveBlock(blobContent(blob), options));
+        for (const element of elements) visitor.element(element, block);
       }
+      // Another type is not ours to read: the format says to skip it.
     }
-  } catch (error) {
-    source.destroy();
-    parser.destroy();
-    if (visitorFailed) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`Truncated or corrupt OSM PBF file: ${file} (${reason})`, { cause: error });
+  } finally {
+    await handle.close();
   }
+}
+
+async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const { bytesRead } = await handle.read(bytes, filled, length - filled, position + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return bytes.subarray(0, filled);
 }

@@ -7,7 +7,7 @@ import { resolveCity } from "./city-resolver";
 import { osmConfidence } from "./confidence";
 import { normalizeEmail, normalizePhone, normalizeWebsite, ownerLong, ownerShort, streetAddress, tagValue } from "./facts";
 import { parseOpeningHours } from "./opening-hours";
-import { assertOsmPbf, readOsmPbf, type OsmElement, type OsmHeader } from "./pbf-reader";
+import { assertOsmPbf, OsmFileError, readOsmPbf, type OsmElement, type OsmHeader } from "./pbf-reader";
 
 export const DEFAULT_OSM_SOURCE = "openstreetmap";
 
@@ -49,11 +49,16 @@ export async function scanOsmExtract(file: string, options: ScanOsmOptions = {})
   const unparsedOpeningHours: Record<string, number> = {};
   const count = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
 
+  // An edit is never later than now: a clock gone wrong, or a forged file, does not date a claim in the future.
+  const startedAt = Date.now();
+  const notLater = (timestamp: number) => Math.min(timestamp, startedAt);
+
   // Pass 1: the header, the candidates, the newest edit.
   let header: OsmHeader | undefined;
   let elements = 0;
   let newestEdit = 0;
   const candidates: Candidate[] = [];
+  const candidateIds = new Set<string>();
   await readOsmPbf(
     file,
     { withTags: true, withInfo: true },
@@ -61,16 +66,21 @@ export async function scanOsmExtract(file: string, options: ScanOsmOptions = {})
       header(item) {
         header ??= item;
       },
-      element(element) {
+      element(element, offset) {
         elements++;
-        const timestamp = element.info?.timestamp;
+        const edited = element.info?.timestamp;
+        const timestamp = edited === undefined ? undefined : notLater(edited);
         if (timestamp !== undefined && timestamp > newestEdit) newestEdit = timestamp;
         const tags = element.tags;
         if (!tags?.name?.trim()) return;
         const kind = classifyTags(tags);
         if (!kind) return;
         if (kind.kind !== "business") return countNotBusiness(kind);
-        candidates.push(candidateOf(element, tags, kind.category, timestamp));
+        const candidate = candidateOf(element, tags, kind.category, timestamp);
+        // Two records with one id would be one business written twice: the file is wrong, say where.
+        if (candidateIds.has(candidate.recordId)) throw new OsmFileError(file, offset, `${element.type} ${element.id} appears twice`);
+        candidateIds.add(candidate.recordId);
+        candidates.push(candidate);
       },
     },
   );
@@ -84,7 +94,7 @@ export async function scanOsmExtract(file: string, options: ScanOsmOptions = {})
   await locateCandidates(file, candidates);
 
   const gazetteer = options.gazetteer ?? loadGazetteer();
-  const fallbackTimestamp = header.osmosis_replication_timestamp ? header.osmosis_replication_timestamp * 1000 : newestEdit || undefined;
+  const fallbackTimestamp = header.osmosis_replication_timestamp ? notLater(header.osmosis_replication_timestamp * 1000) : newestEdit || undefined;
   const newest = new Date(newestEdit || fallbackTimestamp || 0);
   const records: RegistryRecord[] = [];
   for (const candidate of candidates) {
