@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CORRECTABLE_PROPERTIES } from "@directory/db/enums";
 import { ZOperatingStatusValue } from "../services/claims/claim-values";
-import { visibleLength } from "../services/shared/owner-text";
+import { hasVisibleText, visibleLength } from "../services/shared/owner-text";
 import { ZOwnerLongText } from "../services/shared/owner-text-schemas";
 
 /*
@@ -10,14 +10,11 @@ import { ZOwnerLongText } from "../services/shared/owner-text-schemas";
  * counted only once its input is valid, so a refused draft costs no one's allowance.
  */
 
-/** Consent shown as invisible characters is no consent: count only what a person could read. */
+/** Consent shown as invisible characters is no consent: count only what a person could read (owner-text.ts has the rule). */
 export const MIN_VISIBLE_CONSENT_CHARACTERS = 10;
 /** How old an attested consent may be, and how far ahead of our clock a client's may run. */
 export const CONSENT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 export const CONSENT_CLOCK_SKEW_MS = 5 * 60 * 1000;
-
-/** A name or a message made only of invisible characters is empty. */
-const hasVisibleText = (text: string) => visibleLength(text) > 0;
 
 function isRecentConsent(iso: string): boolean {
   const age = Date.now() - new Date(iso).getTime();

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { OPERATING_STATUSES, type ClaimProperty, type OpeningHoursSpec } from "@directory/db";
 import { DomainError } from "../../errors";
-import { cleanOwnerList, cleanOwnerText, OWNER_TEXT_LIMITS } from "../shared/owner-text";
+import { cleanOwnerList, cleanOwnerText, hasVisibleText, OWNER_TEXT_LIMITS } from "../shared/owner-text";
 
 /*
  * What a claim's value may be, per property: the one rule every writer passes (owner edits, admin
@@ -12,11 +12,11 @@ import { cleanOwnerList, cleanOwnerText, OWNER_TEXT_LIMITS } from "../shared/own
 
 const shortText = z.string().transform((text) => cleanOwnerText(text, OWNER_TEXT_LIMITS.short));
 const longText = z.string().transform((text) => cleanOwnerText(text, OWNER_TEXT_LIMITS.long));
-const nonEmpty = (what: string) => shortText.refine((text) => text.length > 0, `${what} must not be empty`);
+const nonEmpty = (what: string) => shortText.refine(hasVisibleText, `${what} must hold visible characters`);
 const textList = z
   .array(z.string())
   .max(OWNER_TEXT_LIMITS.listItems, `at most ${OWNER_TEXT_LIMITS.listItems} items`)
-  .transform((items) => cleanOwnerList(items).filter((item) => item.length > 0));
+  .transform((items) => cleanOwnerList(items).filter(hasVisibleText));
 const slugValue = z
   .string()
   .trim()

@@ -5,7 +5,7 @@ import { DomainError } from "../../errors";
 import { canonicalJson, parseClaimValue } from "../claims/claim-values";
 import { requireServableBySlug } from "../entities/business-lookup";
 import { isUuid } from "../shared/ids";
-import { cleanOwnerText, OWNER_TEXT_LIMITS } from "../shared/owner-text";
+import { cleanOwnerText, hasVisibleText, OWNER_TEXT_LIMITS } from "../shared/owner-text";
 
 /*
  * Corrections: anyone (an agent, a person) says a fact of a listing is wrong and proposes a value.
@@ -109,7 +109,7 @@ export async function submitCorrection(db: Db, params: SubmitCorrectionParams) {
   const business = await requireServableBySlug(db, slug);
   const { property, value } = proposedFact(params);
   const evidence = cleanOwnerText(params.evidence, CORRECTION_EVIDENCE_LIMIT);
-  if (evidence.length === 0) throw new DomainError("INVALID_INPUT", "Invalid parameter evidence: say what shows the fact is wrong (a text or a URL)");
+  if (!hasVisibleText(evidence)) throw new DomainError("INVALID_INPUT", "Invalid parameter evidence: say what shows the fact is wrong (a text or a URL)");
   const observedAt = params.observedAt === undefined ? null : new Date(params.observedAt);
   if (observedAt && observedAt.getTime() > at.getTime() + OBSERVED_AT_SKEW_MS) {
     throw new DomainError("INVALID_INPUT", "Invalid parameter observedAt: it is in the future");

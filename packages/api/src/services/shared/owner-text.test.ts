@@ -7,7 +7,8 @@ import { ZOffersOutput } from "../../routers/entities/get-offers.types";
 import { ZEntityProfile } from "../../routers/entities/entity-profile.types";
 import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 import { writeClaims } from "../claims/claim-writes";
-import { cleanOwnerJson, cleanOwnerList, cleanOwnerText, OWNER_TEXT_LIMITS, TRUNCATION_NOTE, visibleLength } from "./owner-text";
+import { parseClaimValue } from "../claims/claim-values";
+import { cleanOwnerJson, cleanOwnerList, cleanOwnerText, hasVisibleText, OWNER_TEXT_LIMITS, TRUNCATION_NOTE, visibleLength } from "./owner-text";
 import { anonymousCaller } from "../../test-callers";
 
 let database: TestDatabase;
@@ -26,6 +27,45 @@ describe("owner-written text reaches agents as plain, bounded data", () => {
     expect(cleanOwnerText("Hi\u{E0158}\u{E0159}\uFE00 there", 100)).toBe("Hi there");
     expect(cleanOwnerText("\u0301Cafe\u0301 and cafe \u0301", 100)).toBe("Cafe\u0301 and cafe ");
     expect(visibleLength("\u2800\u3164 \u200B ok")).toBe(2);
+  });
+
+  it("counts only letters, digits and punctuation that render, the cleaner and the counter agreeing (issue 38 item 3)", () => {
+    const nothingVisible: Record<string, string> = {
+      "a combining mark behind a hidden character": "\u200B\u0301\u200B\u0301",
+      "combining marks on blanks": "\u2800\u0301 \u20DD",
+      "white space and blanks": " \u00A0\u3000\u2028\u2800\t",
+      "hidden letters": "\u3164\u115F\u1160\uFFA0",
+      placeholders: "\uFFFC\uFFFD\u{1D159}",
+      unassigned: "\u0378\u{50000}",
+      noncharacters: "\uFDD0\uFFFE\u{1FFFF}\u{10FFFF}",
+      "private use": "\uE000\u{F0000}\u{100000}",
+      symbols: "€✓😀",
+    };
+    for (const [name, text] of Object.entries(nothingVisible)) {
+      expect(visibleLength(text), name).toBe(0);
+      expect(hasVisibleText(text), name).toBe(false);
+    }
+    // One per letter, digit or punctuation code point, whatever the normalisation or the script.
+    const counted: [string, number][] = [
+      ["Café", 4],
+      ["Cafe\u0301", 4],
+      ["नमस्ते", 4],
+      ["I agree.", 7],
+      ["24/7 \u{1D400}\u{1D401}", 6],
+      ["a\u200B\u0301b", 2],
+    ];
+    for (const [text, length] of counted) expect(visibleLength(text), text).toBe(length);
+    // The cleaner removes to the same fixed point the counter starts from.
+    for (const text of [...Object.values(nothingVisible), ...counted.map(([text]) => text)]) {
+      expect(visibleLength(cleanOwnerText(text, 100)), text).toBe(visibleLength(text));
+    }
+    expect(cleanOwnerText("\u200B\u0301\u200B\u0301 ok", 100)).toBe(" ok");
+  });
+
+  it("refuses an owner's name with nothing visible and drops such list items", () => {
+    expect(() => parseClaimValue("name", "\u2800\u{1D159}\uFFFC")).toThrow(/Invalid name: a name must hold visible characters/);
+    expect(parseClaimValue("name", "Clinic\u200B")).toBe("Clinic");
+    expect(parseClaimValue("services", ["cleaning", "\u2800\uE000", "\u200B\u0301"])).toEqual(["cleaning"]);
   });
 
   it("strips control, zero-width, bidi and tag characters and caps the length", () => {

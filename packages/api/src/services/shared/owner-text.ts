@@ -14,12 +14,39 @@ const HIDDEN_CHARACTERS =
 /** The same class, unflagged, for a side-effect-free test. */
 const HAS_HIDDEN_CHARACTER = new RegExp(HIDDEN_CHARACTERS.source, "u");
 
-/** Characters that show as blank space: white space, and the blank Braille pattern often used as an invisible filler. */
-const BLANK = /[\s\u2800]/gu;
+/**
+ * Removes hidden characters until none is left: removing one can leave a combining mark with no
+ * letter to sit on, which the next pass removes. The cleaner and the visible-text rule both start
+ * here, so they never disagree on what is hidden.
+ */
+function withoutHiddenCharacters(text: string): string {
+  let current = text;
+  let next = current.replace(HIDDEN_CHARACTERS, "");
+  while (next !== current) {
+    current = next;
+    next = current.replace(HIDDEN_CHARACTERS, "");
+  }
+  return current;
+}
 
-/** How many characters of the cleaned text a person would see: what "at least N visible characters" counts. */
+/**
+ * The visible-text rule (Unicode TR36/TR39): of the cleaned text, only letters, digits and
+ * punctuation count, one per code point. Everything else never counts: white space, symbols and the
+ * blanks and placeholders among them (U+2800 blank Braille, U+1D159 null notehead, U+FFFC, U+FFFD),
+ * unassigned code points and noncharacters (Cn), private use (Co), and combining marks, which add
+ * nothing a person could read without the letter they sit on. The letters that render as nothing
+ * (the Hangul fillers) are default-ignorable, so the cleaning has removed them already.
+ */
+const COUNTED = /[\p{L}\p{N}\p{P}]/gu;
+
+/** How many characters of the cleaned text a person could read: what "at least N visible characters" counts. */
 export function visibleLength(text: string): number {
-  return text.replace(HIDDEN_CHARACTERS, "").replace(BLANK, "").length;
+  return withoutHiddenCharacters(text).match(COUNTED)?.length ?? 0;
+}
+
+/** The one rule for "holds something to read": consent, names, messages, owner text and correction evidence. */
+export function hasVisibleText(text: string): boolean {
+  return visibleLength(text) > 0;
 }
 
 /**
@@ -34,8 +61,7 @@ export const TRUNCATION_NOTE = "… [truncated]";
 export function cleanOwnerText(text: string, maxLength: number): string {
   // Most text is clean and short: one scan, no copy (the partner feed cleans ~20,000 strings a second).
   if (text.length <= maxLength && !HAS_HIDDEN_CHARACTER.test(text)) return text;
-  // Twice: removing a hidden character can leave a combining mark with no letter to sit on.
-  const visible = text.replace(HIDDEN_CHARACTERS, "").replace(HIDDEN_CHARACTERS, "");
+  const visible = withoutHiddenCharacters(text);
   if (visible.length <= maxLength) return visible;
   // Never cut a surrogate pair in half: a lone surrogate is not text.
   const end = /[\uD800-\uDBFF]/.test(visible.charAt(maxLength - 1)) ? maxLength - 1 : maxLength;
