@@ -130,7 +130,7 @@ describe("the bulk export", () => {
     await importRegistry(database.db, await scanWith([record("+423 000 00 02")]), { source: "feed-test" });
     after = await follow(copy, after);
     expect(JSON.parse(copy.get(imported!.businessId)!).telephone).toBe("+423 000 00 02");
-    await importRegistry(database.db, await scanWith([]), { source: "feed-test" });
+    await importRegistry(database.db, await scanWith([]), { source: "feed-test", allowRemovals: true });
 
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     await sweepExpiredSubscriptions(database.db);

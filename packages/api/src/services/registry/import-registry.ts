@@ -1,5 +1,6 @@
 import type { ClaimProperty, Db } from "@directory/db";
 import { insertMissingCategories } from "@directory/db/seed";
+import { DomainError } from "../../errors";
 import { createBusinesses } from "../claims/business-creation";
 import { writeClaims, type NewClaim } from "../claims/claim-writes";
 import { setInService } from "../claims/lifecycle";
@@ -8,7 +9,7 @@ import { forEachConcurrently, relaxedCommit, withRetryOnRace } from "./import-ba
 import { ensureCities } from "./registry-cities";
 import { SOURCE_PATTERN, type RegistryRecord, type RegistryScan } from "./registry-record";
 import { matchMovedRecords } from "./registry-matching";
-import { knownRecords, rekeyMovedRecords, removeMissing, upsertRecords } from "./registry-record-rows";
+import { knownRecords, plannedRemovals, rekeyMovedRecords, removeMissing, upsertRecords } from "./registry-record-rows";
 
 /** The properties a registry speaks for: one it listed before and lists no more is retracted (null). */
 const REGISTRY_PROPERTIES = [
@@ -30,6 +31,13 @@ const ABSENT: Partial<Record<ClaimProperty, unknown>> = { openingHours: [] };
 
 export const DEFAULT_BATCH_SIZE = 500;
 
+/**
+ * The share of a source's records in service inside a file's area that one import may take out
+ * of service unasked: a file cut wrong, or one whose header claims far more than it holds, would
+ * otherwise empty the directory of that source.
+ */
+export const MAX_REMOVED_SHARE = 0.2;
+
 export interface ImportOptions {
   /** The claims' source and the records' namespace, e.g. "openstreetmap". */
   source: string;
@@ -42,6 +50,8 @@ export interface ImportOptions {
    * embedded database runs them one after another whatever this says). 1 by default.
    */
   concurrency?: number;
+  /** Lets the import remove more than MAX_REMOVED_SHARE of the source's records in the area (`--allow-removals`). */
+  allowRemovals?: boolean;
   /** Called after each committed batch with the records done so far. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -69,8 +79,9 @@ class DryRunRollback extends Error {}
  * source said last is no change), records back after a removal reactivate their business. Only
  * when every batch is in do records of the same source inside the scan's area that the scan no
  * longer has take their businesses out of service (removed_from_source), so a run that fails
- * half-way removes nothing, and running it again (a diff) finishes it. Each business that changes
- * gets exactly one entity.updated.
+ * half-way removes nothing, and running it again (a diff) finishes it. An import that would remove
+ * more than MAX_REMOVED_SHARE of them is refused before anything is written, unless allowRemovals.
+ * Each business that changes gets exactly one entity.updated.
  */
 export async function importRegistry(db: Db, scan: RegistryScan, options: ImportOptions): Promise<ImportSummary> {
   const { source, dryRun = false, batchSize = DEFAULT_BATCH_SIZE, at = new Date() } = options;
@@ -83,25 +94,37 @@ export async function importRegistry(db: Db, scan: RegistryScan, options: Import
     ...{ added: 0, changed: 0, unchanged: 0, removed: 0, reactivated: 0 },
     ...{ skipped: scan.skipped, unmappedTags: scan.unmappedTags, unparsedOpeningHours: scan.unparsedOpeningHours },
   };
+  const seen = new Set<string>();
+  for (const { recordId } of scan.records) {
+    if (seen.has(recordId))
+      throw new DomainError("INVALID_INPUT", `Record ${recordId} appears twice in the records of source "${source}": one record is one business`);
+    seen.add(recordId);
+  }
+  // A source cannot have seen a business after the import that writes it down.
+  const records = scan.records.map((record) => (record.observedAt > at ? { ...record, observedAt: at } : record));
   const batches: RegistryRecord[][] = [];
-  for (let start = 0; start < scan.records.length; start += batchSize) batches.push(scan.records.slice(start, start + batchSize));
+  for (let start = 0; start < records.length; start += batchSize) batches.push(records.slice(start, start + batchSize));
   let done = 0;
   const run = async (inTransaction: <T>(work: (tx: Db) => Promise<T>) => Promise<T>, concurrency: number) => {
     const context = await inTransaction(async (tx): Promise<BatchContext> => {
+      const moved = await matchMovedRecords(tx, scan, source);
+      // Before any batch: a refused import has written nothing.
+      const planned = await plannedRemovals(tx, scan, source, new Set(moved.values()));
+      if (!options.allowRemovals && planned.removed > MAX_REMOVED_SHARE * planned.inService) throw removalsRefused(source, planned);
       await insertMissingCategories(tx);
       // Every city first, in one transaction: batches running side by side then never wait on
       // each other's new cities.
       const citySlugs = await ensureCities(
         tx,
-        scan.records.map((record) => record.city),
+        records.map((record) => record.city),
       );
-      return { source, at, citySlugs, moved: await matchMovedRecords(tx, scan, source) };
+      return { source, at, citySlugs, moved };
     });
     await forEachConcurrently(batches, concurrency, async (batch) => {
       const counts = await withRetryOnRace(() => inTransaction((tx) => applyBatch(tx, batch, context)));
       for (const key of COUNTED) summary[key] += counts[key];
       done += batch.length;
-      options.onProgress?.(done, scan.records.length);
+      options.onProgress?.(done, records.length);
     });
     summary.removed = await inTransaction((tx) => removeMissing(tx, scan, source, at));
   };
@@ -118,6 +141,15 @@ export async function importRegistry(db: Db, scan: RegistryScan, options: Import
     if (!(error instanceof DryRunRollback)) throw error;
   }
   return summary;
+}
+
+function removalsRefused(source: string, planned: { removed: number; inService: number }): DomainError {
+  return new DomainError(
+    "CONFLICT",
+    `This import would remove ${planned.removed} of the ${planned.inService} records source "${source}" has in service inside the file's area, ` +
+      `more than ${MAX_REMOVED_SHARE * 100}%: is the file the whole area its header claims? Run it again with --allow-removals if these removals are meant`,
+    { removed: planned.removed, inService: planned.inService },
+  );
 }
 
 const COUNTED = ["added", "changed", "unchanged", "reactivated"] as const;

@@ -58,20 +58,42 @@ export async function upsertRecords(tx: Db, source: string, records: readonly Re
       is distinct from (excluded.name, excluded.lat, excluded.lng, excluded.observed_at, null)`);
 }
 
-/** Records of this source inside the scan's area that it no longer has: their businesses leave service. */
-export async function removeMissing(tx: Db, scan: RegistryScan, source: string, at: Date): Promise<number> {
+/** Records of this source in service inside the scan's area: what its removals are weighed against. */
+async function inServiceInArea(tx: Db, scan: RegistryScan, source: string, lock: boolean): Promise<{ record_id: string; business_id: string }[]> {
   // The scanner sets it: the header's bounding box, else the extent of the data (registry-record.ts).
   const area = scan.area;
-  if (!area) return 0;
-  const present = new Set(scan.records.map((record) => record.recordId));
-  const inArea = rowsOf<{ record_id: string; business_id: string }>(
+  if (!area) return [];
+  return rowsOf<{ record_id: string; business_id: string }>(
     await tx.execute(sql`
       select record_id, business_id from registry_records
       where source = ${source} and removed_at is null
         and lat between ${area.minLat} and ${area.maxLat} and lng between ${area.minLng} and ${area.maxLng}
-      for update`),
+      ${lock ? sql`for update` : sql``}`),
   );
-  const gone = inArea.filter((row) => !present.has(row.record_id));
+}
+
+function missingFrom<T extends { record_id: string }>(scan: RegistryScan, rows: readonly T[], continued: ReadonlySet<string> = new Set()): T[] {
+  const present = new Set(scan.records.map((record) => record.recordId));
+  return rows.filter((row) => !present.has(row.record_id) && !continued.has(row.record_id));
+}
+
+/**
+ * What removeMissing will take out of service once the batches are in, counted before any of
+ * them: `continued` are the held records that new ones take over (registry-matching.ts).
+ */
+export async function plannedRemovals(
+  tx: Db,
+  scan: RegistryScan,
+  source: string,
+  continued: ReadonlySet<string>,
+): Promise<{ removed: number; inService: number }> {
+  const inArea = await inServiceInArea(tx, scan, source, false);
+  return { removed: missingFrom(scan, inArea, continued).length, inService: inArea.length };
+}
+
+/** Records of this source inside the scan's area that it no longer has: their businesses leave service. */
+export async function removeMissing(tx: Db, scan: RegistryScan, source: string, at: Date): Promise<number> {
+  const gone = missingFrom(scan, await inServiceInArea(tx, scan, source, true));
   if (gone.length === 0) return 0;
   await tx.execute(sql`
     update registry_records set removed_at = ${at.toISOString()}::timestamptz
