@@ -4,9 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "@directory/db";
-import { OSM_EXTRACTS } from "@directory/api/testing";
+import { fileBlock, headerBlock, OSM_EXTRACTS, osmPbfFile, rawZlibBlob, zlibBlob } from "@directory/api/testing";
 
 const run = promisify(execFile);
 const bin = fileURLToPath(new URL("../bin/directory-admin.mjs", import.meta.url));
@@ -36,6 +37,41 @@ describe("directory-admin import osm (embedded database)", () => {
 
     const again = JSON.parse((await importOsm(OSM_EXTRACTS.liechtenstein2013, "--dry-run", "--json")).stdout);
     expect(again).toMatchObject({ dryRun: true, added: 0, changed: 0, unchanged: summary.added });
+  }, 120_000);
+
+  it("refuses to take more than 20% of the source's businesses in the file's area out of service unless --allow-removals", async () => {
+    // One business, in a file whose header claims the whole world: every business imported above would go.
+    const world = join(dataDir, "whole-world.osm.pbf");
+    const lone = { id: 1, lat: 47.14, lng: 9.52, tags: { name: "Lone Cafe", amenity: "cafe" }, timestamp: 1_700_000_000 };
+    writeFileSync(world, osmPbfFile({ bbox: { minLat: -90, minLng: -180, maxLat: 90, maxLng: 180 } }, [lone]));
+    const removable: number[] = [];
+    for (const dryRun of [["--dry-run"], []]) {
+      const refused = await importOsm(world, ...dryRun).catch((error: { code: number; stderr: string }) => error);
+      expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/would remove (\d+) of the \1 records .*more than 20%.* --allow-removals/) });
+      removable.push(Number(/would remove (\d+)/.exec(refused.stderr)![1]));
+    }
+    expect(removable[0]).toBeGreaterThan(100);
+    expect(removable[1]).toBe(removable[0]);
+    const allowed = JSON.parse((await importOsm(world, "--dry-run", "--allow-removals", "--json")).stdout);
+    expect(allowed).toMatchObject({ dryRun: true, added: 1, removed: removable[0] });
+  }, 120_000);
+
+  it("refuses a corrupt file and a zlib bomb in one line naming the file and the block, without a stack", async () => {
+    const header = fileBlock("OSMHeader", zlibBlob(headerBlock({})));
+    const corrupt = join(dataDir, "corrupt.osm.pbf");
+    writeFileSync(corrupt, Buffer.concat([header, fileBlock("OSMData", rawZlibBlob(Buffer.from("this was never zlib data"), 100))]));
+    // 40 MiB of zeros in a few dozen KiB, declaring 1000 bytes.
+    const bomb = join(dataDir, "bomb.osm.pbf");
+    writeFileSync(bomb, Buffer.concat([header, fileBlock("OSMData", rawZlibBlob(deflateSync(Buffer.alloc(40 * 1024 * 1024)), 1000))]));
+    const reasons = {
+      [corrupt]: "the blob's zlib data is corrupt (incorrect header check)",
+      [bomb]: "the blob inflates to more than the 33554432 bytes a PBF blob may have",
+    };
+    for (const [file, reason] of Object.entries(reasons)) {
+      const failure = await importOsm(file).catch((error: { code: number; stderr: string }) => error);
+      expect(failure).toMatchObject({ code: 1 });
+      expect(failure.stderr.trim().split("\n")).toEqual([`reading ${file} ...`, `admin: OSM PBF file ${file}, block at byte ${header.length}: ${reason}`]);
+    }
   }, 120_000);
 
   it("refuses a file that is not PBF, a truncated one and a bad --source, naming the problem, exiting non-zero, writing nothing", async () => {

@@ -10,6 +10,7 @@ const IMPORT_CONCURRENCY_POSTGRES = 2;
 interface ImportOsmOptions {
   source: string;
   dryRun?: boolean;
+  allowRemovals?: boolean;
   json?: boolean;
 }
 
@@ -22,6 +23,7 @@ export function registerImportCommands(program: Command): void {
     .description("import named businesses of an OpenStreetMap extract (.osm.pbf) as unclaimed, registry-sourced listings; a re-import applies the difference")
     .option("--source <name>", "source name of the claims (lower-case letters, digits, dots, dashes; at most 40)", "openstreetmap")
     .option("--dry-run", "read the file and print what would change, writing nothing")
+    .option("--allow-removals", "let the import take out of service more than 20% of the source's businesses inside the file's area (refused otherwise)")
     .option("--json", "print the summary as one JSON object on stdout")
     .action(async (file: string, options: ImportOsmOptions) => {
       if (!IMPORT_SOURCE_PATTERN.test(options.source)) {
@@ -47,6 +49,7 @@ export function registerImportCommands(program: Command): void {
         const summary = await importRegistry(database.db, scan, {
           source: options.source,
           dryRun: options.dryRun,
+          allowRemovals: options.allowRemovals,
           // PostgreSQL takes two batches at once (one per core here); the embedded database one.
           concurrency: "url" in databaseOptions ? IMPORT_CONCURRENCY_POSTGRES : 1,
           onProgress: (done) => {

@@ -11,6 +11,8 @@ export const createTestDatabase = testDatabaseFactory("demo", seedDemoWorld);
 
 /** The real OpenStreetMap extracts shipped in fixtures/osm, for the import tests in every package. */
 export { OSM_EXTRACTS } from "./services/registry/osm/test-extracts";
+/** OSM PBF files built in code, well-formed or broken on purpose, for the reader's and the CLI's tests. */
+export { fileBlock, headerBlock, osmPbfFile, rawZlibBlob, zlibBlob } from "./services/registry/osm/pbf-test-files";
 
 /** Where-when fixtures: a local time in a zone as an ISO instant, and a haversine apart from the SQL under test. */
 export { atLocal, haversineKm } from "./services/where-when/near-fixtures";
