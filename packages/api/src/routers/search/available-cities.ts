@@ -1,4 +1,4 @@
-import { availableCities as citiesOf } from "../../services/search/category-search";
+import { availableCities as citiesOf } from "../../services/search/available-cities";
 import { anonymousDailyProcedure } from "../../procedures/builders";
 import { availableCitiesMeta, ZAvailableCitiesInput, ZAvailableCitiesOutput } from "./available-cities.types";
 

@@ -1,7 +1,8 @@
 import { and, count, desc, eq, ne, not } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businesses, cities } from "@directory/db";
-import { AVAILABLE_CITIES_MAX, LISTICLE_CANDIDATES } from "../../services/search/category-search";
+import { AVAILABLE_CITIES_MAX } from "../../services/search/available-cities";
+import { LISTICLE_CANDIDATES } from "../../services/search/category-search";
 import { KEYWORD_RANKED_MAX } from "../../services/search/keyword-ranking";
 import { NEAR_COUNT_CAP } from "../../services/where-when/where-when-params";
 import { anonymousCaller, SERVABLE } from "../../test-callers";
@@ -83,6 +84,7 @@ describe("offset cursors are bounded by their listing's depth", () => {
       const atCap = await listing.page(atOffset(first.nextCursor!, listing.cap));
       expect(atCap.nextCursor).toBeNull();
       expect(atCap.total).toBe(0);
+      expect(atCap.totalMatches).toBe(first.totalMatches);
     }
   });
 });
@@ -129,6 +131,17 @@ describe("ranked keyset cursors continue only their own listing", () => {
       cursor: forged(first.nextCursor!, ([id, , fingerprint]) => [id, 999_999, fingerprint]),
     });
     expect(page.totalMatches).toBe(first.totalMatches);
+    // After the listing's last row no row is left to carry the count.
+    const all = await caller.search.lookupBusinesses({ category: pair.category, city: pair.city, limit: 50 });
+    expect(all.nextCursor).toBeNull();
+    const afterLast = await caller.search.searchCategory({
+      category: pair.category,
+      city: pair.city,
+      limit: 1,
+      cursor: forged(first.nextCursor!, ([, , fingerprint]) => [all.businesses.at(-1)!.id, 999_999, fingerprint]),
+    });
+    expect(afterLast.businesses).toEqual([]);
+    expect(afterLast.totalMatches).toBe(first.totalMatches);
     const openAt = atLocal("2026-05-12T10:00:00", pair.timeZone);
     const open = await caller.search.searchCategory({ category: pair.category, city: pair.city, openAt, limit: 1 });
     expect(open.nextCursor).not.toBeNull();

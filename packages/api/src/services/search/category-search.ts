@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
-import { businesses, cities, preparedQuery, type Category, type City, type Db } from "@directory/db";
-import { decodeOffsetCursor, listingFingerprint, nextOffsetCursor } from "../shared/opaque-cursor";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { businesses, preparedQuery, type Category, type City, type Db } from "@directory/db";
+import { listingFingerprint } from "../shared/opaque-cursor";
 import type { BusinessRecord } from "../entities/business-lookup";
 import { servableCondition } from "../entities/servable";
 import { invalidParameter, isPlain, readWhereWhen, type WhereWhen, type WhereWhenInput } from "../where-when/where-when-params";
@@ -159,49 +159,6 @@ export async function rankedListings(db: Db, params: RankedListingsParams) {
     ...filteredListings(page, whereWhen, params.baseUrl),
     rankingModel: searchOrderDisclosure(sort),
   };
-}
-
-/** How deep the cities of a category page: past every city of the shipped gazetteer (the only source of city rows). */
-export const AVAILABLE_CITIES_MAX = 200_000;
-
-/** Cities with at least one servable business in a category, most listings first, a page at a time. */
-export async function availableCities(db: Db, params: { category: string; limit: number; cursor?: string }) {
-  const category = await requireResolved(db, await resolveCategory(db, params.category), "category", params.category);
-  const listing = { fingerprint: listingFingerprint(["cities", category.slug]), maxOffset: AVAILABLE_CITIES_MAX };
-  const offset = params.cursor ? decodeOffsetCursor(params.cursor, listing) : 0;
-  const rows = await citiesWithListings(db, { category, limit: params.limit, offset });
-  const cities = rows.map(({ totalMatches: _, ...city }) => city);
-  // Past the last city no row carries the count: the offset is then all there is.
-  const totalMatches = rows[0]?.totalMatches ?? offset;
-  return {
-    category: resolvedCategory(category),
-    cities,
-    total: cities.length,
-    totalMatches,
-    nextCursor: nextOffsetCursor({ offset, returned: cities.length, total: totalMatches }, listing),
-  };
-}
-
-/** One page of the cities, each row also carrying the number of all cities (counted over the groups, before the limit). */
-async function citiesWithListings(db: Db, params: { category: Category; limit: number; offset: number }) {
-  const { category, limit, offset } = params;
-  const listings = count(businesses.id);
-  return db
-    .select({
-      name: cities.name,
-      slug: cities.slug,
-      country: cities.countryCode,
-      region: cities.adminRegion,
-      listings,
-      totalMatches: sql<number>`(count(*) over ())::int`,
-    })
-    .from(businesses)
-    .innerJoin(cities, eq(cities.id, businesses.cityId))
-    .where(and(eq(businesses.categorySlug, category.slug), servableCondition()))
-    .groupBy(cities.id)
-    .orderBy(desc(listings), asc(cities.name), asc(cities.id))
-    .limit(limit)
-    .offset(offset);
 }
 
 /** A category+city pair rarely holds more; the cap keeps the in-memory sort bounded (and is how deep its cursor may go). */
