@@ -1,7 +1,9 @@
+import { randomBytes } from "node:crypto";
 import type { Context } from "../context";
 import { DomainError, toTrpcError } from "../errors";
 import { consumeBufferedRateLimit } from "../services/access/buffered-rate-limits";
 import { clientBucketOf } from "../services/access/client-ip";
+import { createSecretBox } from "../services/webhooks/secrets";
 import {
   consumeRateLimit,
   rateLimitHeaders,
@@ -140,13 +142,17 @@ export const leadLimits = t.middleware(async ({ ctx, next, input }) => {
   return next();
 });
 
+/** Where the server gave no key (in-process callers), pseudonyms are of this process alone. */
+const processSecretBox = createSecretBox(randomBytes(32));
+
 /**
  * Who submitted a correction, as one independent caller: the key, else the address bucket, else
- * (in-process callers with neither) one shared anonymous caller. Corrections weigh by it.
+ * (in-process callers with neither) one shared anonymous caller. Corrections weigh by it. Stored
+ * as a keyed pseudonym, so the corrections table never holds a client's address.
  */
 export function correctionSubmitterOf(ctx: Context): string {
-  if (ctx.apiKey) return `key:${ctx.apiKey.id}`;
-  return ctx.clientIp !== null ? `ip:${clientBucketOf(ctx.clientIp)}` : "anonymous";
+  const caller = ctx.apiKey ? `key:${ctx.apiKey.id}` : ctx.clientIp !== null ? `ip:${clientBucketOf(ctx.clientIp)}` : "anonymous";
+  return (ctx.webhookConfig?.secretBox ?? processSecretBox).pseudonym("correction-submitter", caller);
 }
 
 /**

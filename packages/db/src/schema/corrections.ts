@@ -34,7 +34,10 @@ export const corrections = pgTable(
     evidence: text("evidence").notNull(),
     /** When the caller saw the fact as they propose it; null when not said. */
     observedAt: timestamp("observed_at", { withTimezone: true }),
-    /** "key:<api key id>" or "ip:<address bucket>": who submitted it. Never in public output. */
+    /**
+     * Who submitted it while it is pending: a keyed pseudonym of "key:<api key id>" or
+     * "ip:<address bucket>" (correctionSubmitterOf); "decided:<id>" once decided. Never in public output.
+     */
     submitter: text("submitter").notNull(),
     status: text("status").$type<CorrectionStatus>().notNull().default("pending"),
     /** The claim an accepted correction became. */

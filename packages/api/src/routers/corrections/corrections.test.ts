@@ -235,6 +235,28 @@ describe("the correction loop (tRPC)", () => {
     expect(await refusal(callerWith({ ip: "192.0.2.21" }).corrections.list({}))).toMatchObject({ status: 401 });
   });
 
+  it("keeps who submitted only as a keyed pseudonym while pending, and forgets it once decided", async () => {
+    const business = await activeBusiness();
+    const submitterOf = async (id: string) =>
+      (await database.db.select({ submitter: corrections.submitter }).from(corrections).where(eq(corrections.id, id)))[0]!.submitter;
+    const developerKey = await createApiKey(database.db, { kind: "developer" });
+    const proposal = { slug: business.slug, property: "phone", value: "+41 44 555 77 88", evidence: "seen on the door" };
+    const byAddress = await callerWith({ ip: "192.0.2.30" }).corrections.submit(proposal);
+    const byKey = await callerWith({ key: developerKey.key }).corrections.submit(proposal);
+    const rival = await callerWith({ ip: "192.0.2.30" }).corrections.submit({ ...proposal, value: "+41 44 555 77 99" });
+    const pending = [await submitterOf(byAddress.correctionId!), await submitterOf(byKey.correctionId!), await submitterOf(rival.correctionId!)];
+    for (const submitter of pending) expect(submitter).not.toMatch(/192\.0\.2|ip:|key:|anonymous/);
+    expect(pending[1]).not.toContain(developerKey.apiKey.id);
+    // One caller, one pseudonym: the address's two proposals share it.
+    expect(pending[2]).toBe(pending[0]);
+
+    await admin().corrections.accept({ id: byAddress.correctionId! });
+    // The accepted proposal's rows and the rival it superseded no longer say who sent them.
+    for (const id of [byAddress.correctionId!, byKey.correctionId!, rival.correctionId!]) expect(await submitterOf(id)).toBe(`decided:${id}`);
+    const accepted = await admin().corrections.list({ status: "accepted" });
+    expect(accepted.corrections.find((c) => c.correctionId === byAddress.correctionId)).toMatchObject({ supporters: 2 });
+  });
+
   it("an accepted permanent closure takes the business out of every list while its profile answers 200", async () => {
     const business = await activeBusiness();
     const submitted = await callerWith({ ip: "192.0.2.30" }).corrections.submit({

@@ -13,6 +13,12 @@ import { correctionSource, correctionsWithSlug, MAX_CORRECTIONS_LISTED, reviewVi
  * proposals for the same property are superseded.
  */
 
+/**
+ * A decided correction forgets who sent it: the row's own id takes the submitter's place, so each
+ * row still counts as one supporter of its proposal, and nothing links two decisions to one caller.
+ */
+const FORGET_SUBMITTER = { submitter: sql<string>`'decided:' || ${corrections.id}` };
+
 /** The admin's queue: corrections in a status (pending by default), the most supported first, then the oldest. */
 export async function listCorrections(db: Db, params: { status?: CorrectionStatus; limit?: number }) {
   const status = params.status ?? "pending";
@@ -89,11 +95,11 @@ export async function acceptCorrection(db: Db, params: { correctionId: string; a
     const decision = { decidedAt: at, claimId: claim?.id ?? null };
     await tx
       .update(corrections)
-      .set({ status: "accepted", ...decision })
+      .set({ status: "accepted", ...decision, ...FORGET_SUBMITTER })
       .where(and(eq(corrections.proposalKey, row.proposalKey), eq(corrections.status, "pending")));
     await tx
       .update(corrections)
-      .set({ status: "superseded", decidedAt: at })
+      .set({ status: "superseded", decidedAt: at, ...FORGET_SUBMITTER })
       .where(
         and(
           eq(corrections.businessId, business.id),
@@ -114,7 +120,7 @@ export async function rejectCorrection(db: Db, params: { correctionId: string; a
     const row = await pendingCorrection(tx, correctionId);
     await tx
       .update(corrections)
-      .set({ status: "rejected", decidedAt: at })
+      .set({ status: "rejected", decidedAt: at, ...FORGET_SUBMITTER })
       .where(and(eq(corrections.proposalKey, row.proposalKey), eq(corrections.status, "pending")));
     return decided(tx, correctionId);
   });

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
 
 /**
  * Webhook signing secrets: `whsec_` plus 32 random bytes in base64 (the Standard Webhooks form),
@@ -14,6 +14,12 @@ export function generateWebhookSecret(): string {
 export interface SecretBox {
   seal(plaintext: string): string;
   open(sealed: string): string;
+  /**
+   * A stable pseudonym of an identity (an address bucket, a key id) for one purpose: the same input
+   * gives the same pseudonym on every instance sharing the key, and without the key no one can
+   * tell which address it stands for (IPv4 is small enough to hash every address otherwise).
+   */
+  pseudonym(purpose: string, identity: string): string;
 }
 
 const SEALED_VERSION = "v1";
@@ -29,6 +35,10 @@ export function parseSecretKey(text: string): Buffer {
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== 32) throw new Error("A secret box key must be 32 bytes");
   return {
+    pseudonym(purpose, identity) {
+      const purposeKey = Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), `pseudonym:${purpose}`, 32));
+      return createHmac("sha256", purposeKey).update(identity).digest("base64url");
+    },
     seal(plaintext) {
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", key, iv);
