@@ -1,10 +1,13 @@
+import { and, count, desc, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
+import { atLocal } from "@directory/api/testing";
 import { businesses, categories, cities } from "@directory/db";
 import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 import { problemsOf, summarise, type Failure } from "./fuzz/checks";
 import { mcpCases, mcpTools } from "./fuzz/mcp-cases";
 import { createRandom, type World } from "./fuzz/model";
+import { pagedListings } from "./fuzz/named-values";
 import { restCases, restOperations } from "./fuzz/rest-cases";
 import { agent, runAll } from "./fuzz/send";
 import { proceduresOf, trpcCases } from "./fuzz/trpc-cases";
@@ -13,7 +16,9 @@ import { proceduresOf, trpcCases } from "./fuzz/trpc-cases";
  * "One guard per rule, on every door": thousands of malformed requests, generated from the
  * surfaces the live server describes (OpenAPI operations, tRPC procedures, MCP tools), must each
  * get a refusal in its door's own error shape: never a 5xx, never a body that is not JSON, never a
- * stack trace or SQL text, and on REST only statuses the OpenAPI document promises.
+ * stack trace or SQL text, and on REST only statuses the OpenAPI document promises. Instants
+ * (openAt, asOf) outside the years 0001 to 9999, and cursors forged from real ones (offsets of
+ * 2^63, businesses of other listings, edited counts), are among them (fuzz/named-values.ts).
  * Deterministic: one seeded PRNG picks every random case.
  */
 
@@ -41,9 +46,32 @@ beforeAll(async () => {
     .from(businesses)
     .orderBy(businesses.slug)
     .limit(1);
-  const [category] = await db.select({ name: categories.name }).from(categories).orderBy(categories.slug).limit(1);
+  const [category] = await db.select({ name: categories.name, slug: categories.slug }).from(categories).orderBy(categories.slug).limit(1);
   const [city] = await db.select({ name: cities.name }).from(cities).orderBy(cities.id).limit(1);
   if (!business || !category || !city) throw new Error("the seeded world is empty");
+  // The busiest category+city pair of another category than the baselines' one: its listings have second pages to forge cursors from.
+  const active = eq(businesses.status, "active");
+  const [other] = await db
+    .select({
+      category: businesses.categorySlug,
+      categoryName: categories.name,
+      city: cities.name,
+      lat: cities.lat,
+      lng: cities.lng,
+      timeZone: cities.timeZone,
+    })
+    .from(businesses)
+    .innerJoin(cities, eq(cities.id, businesses.cityId))
+    .innerJoin(categories, eq(categories.slug, businesses.categorySlug))
+    .where(and(active, ne(businesses.categorySlug, category.slug)))
+    .groupBy(businesses.categorySlug, categories.name, cities.id)
+    .orderBy(desc(count()))
+    .limit(1);
+  const [outsider] = await db
+    .select({ id: businesses.id })
+    .from(businesses)
+    .where(and(active, ne(businesses.categorySlug, other!.category)))
+    .limit(1);
   const key = async (kind: "partner" | "developer" | "business") =>
     (await createApiKey(db, { kind, label: `fuzz ${kind}`, ...(kind === "business" ? { businessSlug: business.slug } : {}) })).key;
   world = {
@@ -52,6 +80,13 @@ beforeAll(async () => {
     category: category.name,
     city: city.name,
     keys: { admin: server.adminKey, partner: await key("partner"), developer: await key("developer"), business: await key("business") },
+    listings: await pagedListings(server.url, {
+      ...other!,
+      lat: Number(other!.lat),
+      lng: Number(other!.lng),
+      openAt: atLocal("2026-05-12T11:00:00", other!.timeZone!),
+    }),
+    outsiderId: outsider!.id,
   };
 });
 

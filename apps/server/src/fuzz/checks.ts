@@ -105,6 +105,7 @@ export function problemsOf(fuzzCase: FuzzCase, outcome: Outcome, documentedStatu
   }
   const leak = leakIn(text);
   if (leak) problems.push(leak);
+  if (fuzzCase.mustNotEcho && text.includes(fuzzCase.mustNotEcho)) problems.push(`forged value ${fuzzCase.mustNotEcho} echoed`);
   if (text === "") {
     const emptyAllowed = fuzzCase.method === "HEAD" || status === 204 || (fuzzCase.notification === true && status === 202);
     if (!emptyAllowed) problems.push("empty body");

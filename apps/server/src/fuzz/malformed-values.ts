@@ -103,6 +103,30 @@ export const JSON_VALUES: JsonValue[] = [
   { kind: "huge-string-100kb", value: HUGE, bodyOnly: true },
 ];
 
+/**
+ * Instants for the parameters that name one (openAt, asOf): outside the years 0001 to 9999 once
+ * read as UTC, not a calendar date, not ISO 8601 at all; and the first and last accepted, which
+ * must not be a 5xx either.
+ */
+export const INSTANT_VALUES: { kind: string; value: string; refuse: boolean }[] = [
+  { kind: "instant year 0", value: "0000-01-01T00:00:00Z", refuse: true },
+  { kind: "instant year 10000", value: "10000-01-01T00:00:00Z", refuse: true },
+  { kind: "instant year 10000 date only", value: "10000-01-01", refuse: true },
+  { kind: "instant expanded year", value: "+275760-09-13T00:00:00Z", refuse: true },
+  { kind: "instant negative year", value: "-000001-01-01T00:00:00Z", refuse: true },
+  { kind: "instant month 13 day 40", value: "2026-13-40T00:00:00Z", refuse: true },
+  { kind: "instant February 30", value: "2026-02-30T00:00:00Z", refuse: true },
+  { kind: "instant hour 25", value: "2026-05-10T25:00:00Z", refuse: true },
+  { kind: "instant offset +25:00", value: "2026-05-10T09:30:00+25:00", refuse: true },
+  { kind: "instant year 9999 with -14:00 (10000 in UTC)", value: "9999-12-31T23:59:59-14:00", refuse: true },
+  { kind: "instant year 0001 with +14:00 (year 0 in UTC)", value: "0001-01-01T00:00:00+14:00", refuse: true },
+  { kind: "instant huge number", value: "99999999999999999999", refuse: true },
+  { kind: "instant epoch milliseconds", value: "1778400000000", refuse: true },
+  { kind: "instant first accepted", value: "0001-01-01T00:00:00Z", refuse: false },
+  { kind: "instant last accepted", value: "9999-12-31T23:59:59Z", refuse: false },
+  { kind: "instant nanoseconds", value: "2026-05-10T09:30:00.123456789+02:00", refuse: false },
+];
+
 /** Authorization header values that are not a usable key (plus valid keys, added at run time). */
 export function badAuthorizations(wellFormedKey: string): { kind: string; value: string | string[] }[] {
   const wrongChecksum = wellFormedKey.slice(0, -1) + (wellFormedKey.endsWith("A") ? "B" : "A");

@@ -1,5 +1,6 @@
 import { mustRefuseValue, RANDOM_CASES, validJsonFor, type FuzzCase, type JsonSchemaProperty, type Random, type World } from "./model";
 import { badAuthorizations, JSON_VALUES, nestedObject, RAW_BODIES } from "./malformed-values";
+import { namedCases } from "./named-values";
 
 /** MCP cases, generated from the tools the live server lists. */
 
@@ -146,6 +147,9 @@ export function mcpCases(tools: McpTool[], world: World, random: Random): FuzzCa
       }
       if (tool.inputSchema.required?.includes(name))
         post(`missing ${name}`, `tools/call ${tool.name}`, call(tool.name, validArgs(tool, name)), { mustRefuse: true });
+      for (const { value, inputs, kind, extra } of namedCases(name, Object.keys(properties), world)) {
+        post(kind, `tools/call ${tool.name}`, call(tool.name, { ...inputs, [name]: value }), extra);
+      }
     }
   }
   for (let i = 0; i < RANDOM_CASES.mcp; i++) {

@@ -24,6 +24,8 @@ export interface FuzzCase {
   mustRefuse?: boolean;
   /** MCP notification (no id): 202 with no body is the protocol's answer. */
   notification?: boolean;
+  /** A forged value the answer must not carry back (a count written into a cursor). */
+  mustNotEcho?: string;
 }
 
 export interface JsonSchemaProperty {
@@ -53,15 +55,27 @@ export function createRandom(seed: number) {
 }
 export type Random = ReturnType<typeof createRandom>;
 
+/** A listing of the seeded world that no case's baseline asks for, with the parameters that ask for it and its first page's nextCursor. */
+export interface PagedListing {
+  name: string;
+  params: Record<string, string | number>;
+  cursor: string;
+}
+
 export interface World {
   slug: string;
   id: string;
   category: string;
   city: string;
   keys: { admin: string; partner: string; developer: string; business: string };
+  /** Listings of another category than `category`, to forge cursors from and to send where they do not belong. */
+  listings: PagedListing[];
+  /** A servable business outside every one of `listings`. */
+  outsiderId: string;
 }
 
-export const validJsonFor = (field: string, world: World): unknown =>
+/** A valid value for a field the fuzz cases know, else undefined. */
+export const knownJsonFor = (field: string, world: World): unknown =>
   (
     ({
       category: world.category,
@@ -76,7 +90,9 @@ export const validJsonFor = (field: string, world: World): unknown =>
       url: "http://127.0.0.1:9/fuzz",
       events: ["entity.updated"],
     }) as Record<string, unknown>
-  )[field] ?? "x";
+  )[field];
+
+export const validJsonFor = (field: string, world: World): unknown => knownJsonFor(field, world) ?? "x";
 
 const jsonTypeOf = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value);
 

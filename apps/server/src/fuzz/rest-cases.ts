@@ -1,5 +1,6 @@
 import { mustRefuseValue, RANDOM_CASES, validJsonFor, type FuzzCase, type JsonSchemaProperty, type Random, type World } from "./model";
 import { badAuthorizations, JSON_VALUES, nestedArray, nestedObject, QUERY_VALUES, RAW_BODIES } from "./malformed-values";
+import { namedCases } from "./named-values";
 
 /** REST cases, generated from the OpenAPI document the live server serves. */
 
@@ -87,6 +88,11 @@ export function restCases(operations: RestOperation[], world: World, random: Ran
         add(operation, `${param.in} ${param.name}=${value.kind}`, [...baseline(operation, param.name), { name: param.name, raw: value.raw }], {
           mustRefuse: value.refuse,
         });
+      }
+      const names = operation.parameters.map((p) => p.name);
+      for (const { value, inputs, kind, extra } of namedCases(param.name, names, world)) {
+        const others = Object.entries(inputs).map(([name, other]) => ({ name, raw: encodeURIComponent(other) }));
+        add(operation, `${param.in} ${kind}`, [...others, { name: param.name, raw: encodeURIComponent(value) }], extra);
       }
       if (param.in === "query") {
         add(operation, `repeated ${param.name}`, [...baseline(operation, param.name), { name: param.name, raw: "a" }, { name: param.name, raw: "b" }]);

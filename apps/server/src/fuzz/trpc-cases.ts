@@ -1,6 +1,7 @@
 import { appRouter } from "@directory/api";
 import { RANDOM_CASES, validJsonFor, type FuzzCase, type Random, type World } from "./model";
 import { badAuthorizations, JSON_VALUES, nestedObject, RAW_BODIES, RAW_INPUT_PARAMS, WHOLE_INPUTS } from "./malformed-values";
+import { namedCases } from "./named-values";
 
 /** tRPC cases, generated from the procedures of the app router. */
 
@@ -63,6 +64,9 @@ export function trpcCases(procedures: Procedure[], world: World, random: Random)
         );
       }
       cases.push(withInput(procedure, method, { json: validInput(procedure, field) }, `missing ${field}`));
+      for (const { value, inputs, kind, extra } of namedCases(field, procedure.fields, world)) {
+        cases.push(withInput(procedure, method, { json: { ...inputs, [field]: value } }, kind, extra));
+      }
     }
     if (method === "GET") {
       for (const raw of RAW_INPUT_PARAMS)
