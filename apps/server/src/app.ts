@@ -10,9 +10,12 @@ import {
   createCaller,
   createContext,
   createOpenApiDocument,
+  FeedExportSlots,
+  restRouter,
   toPublicError,
   type AppRouter,
   type DirectoryMeta,
+  type FeedExportLimits,
   type RateLimitSettings,
   type WebhookConfig,
 } from "@directory/api";
@@ -51,19 +54,24 @@ export interface AppDeps {
   metrics?: ServerMetrics;
   /** Caps of the legacy MCP SSE transport (MCP_SSE_*); default DEFAULT_SSE_LIMITS. */
   mcpSse?: Partial<McpSseLimits>;
+  /** Export slots and the bounds of a partner export (PARTNER_EXPORT_*); default DEFAULT_FEED_EXPORT_LIMITS. */
+  partnerExports?: Partial<FeedExportLimits>;
 }
 
 /** Request ids: keep a caller's if it is short and plain, so traces join up across services. */
 const REQUEST_ID_PATTERN = /^[\w.-]{1,64}$/;
 
-const PROCEDURES = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: DirectoryMeta } } | undefined>;
+type Procedures = Record<string, { _def: { meta?: DirectoryMeta } } | undefined>;
+const PROCEDURES = appRouter._def.procedures as unknown as Procedures;
+/** appRouter's and the REST-only partner export's. */
+const REST_PROCEDURES = restRouter._def.procedures as unknown as Procedures;
 
 function procedureMeta(path: string): DirectoryMeta | undefined {
   return PROCEDURES[path]?._def.meta;
 }
 
 /** Route templates and the procedures a request calls, for Cache-Control, CORS and metrics labels. */
-const classifyRoute = createRouteClassifier(PROCEDURES);
+const classifyRoute = createRouteClassifier(REST_PROCEDURES, PROCEDURES);
 
 /** Calls one tRPC batch may carry; each counts against the caller's limits, and more is a 400. */
 export const MAX_TRPC_BATCH_CALLS = 10;
@@ -118,6 +126,8 @@ export function createApp(deps: AppDeps): Express {
     }
   });
 
+  // This server's export slots: each export holds a database connection while it runs.
+  const feedExports = new FeedExportSlots(deps.partnerExports);
   const contextFor = (req: express.Request, res: express.Response) =>
     createContext({
       db: database.db,
@@ -130,6 +140,7 @@ export function createApp(deps: AppDeps): Express {
       },
       log: req.log,
       webhookConfig: deps.webhookConfig ?? null,
+      feedExports,
     });
   /** The status of a failed call; a 503 also tells the client when to retry. */
   const errorResponseMeta = (error: unknown) => {
@@ -185,7 +196,7 @@ export function createApp(deps: AppDeps): Express {
   app.use("/api/graphql", graphqlAuthChallenge);
   mountGraphql(app, contextFor, logger);
 
-  const openApiDocument = createOpenApiDocument(publicBaseUrl, deps.rateLimits);
+  const openApiDocument = createOpenApiDocument(publicBaseUrl, deps.rateLimits, deps.partnerExports);
   app.get("/api/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });
@@ -207,7 +218,7 @@ export function createApp(deps: AppDeps): Express {
     publicErrorBodies,
     restHeadAsGet,
     createOpenApiExpressMiddleware({
-      router: appRouter,
+      router: restRouter,
       createContext: ({ req, res }) => contextFor(req as express.Request, res as express.Response),
       responseMeta,
       onError: onError as never,

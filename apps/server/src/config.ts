@@ -1,4 +1,4 @@
-import type { DeliverySettings, OutboundPolicy, RateLimitSettings } from "@directory/api";
+import type { DeliverySettings, FeedExportLimits, OutboundPolicy, RateLimitSettings } from "@directory/api";
 import { databaseTimeoutsOf, parseEnvironment, type DatabaseTimeouts } from "@directory/db";
 import { serverEnvironmentSchema, workerEnvironmentSchema, type WorkerEnvironment } from "./env";
 
@@ -31,6 +31,8 @@ export interface ServerConfig {
   metricsToken?: string;
   connectionTimeouts: ConnectionTimeouts;
   mcpSse: McpSseLimits;
+  /** Partner exports at once (PARTNER_EXPORT_SLOTS), and when one is cut (PARTNER_EXPORT_MAX_DURATION_MS, PARTNER_EXPORT_MIN_BYTES_PER_SECOND over PARTNER_EXPORT_RATE_WINDOW_MS). */
+  partnerExports: FeedExportLimits;
 }
 
 /** Caps of the legacy MCP SSE transport (GET /api/mcp/sse): each session holds a stream and a server. */
@@ -112,6 +114,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       sseIdleTimeoutMs: parsed.MCP_SSE_IDLE_TIMEOUT_MS,
     },
     allowedHosts: parsed.ALLOWED_HOSTS,
+    partnerExports: {
+      slots: parsed.PARTNER_EXPORT_SLOTS,
+      maxDurationMs: parsed.PARTNER_EXPORT_MAX_DURATION_MS,
+      minBytesPerSecond: parsed.PARTNER_EXPORT_MIN_BYTES_PER_SECOND,
+      rateWindowMs: parsed.PARTNER_EXPORT_RATE_WINDOW_MS,
+    },
     rateLimits: {
       anonymousPerDay: parsed.ANON_DAILY_LIMIT,
       keyedPerMonth: parsed.KEY_MONTHLY_LIMIT,

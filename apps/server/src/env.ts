@@ -1,4 +1,4 @@
-import { DEFAULT_DELIVERY_SETTINGS, DEFAULT_RATE_LIMITS, outboundPolicyFromEnv } from "@directory/api";
+import { DEFAULT_DELIVERY_SETTINGS, DEFAULT_FEED_EXPORT_LIMITS, DEFAULT_RATE_LIMITS, outboundPolicyFromEnv } from "@directory/api";
 import { databaseEnvironment, nonNegativeInteger, onOff, optionalText, text, url } from "@directory/db";
 import { DEFAULT_SSE_LIMITS } from "@directory/mcp";
 import { z } from "zod";
@@ -97,6 +97,10 @@ const serverVariables = {
   WEBHOOK_SENDS_PER_KEY_HOURLY: nonNegativeInteger(DEFAULT_RATE_LIMITS.webhookSendsPerKeyPerHour),
   CORRECTIONS_PER_ADDRESS_HOURLY: nonNegativeInteger(DEFAULT_RATE_LIMITS.correctionsPerAddressPerHour),
   CORRECTIONS_PER_KEY_HOURLY: nonNegativeInteger(DEFAULT_RATE_LIMITS.correctionsPerKeyPerHour),
+  PARTNER_EXPORT_SLOTS: nonNegativeInteger(DEFAULT_FEED_EXPORT_LIMITS.slots),
+  PARTNER_EXPORT_MAX_DURATION_MS: nonNegativeInteger(DEFAULT_FEED_EXPORT_LIMITS.maxDurationMs, " (milliseconds)"),
+  PARTNER_EXPORT_MIN_BYTES_PER_SECOND: nonNegativeInteger(DEFAULT_FEED_EXPORT_LIMITS.minBytesPerSecond),
+  PARTNER_EXPORT_RATE_WINDOW_MS: nonNegativeInteger(DEFAULT_FEED_EXPORT_LIMITS.rateWindowMs, " (milliseconds)"),
 };
 
 /** Production deliveries reach public addresses only: outboundPolicyFromEnv refuses loopback there. */

@@ -1,6 +1,6 @@
 import { request, type IncomingHttpHeaders } from "node:http";
 import { describe, expect, it } from "vitest";
-import { appRouter } from "@directory/api";
+import { restRouter } from "@directory/api";
 import type { OpenApiParameter } from "./testing";
 import { active, document, freshAddress, operation, requiredFields, server, useContractServer } from "./openapi-contract-fixtures";
 
@@ -22,7 +22,7 @@ function get(path: string, headers: Record<string, string>): Promise<{ status: n
 
 describe("the document as a whole", () => {
   it("shows a key as required exactly where the procedure's access class requires one", () => {
-    const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: { access?: string; openapi?: { operationId: string } } } }>;
+    const procedures = restRouter._def.procedures as unknown as Record<string, { _def: { meta?: { access?: string; openapi?: { operationId: string } } } }>;
     let checked = 0;
     for (const procedure of Object.values(procedures)) {
       const meta = procedure._def.meta;

@@ -2,7 +2,16 @@ import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { Express, Request, Response } from "express";
 import type { TRPCError } from "@trpc/server";
-import { createCaller, JsonText, toPublicError, ZGetPartnerFeedChangesInput, ZGetPartnerFeedInput, type Context } from "@directory/api";
+import {
+  createCaller,
+  createRestCaller,
+  JsonText,
+  toPublicError,
+  ZGetPartnerFeedChangesInput,
+  ZGetPartnerFeedInput,
+  type Context,
+  type FeedExportStream,
+} from "@directory/api";
 import { sendError } from "./errors";
 import { GZIP_LEVEL } from "./http-conventions";
 import { queryInput } from "./query-input";
@@ -50,6 +59,9 @@ function sendRefusal(req: Request, res: Response, error: unknown): void {
  *   chunk is pulled only when res.write has room (through the compression middleware, which gzips
  *   when the client accepts it and passes its own backpressure on). A client that disconnects
  *   stops the pull at once: the stream's return() ends its database read and frees the key's slot.
+ *   An export the service cuts (a reader below the minimum rate, or past the maximum duration) has
+ *   already ended its read and freed its slot; the connection is dropped, so the client sees no
+ *   last line. This is the export's only door: the procedure is in restRouter, not in appRouter.
  *
  * Mounted before the OpenAPI middleware, which documents the routes from the procedures' meta.
  */
@@ -84,9 +96,9 @@ export function mountPartnerFeedDoor(app: Express, contextFor: (req: Request, re
   page(PARTNER_FEED_CHANGES_PATH, ZGetPartnerFeedChangesInput, (ctx, input) => createCaller(ctx).feed.getPartnerFeedChanges(input));
 
   app.get(PARTNER_EXPORT_PATH, async (req, res) => {
-    let lines: AsyncIterableIterator<string | Uint8Array>;
+    let lines: FeedExportStream;
     try {
-      lines = await createCaller(contextFor(req, res)).feed.exportPartnerFeed({});
+      lines = await createRestCaller(contextFor(req, res)).feed.exportPartnerFeed({});
     } catch (error) {
       sendRefusal(req, res, error);
       return;
@@ -94,6 +106,11 @@ export function mountPartnerFeedDoor(app: Express, contextFor: (req: Request, re
     let gone = false;
     res.once("close", () => {
       gone = true;
+    });
+    lines.cut.addEventListener("abort", () => {
+      gone = true;
+      req.log.warn({ reason: (lines.cut.reason as Error).message }, "partner export cut");
+      res.destroy();
     });
     res.status(200).setHeader("Content-Type", "application/x-ndjson; charset=utf-8");
     if (req.method === "HEAD") {

@@ -54,12 +54,13 @@ function trpcInput(req: Request, index: number): unknown {
 }
 
 /**
- * Maps a request to its route and procedures, from the router's own metadata. `method` lets a CORS
- * preflight ask about the read it prepares.
+ * Maps a request to its route and procedures, from the routers' own metadata: the REST routes of
+ * `restProcedures`, the tRPC calls of `trpcProcedures`. `method` lets a CORS preflight ask about
+ * the read it prepares.
  */
-export function createRouteClassifier(procedures: Procedures) {
+export function createRouteClassifier(restProcedures: Procedures, trpcProcedures: Procedures) {
   const openApiRoutes: OpenApiRoute[] = [];
-  for (const [path, procedure] of Object.entries(procedures)) {
+  for (const [path, procedure] of Object.entries(restProcedures)) {
     const meta = procedure?._def.meta;
     if (!meta?.openapi) continue;
     openApiRoutes.push({ method: meta.openapi.method, pattern: templatePattern(meta.openapi.path), template: meta.openapi.path, procedure: path, meta });
@@ -81,7 +82,7 @@ export function createRouteClassifier(procedures: Procedures) {
     if (path.startsWith("/trpc/")) {
       const names = path.slice("/trpc/".length).split(",").filter(Boolean);
       const calls = names.flatMap((name, index) => {
-        const procedure = procedures[name];
+        const procedure = trpcProcedures[name];
         return procedure ? [{ path: name, meta: procedure._def.meta, input: () => trpcInput(req, index) }] : [];
       });
       return {

@@ -118,6 +118,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     allowedHosts: config.allowedHosts,
     webhookConfig,
     mcpSse: config.mcpSse,
+    partnerExports: config.partnerExports,
   });
   const server = await listenHttp(app, config, config.connectionTimeouts);
   const address = server.address();

@@ -1,7 +1,15 @@
 import type { Server } from "node:http";
 import type { DestinationStream } from "pino";
 import { randomBytes } from "node:crypto";
-import { createApiKey, createSecretBox, DEFAULT_DELIVERY_SETTINGS, type DeliverySettings, type RateLimitSettings, type WebhookConfig } from "@directory/api";
+import {
+  createApiKey,
+  createSecretBox,
+  DEFAULT_DELIVERY_SETTINGS,
+  type DeliverySettings,
+  type FeedExportLimits,
+  type RateLimitSettings,
+  type WebhookConfig,
+} from "@directory/api";
 import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from "@directory/api/testing";
 import * as sourceModules from "./server-modules";
 import type { WebhookWorker } from "./webhooks/worker";
@@ -40,6 +48,8 @@ export interface TestServer {
 export interface TestServerOptions extends TestDatabaseOptions {
   bodyLimitBytes?: number;
   rateLimits?: Partial<RateLimitSettings>;
+  /** Export slots and bounds (small windows let a test see a stalled export cut in seconds). */
+  partnerExports?: Partial<FeedExportLimits>;
   trustProxyHops?: number;
   /** Where log lines go (default: none unless TEST_LOG_LEVEL is set), for tests that read the log. */
   logDestination?: DestinationStream;
@@ -72,6 +82,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger,
     bodyLimitBytes: options.bodyLimitBytes,
     rateLimits: options.rateLimits,
+    partnerExports: options.partnerExports,
     trustProxyHops: options.trustProxyHops,
   });
   const server = await new Promise<Server>((resolve) => {

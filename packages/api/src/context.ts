@@ -1,5 +1,6 @@
 import type { Db } from "@directory/db";
 import type { AuthenticatedKey } from "./services/access/api-keys";
+import { FeedExportSlots } from "./services/feed/export-slots";
 import type { OutboundPolicy } from "./services/webhooks/outbound-address";
 import type { SecretBox } from "./services/webhooks/secrets";
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/access/rate-limits";
@@ -27,6 +28,8 @@ export interface Context {
    * hands it over unread (procedures/json-text-output.ts). False for the doors that need values.
    */
   writesJsonText: boolean;
+  /** The partner exports' slots and bounds: the server's own; in-process callers share one table. */
+  feedExports: FeedExportSlots;
 }
 
 export interface WebhookConfig {
@@ -49,9 +52,13 @@ export interface CreateContextOptions {
   log?: ContextLogger;
   webhookConfig?: WebhookConfig | null;
   writesJsonText?: boolean;
+  feedExports?: FeedExportSlots;
 }
 
 const silentLogger: ContextLogger = { info() {}, warn() {} };
+
+/** The export slots of in-process callers that bring none (a server brings its own). */
+const sharedFeedExports = new FeedExportSlots();
 
 /**
  * Reads `Authorization: Bearer <key>` (the scheme in any case), the one rule of every door. Any
@@ -74,5 +81,6 @@ export function createContext(options: CreateContextOptions): Context {
     log: options.log ?? silentLogger,
     webhookConfig: options.webhookConfig ?? null,
     writesJsonText: options.writesJsonText ?? false,
+    feedExports: options.feedExports ?? sharedFeedExports,
   };
 }

@@ -1,4 +1,4 @@
-export { appRouter, createCaller, type AppRouter } from "./root";
+export { appRouter, createCaller, createRestCaller, restRouter, type AppRouter } from "./root";
 export type { AccessClass, CacheScope, DirectoryMeta } from "./procedures/meta";
 /** The caps of the lists the services return, for the GraphQL door's cost analysis. */
 export { CLAIM_PROPERTIES } from "./services/claims/claim-writes";
@@ -28,6 +28,8 @@ export { backfillFeedDocuments, recordFeedChanges, type RemoveReason } from "./s
 /** An owner's edit as PATCH /api/v2/my/listing writes it: the bench's write cost of the partner feed goes through it. */
 export { updateOwnListing } from "./services/owner/owner-edits";
 export { EXPORT_CHUNK_ROWS } from "./services/feed/export";
+export { DEFAULT_FEED_EXPORT_LIMITS, FeedExportSlots, type FeedExportLimits } from "./services/feed/export-slots";
+export type { FeedExportStream } from "./services/feed/export-bounds";
 export { JsonText } from "./services/shared/json-text";
 export { ZGetPartnerFeedInput } from "./routers/feed/get-partner-feed.types";
 export { ZGetPartnerFeedChangesInput } from "./routers/feed/get-partner-feed-changes.types";

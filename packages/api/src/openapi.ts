@@ -1,7 +1,9 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { CONFIDENCE_MEANING } from "./services/claims/freshness";
-import { appRouter } from "./root";
+import { restRouter } from "./root";
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/access/rate-limits";
+import { DEFAULT_FEED_EXPORT_LIMITS, type FeedExportLimits } from "./services/feed/export-slots";
+import { exportBoundsSentence, exportPartnerFeedMeta } from "./routers/feed/export-partner-feed.types";
 import { API_VERSION, rateLimitSentence, SUPPORT_CONTACT } from "./services/agents/agent-facts";
 import type { DirectoryMeta } from "./procedures/meta";
 import {
@@ -30,9 +32,13 @@ export const DATA_ATTRIBUTION =
  * operation's error statuses, security and rate-limit headers are rebuilt here from its own
  * procedure: its access class (procedures/meta.ts) and its declared service-level errors.
  */
-export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateLimitSettings> = {}): OpenAPIObject {
+export function createOpenApiDocument(
+  baseUrl: string,
+  rateLimits: Partial<RateLimitSettings> = {},
+  exportLimits: Partial<FeedExportLimits> = {},
+): OpenAPIObject {
   const limits = { ...DEFAULT_RATE_LIMITS, ...rateLimits };
-  const document = generateOpenApiDocument(appRouter, {
+  const document = generateOpenApiDocument(restRouter, {
     title: "Business Directory API",
     description:
       "A worldwide business directory for AI agents. Every fact carries its source and confidence. " +
@@ -46,7 +52,7 @@ export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateL
   });
 
   const operations = new Map<Operation, DirectoryMeta>();
-  for (const procedure of Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: DirectoryMeta } }>)) {
+  for (const procedure of Object.values(restRouter._def.procedures as unknown as Record<string, { _def: { meta?: DirectoryMeta } }>)) {
     const meta = procedure._def.meta;
     if (!meta?.openapi) continue;
     const { path, method, operationId } = meta.openapi;
@@ -62,6 +68,11 @@ export function createOpenApiDocument(baseUrl: string, rateLimits: Partial<RateL
       if (!meta?.access) throw new Error(`OpenAPI: operation ${operationId} has no procedure with an access class`);
       for (const tag of operation.tags ?? []) {
         if (!(tag in TAG_DESCRIPTIONS)) throw new Error(`OpenAPI: operation ${operationId} uses undeclared tag ${tag}`);
+      }
+      // The partner export's bounds are this server's settings (PARTNER_EXPORT_*).
+      if (operationId === exportPartnerFeedMeta.openapi?.operationId) {
+        const described = operation as Operation & { description?: string };
+        described.description = `${described.description ?? ""} ${exportBoundsSentence({ ...DEFAULT_FEED_EXPORT_LIMITS, ...exportLimits })}`;
       }
       const success = operation.responses?.["200"];
       // A streamed body (the partner export): its media type, with the text described by its output schema.

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContext } from "./context";
-import { appRouter } from "./root";
+import { restRouter } from "./root";
 import { createTestDatabase, type TestDatabase } from "./testing";
 import type { AccessClass, DirectoryMeta } from "./procedures/meta";
 
@@ -12,7 +12,8 @@ import type { AccessClass, DirectoryMeta } from "./procedures/meta";
 const ACCESS_CLASSES: readonly AccessClass[] = ["open", "anonymous-daily", "lead-submission", "correction-submission", "key", "partner", "business", "admin"];
 
 type AnyProcedure = { _def: { meta?: DirectoryMeta; type: "query" | "mutation" | "subscription" } };
-const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>);
+/** restRouter holds every procedure: appRouter's (tRPC, MCP, GraphQL) and the REST-only partner export. */
+const procedures = Object.entries(restRouter._def.procedures as unknown as Record<string, AnyProcedure>);
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -46,7 +47,7 @@ describe("every procedure", () => {
   });
 
   it("passes the input gate before anything else: a NUL in any parameter is a 400 naming it", async () => {
-    const caller = appRouter.createCaller(createContext({ db: database.db, publicBaseUrl: "http://directory.test", clientIp: "203.0.113.9" }));
+    const caller = restRouter.createCaller(createContext({ db: database.db, publicBaseUrl: "http://directory.test", clientIp: "203.0.113.9" }));
     for (const [path] of procedures) {
       const call = path.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], caller) as (input: unknown) => Promise<unknown>;
       const error = await call({ probe: "a\u0000b" }).then(

@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { appRouter } from "./root";
+import { restRouter } from "./root";
 import type { DirectoryMeta } from "./procedures/meta";
 
 const ROUTERS = fileURLToPath(new URL("./routers", import.meta.url));
@@ -16,7 +16,7 @@ function routerFiles(dir: string): string[] {
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 describe("every REST operation is findable from its path in one step", () => {
-  const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: DirectoryMeta } }>);
+  const procedures = Object.entries(restRouter._def.procedures as unknown as Record<string, { _def: { meta?: DirectoryMeta } }>);
   const rest = procedures.filter(([, procedure]) => procedure._def.meta?.openapi);
   const files = routerFiles(ROUTERS);
 

@@ -16,10 +16,9 @@ import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, router } from "./procedures/trpc-instance";
 import { serveProcedures, type RouterProcedures } from "./services/agents/agent-operations";
 
-export const appRouter = router({
+const domainRouters = {
   search: searchRouter,
   entities: entitiesRouter,
-  feed: router({ getPartnerFeed, getPartnerFeedChanges, exportPartnerFeed }),
   graph: router({ getKnowledgeGraph }),
   agents: agentsRouter,
   leads: leadsRouter,
@@ -30,9 +29,21 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   corrections: correctionsRouter,
   pages: pagesRouter,
-});
+};
+const feedPages = { getPartnerFeed, getPartnerFeedChanges };
+
+/** What the tRPC door serves, and the MCP and GraphQL doors call. */
+export const appRouter = router({ ...domainRouters, feed: router(feedPages) });
+
+/**
+ * What the REST doors serve and the OpenAPI document describes: appRouter's procedures and the
+ * partner export. The export is a stream its own REST door writes with backpressure and bounds
+ * (apps/server partner-feed-door.ts); over tRPC it was charged and held a slot it never served.
+ */
+export const restRouter = router({ ...domainRouters, feed: router({ ...feedPages, exportPartnerFeed }) });
 
 serveProcedures(appRouter._def.procedures as unknown as RouterProcedures);
 
 export type AppRouter = typeof appRouter;
 export const createCaller = createCallerFactory(appRouter);
+export const createRestCaller = createCallerFactory(restRouter);

@@ -27,4 +27,4 @@ export {
   type HeldClaim,
   type ListingFreshness,
 } from "./claim-freshness";
-export { copyColumnOut, CopyBinaryFields, rowsAsSent, sentText, type SentValue } from "./raw-reads";
+export { copyColumnOut, CopyBinaryFields, rowsAsSent, runsOnPostgres, sentText, type SentValue } from "./raw-reads";

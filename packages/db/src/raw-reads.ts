@@ -31,6 +31,11 @@ function postgresJsClient(db: Db): PostgresJsClient | null {
   return typeof client.unsafe === "function" ? (client as PostgresJsClient) : null;
 }
 
+/** True on PostgreSQL, false on PGlite: for a setting PostgreSQL honours and PGlite does not. */
+export function runsOnPostgres(db: Db): boolean {
+  return postgresJsClient(db) !== null;
+}
+
 /**
  * The rows of a query, each its columns in select order. On PostgreSQL as the bytes PostgreSQL
  * sent (postgres-js raw rows, prepared): a document is then never decoded from UTF-8 into a string

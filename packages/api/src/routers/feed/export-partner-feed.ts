@@ -1,11 +1,13 @@
-import { EXPORT_RETRY_AFTER_SECONDS, openFeedExport } from "../../services/feed/export";
+import { openFeedExport } from "../../services/feed/export";
+import { EXPORT_RETRY_AFTER_SECONDS } from "../../services/feed/export-slots";
 import { DomainError } from "../../errors";
 import { partnerProcedure } from "../../procedures/builders";
 import { exportPartnerFeedMeta, ZExportPartnerFeedInput, ZExportPartnerFeedOutput } from "./export-partner-feed.types";
 
 /**
  * GET /api/v2/partner-feed/export: the guards of the paged feed (partner key, kind, quota: one
- * call per export), then the stream the door writes out.
+ * call per export), then the stream the door writes out. Served by its REST door only (restRouter
+ * in root.ts): no tRPC door charges, streams or holds a slot for it.
  */
 export const exportPartnerFeed = partnerProcedure
   .meta(exportPartnerFeedMeta)
@@ -13,7 +15,7 @@ export const exportPartnerFeed = partnerProcedure
   .output(ZExportPartnerFeedOutput)
   .query(({ ctx }) => {
     try {
-      return openFeedExport(ctx.db, { keyId: ctx.apiKey.id, baseUrl: ctx.publicBaseUrl });
+      return openFeedExport(ctx.db, { partnerId: ctx.apiKey.id, baseUrl: ctx.publicBaseUrl, slots: ctx.feedExports });
     } catch (error) {
       if (error instanceof DomainError && error.code === "RATE_LIMITED") ctx.setHeader("Retry-After", String(EXPORT_RETRY_AFTER_SECONDS));
       throw error;

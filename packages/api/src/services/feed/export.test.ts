@@ -10,6 +10,7 @@ import { importRegistry } from "../registry/import-registry";
 import type { RegistryRecord, RegistryScan } from "../registry/registry-record";
 import { sweepExpiredSubscriptions } from "./changes";
 import { openFeedExport } from "./export";
+import { FeedExportSlots } from "./export-slots";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -19,12 +20,14 @@ afterAll(async () => {
   await database?.destroy();
 });
 
+const slots = new FeedExportSlots();
+
 /** A partner's copy: location text by business id. */
 type Copy = Map<string, string>;
 
-async function takeExport(db: Db, keyId = "key-a"): Promise<{ copy: Copy; after: number; count: number }> {
+async function takeExport(db: Db, partnerId = "key-a"): Promise<{ copy: Copy; after: number; count: number }> {
   let text = "";
-  for await (const chunk of openFeedExport(db, { keyId, baseUrl: TEST_BASE_URL, chunkRows: 7 })) text += chunk;
+  for await (const chunk of openFeedExport(db, { partnerId, baseUrl: TEST_BASE_URL, slots, chunkRows: 7 })) text += chunk;
   const lines = text.trimEnd().split("\n");
   const last = JSON.parse(lines.pop()!) as { after: number; count: number };
   const copy: Copy = new Map();
@@ -85,14 +88,16 @@ describe("the bulk export", () => {
   });
 
   it("runs once per key at a time (another key is not refused) and frees the key when the reader stops", async () => {
-    const first = openFeedExport(database.db, { keyId: "key-busy", baseUrl: TEST_BASE_URL, chunkRows: 3 });
+    const first = openFeedExport(database.db, { partnerId: "key-busy", baseUrl: TEST_BASE_URL, slots, chunkRows: 3 });
     await first.next();
-    expect(() => openFeedExport(database.db, { keyId: "key-busy", baseUrl: TEST_BASE_URL })).toThrow(expect.objectContaining({ code: "RATE_LIMITED" }));
-    const other = openFeedExport(database.db, { keyId: "key-other", baseUrl: TEST_BASE_URL });
-    await other.return!();
-    await first.return!();
-    const again = openFeedExport(database.db, { keyId: "key-busy", baseUrl: TEST_BASE_URL });
-    await again.return!();
+    expect(() => openFeedExport(database.db, { partnerId: "key-busy", baseUrl: TEST_BASE_URL, slots })).toThrow(
+      expect.objectContaining({ code: "RATE_LIMITED" }),
+    );
+    const other = openFeedExport(database.db, { partnerId: "key-other", baseUrl: TEST_BASE_URL, slots });
+    await other.return();
+    await first.return();
+    const again = openFeedExport(database.db, { partnerId: "key-busy", baseUrl: TEST_BASE_URL, slots });
+    await again.return();
   });
 
   it("then the changes rebuild the partner's copy exactly: owner edit, decommission, expiry, un-verify, import diff", async () => {

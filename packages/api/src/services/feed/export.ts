@@ -1,25 +1,20 @@
 import { sql, type SQL } from "drizzle-orm";
-import { executePrepared, rowsAsSent, sentText, type Db } from "@directory/db";
-import { DomainError } from "../../errors";
+import { executePrepared, rowsAsSent, runsOnPostgres, sentText, type Db } from "@directory/db";
 import { baseBytes, servedDocument } from "./feed-documents";
 import { pullStream } from "./pull-stream";
 import { copyFeedDocuments } from "./copy-documents";
+import { boundExport, type FeedExportStream } from "./export-bounds";
+import type { FeedExportLimits, FeedExportSlots } from "./export-slots";
 
 /** Rows per read on PGlite (~500 KB of text; at most two reads are held at once, one ahead of the one being written), and at most per batch on PostgreSQL. */
 export const EXPORT_CHUNK_ROWS = 300;
-/** What a refused second export is told to wait; a disconnected client's export ends within seconds. */
-export const EXPORT_RETRY_AFTER_SECONDS = 10;
-
-/** Exports at once in this process, all keys together: each holds a database connection while it runs. */
-export const MAX_RUNNING_EXPORTS = 4;
-
-/** Keys with an export running in this process: one at a time per key. */
-const running = new Set<string>();
 
 export interface FeedExportParams {
-  /** Whose export this is (the API key's id): one runs at a time per key. */
-  keyId: string;
+  /** Whose export this is: the partner's API key id. One runs at a time per partner. */
+  partnerId: string;
   baseUrl: string;
+  /** The process's export slots and the bounds every export keeps (export-slots.ts). */
+  slots: FeedExportSlots;
   /** Documents per read on PGlite, at most per batch on PostgreSQL (EXPORT_CHUNK_ROWS); small in tests, for many of them. */
   chunkRows?: number;
 }
@@ -33,26 +28,21 @@ export interface FeedExportParams {
  *
  * Pulled, not pushed: the next chunk is read only when the consumer has taken the previous one, so
  * a slow reader holds the database cursor still instead of growing memory. Throws RATE_LIMITED
- * (before any row is read) when the key already has an export running; the slot is freed when the
- * stream ends, fails, or the consumer stops (return()).
+ * (before any row is read) when the partner already has an export running or every slot is taken.
+ * However the stream ends (read to the end, failed, stopped by the consumer with return(), or cut
+ * for a reader below the minimum rate or past the maximum duration), its transaction is rolled back
+ * or committed and its slot freed.
  */
-export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableIterator<string | Uint8Array> {
-  if (running.has(params.keyId)) {
-    throw new DomainError("RATE_LIMITED", `This key already has an export running: one at a time per key; retry in ${EXPORT_RETRY_AFTER_SECONDS} seconds`);
-  }
-  if (running.size >= MAX_RUNNING_EXPORTS) {
-    throw new DomainError("RATE_LIMITED", `${MAX_RUNNING_EXPORTS} exports are running; retry in ${EXPORT_RETRY_AFTER_SECONDS} seconds`);
-  }
-  running.add(params.keyId);
+export function openFeedExport(db: Db, params: FeedExportParams): FeedExportStream {
+  const release = params.slots.claim(params.partnerId);
+  const { limits } = params.slots;
   const chunkRows = params.chunkRows ?? EXPORT_CHUNK_ROWS;
-  return pullStream<string | Uint8Array>(
+  const lines = pullStream<string | Uint8Array>(
     (emit) =>
       db.transaction(
         async (tx) => {
           const [position] = await executePrepared<{ last: string | number }>(tx, sql`select last from feed_position where id = 1`);
-          // The COPY runs as long as the reader reads (a reader taking 5 MB/s holds it for minutes): not
-          // bounded by the service's statement timeout of seconds. MAX_RUNNING_EXPORTS bounds how many run.
-          await tx.execute(sql`set local statement_timeout = 0`);
+          await boundTransaction(tx, limits);
           // PostgreSQL streams the documents by COPY (copy-documents.ts); PGlite has no COPY stream and reads them in chunks.
           const count =
             (await copyFeedDocuments(tx, baseBytes(params.baseUrl), chunkRows, emit)) ?? (await readFeedDocuments(tx, params.baseUrl, chunkRows, emit));
@@ -60,8 +50,24 @@ export function openFeedExport(db: Db, params: FeedExportParams): AsyncIterableI
         },
         { isolationLevel: "repeatable read", accessMode: "read only" },
       ),
-    () => running.delete(params.keyId),
+    release,
   );
+  return boundExport(lines, limits);
+}
+
+/**
+ * The database's own bounds on the export's transaction, should this process stop ending it (the
+ * stream's bounds end it first): the COPY runs as long as the reader reads, so not under the
+ * service's statement timeout of seconds but under the export's maximum duration; and on
+ * PostgreSQL a session left idle in the snapshot for two rate windows is closed. PGlite ignores
+ * statement_timeout and stalls on idle_in_transaction_session_timeout, so that one is PostgreSQL's only.
+ */
+async function boundTransaction(tx: Db, limits: FeedExportLimits): Promise<void> {
+  const statementMs = limits.maxDurationMs > 0 ? limits.maxDurationMs + limits.rateWindowMs : 0;
+  await tx.execute(sql`select set_config('statement_timeout', ${String(statementMs)}, true)`);
+  if (limits.minBytesPerSecond > 0 && runsOnPostgres(tx)) {
+    await tx.execute(sql`select set_config('idle_in_transaction_session_timeout', ${String(2 * limits.rateWindowMs)}, true)`);
+  }
 }
 
 /** Every stored document in business id order as NDJSON chunks of `chunkRows`, each given to `emit`; the number of documents. */
