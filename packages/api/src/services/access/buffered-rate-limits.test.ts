@@ -28,8 +28,8 @@ describe("fail-open limits admitted from blocks counted ahead", () => {
     const remaining: number[] = [];
     for (let i = 0; i < 25; i++) remaining.push((await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.1", policy, now })).remaining);
     expect(remaining).toEqual(Array.from({ length: 25 }, (_, i) => 1_000 - i - 1));
-    // A block is a hundredth of the limit, counted before any of its calls is admitted.
-    expect(await storedHits("burst-test|ip:198.51.100.1")).toBe(30);
+    // A block is a twentieth of the limit, counted before any of its calls is admitted.
+    expect(await storedHits("burst-test|ip:198.51.100.1")).toBe(50);
   });
 
   it("never admits more than the limit however many calls race, and every admitted call is in the database", async () => {
@@ -58,7 +58,7 @@ describe("fail-open limits admitted from blocks counted ahead", () => {
   });
 
   it("loses no count when a write fails: what was admitted stays counted, and the calls after are counted again", async () => {
-    const policy: RateLimitPolicy = { name: "failing-test", limit: 1_000, window: "day" };
+    const policy: RateLimitPolicy = { name: "failing-test", limit: 200, window: "day" };
     const subject = "ip:198.51.100.6";
     const now = at("2026-11-22T10:00:00.000Z");
     let admitted = 0;
@@ -81,16 +81,16 @@ describe("fail-open limits admitted from blocks counted ahead", () => {
     expect(failed).toBe(5);
     expect(await storedHits("failing-test|ip:198.51.100.6")).toBe(20);
     const next = await consumeBufferedRateLimit(database.db, { subject, policy, now });
-    expect(next.remaining).toBe(1_000 - 21);
+    expect(next.remaining).toBe(200 - 21);
     expect(await storedHits("failing-test|ip:198.51.100.6")).toBe(30);
   });
 
   it("starts a new window with a write of its own", async () => {
-    const policy = { name: "window-test", limit: 1_000, window: "minute" as const };
+    const policy = { name: "window-test", limit: 200, window: "minute" as const };
     const first = at("2026-11-22T10:00:59.900Z");
     for (let i = 0; i < 5; i++) await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.3", policy, now: first });
     const next = await consumeBufferedRateLimit(database.db, { subject: "ip:198.51.100.3", policy, now: at("2026-11-22T10:01:00.000Z") });
-    expect(next.remaining).toBe(999);
+    expect(next.remaining).toBe(199);
     const [row] = await database.db
       .select({ hits: rateLimitCounters.hits })
       .from(rateLimitCounters)

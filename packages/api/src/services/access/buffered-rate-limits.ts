@@ -14,7 +14,7 @@ import { consumeRateLimit, windowBounds, type ConsumeRateLimitParams, type RateL
  * the last calls of a limit are counted one by one). Quotas and lead limits (fail closed) always
  * take the exact path.
  */
-const LEASE_SHARE = 0.01;
+const LEASE_SHARE = 0.05;
 /** Buckets held per database; past this, new buckets take the exact path (memory stays bounded). */
 const MAX_BUCKETS = 50_000;
 
