@@ -186,6 +186,8 @@ export function createApp(deps: AppDeps): Express {
       if (call.errorStatus === 401 && !res.headersSent) res.setHeader("WWW-Authenticate", bearerChallenge(req));
       if (call.errorStatus === 429) metrics.rateLimited(policyOf(res.getHeader("RateLimit-Policy")) ?? "other");
     },
+    // The reserve of legacy SSE sessions is for valid keys: a procedure checks the key, as everywhere.
+    confirmKey: (req, res) => createCaller(contextFor(req, res)).apiKeys.confirmKey(),
     clientFor: (req, res) =>
       createTRPCClient<AppRouter>({
         links: [localLink({ router: appRouter, transformer: superjson, createContext: async () => contextFor(req, res) })],

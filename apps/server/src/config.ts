@@ -41,6 +41,8 @@ export interface McpSseLimits {
   maxSseSessions: number;
   /** MCP_SSE_MAX_SESSIONS_PER_ADDRESS: open sessions per client address (IPv6: its /64); more get 429. */
   maxSseSessionsPerClient: number;
+  /** MCP_SSE_SESSIONS_RESERVED_FOR_KEYS: of the sessions, how many only callers with a valid API key may open. */
+  sseSessionsReservedForKeys: number;
   /** MCP_SSE_IDLE_TIMEOUT_MS: a session that posts nothing for this long is closed. */
   sseIdleTimeoutMs: number;
 }
@@ -111,6 +113,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mcpSse: {
       maxSseSessions: parsed.MCP_SSE_MAX_SESSIONS,
       maxSseSessionsPerClient: parsed.MCP_SSE_MAX_SESSIONS_PER_ADDRESS,
+      sseSessionsReservedForKeys: parsed.MCP_SSE_SESSIONS_RESERVED_FOR_KEYS,
       sseIdleTimeoutMs: parsed.MCP_SSE_IDLE_TIMEOUT_MS,
     },
     allowedHosts: parsed.ALLOWED_HOSTS,

@@ -28,7 +28,7 @@ const DOCUMENTED = {
   allowedHosts: [],
   metricsToken: undefined,
   connectionTimeouts: { headersMs: 15_000, requestMs: 30_000, keepAliveMs: 5000, silentMs: 10_000 },
-  mcpSse: { maxSseSessions: 100, maxSseSessionsPerClient: 2, sseIdleTimeoutMs: 300_000 },
+  mcpSse: { maxSseSessions: 100, maxSseSessionsPerClient: 2, sseSessionsReservedForKeys: 20, sseIdleTimeoutMs: 300_000 },
   partnerExports: { slots: 4, maxDurationMs: 1_800_000, minBytesPerSecond: 65_536, rateWindowMs: 30_000 },
   rateLimits: {
     anonymousPerDay: 500,

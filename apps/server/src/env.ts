@@ -87,6 +87,7 @@ const serverVariables = {
   HTTP_SILENT_TIMEOUT_MS: nonNegativeInteger(DEFAULT_CONNECTION_TIMEOUTS.silentMs),
   MCP_SSE_MAX_SESSIONS: nonNegativeInteger(DEFAULT_SSE_LIMITS.maxSseSessions),
   MCP_SSE_MAX_SESSIONS_PER_ADDRESS: nonNegativeInteger(DEFAULT_SSE_LIMITS.maxSseSessionsPerClient),
+  MCP_SSE_SESSIONS_RESERVED_FOR_KEYS: nonNegativeInteger(DEFAULT_SSE_LIMITS.sseSessionsReservedForKeys),
   MCP_SSE_IDLE_TIMEOUT_MS: nonNegativeInteger(DEFAULT_SSE_LIMITS.sseIdleTimeoutMs),
   ANON_DAILY_LIMIT: nonNegativeInteger(DEFAULT_RATE_LIMITS.anonymousPerDay),
   KEY_MONTHLY_LIMIT: nonNegativeInteger(DEFAULT_RATE_LIMITS.keyedPerMonth),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase, type Database } from "@directory/db";
+import { createDatabase, rowsOf, type Database } from "@directory/db";
 import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "@directory/api/testing";
 import { startTestServer, type TestServer } from "./testing";
 
@@ -53,7 +53,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("backends terminated under load 
       sql`select pg_terminate_backend(pid, 5000) as terminated from pg_stat_activity
           where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`,
     );
-    return [...rows].length;
+    return rowsOf(rows).length;
   }
 
   it("serves every request once the first succeeds after the terminations: no 503 from a healthy database", async () => {

@@ -12,6 +12,7 @@ import {
 } from "@directory/api";
 import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from "@directory/api/testing";
 import * as sourceModules from "./server-modules";
+import type { McpSseLimits } from "./config";
 import type { WebhookWorker } from "./webhooks/worker";
 
 export { SMALL_TEST_WORLD } from "@directory/api/testing";
@@ -59,6 +60,8 @@ export interface TestServerOptions extends TestDatabaseOptions {
   adminKey?: false;
   /** Run a webhook worker in this server, with these delivery settings over the defaults. */
   webhookWorker?: { settings?: Partial<DeliverySettings>; pollIntervalMs?: number };
+  /** Caps of the legacy MCP SSE sessions (small ones let a test fill them). */
+  mcpSse?: Partial<McpSseLimits>;
   /** Serve GET /metrics to requests bearing this token. */
   metricsToken?: string;
   /** The 32-byte key sealing webhook secrets (default: random), to share with a worker in another process. */
@@ -84,6 +87,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     rateLimits: options.rateLimits,
     partnerExports: options.partnerExports,
     trustProxyHops: options.trustProxyHops,
+    mcpSse: options.mcpSse,
   });
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(0, "127.0.0.1", () => resolve(listening));

@@ -1,9 +1,10 @@
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from "express";
-import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { clientBucketOf } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
+import { hostAndOriginValidation, mcpCors } from "./host-origin";
+import { jsonRpcError } from "./json-rpc-replies";
 import { createMcpServer, type ToolCallRecord } from "./server";
 
 export interface MountMcpOptions {
@@ -13,6 +14,10 @@ export interface MountMcpOptions {
   maxSseSessions?: number;
   /** Open legacy SSE sessions one client address (IPv6: its /64) may hold; more are refused with 429. Default 2. */
   maxSseSessionsPerClient?: number;
+  /** Of maxSseSessions, how many only callers with a valid API key may take (confirmKey). Default 20. */
+  sseSessionsReservedForKeys?: number;
+  /** Settles when the request bears a valid API key (a procedure's check), rejects otherwise. */
+  confirmKey?(req: Request, res: Response): Promise<unknown>;
   /** A legacy SSE session that posts no message for this long is closed, freeing its slot. Default 5 minutes. */
   sseIdleTimeoutMs?: number;
   /**
@@ -41,16 +46,14 @@ export const MCP_PATH = "/api/mcp";
 
 /**
  * The legacy SSE transport holds a stream and a server per session, so its sessions are capped.
- * Two per address: at five, 20 addresses held all 100 slots for the idle timeout; at two, a full
- * house needs 50 addresses, and Streamable HTTP (stateless, uncapped here) stays open to everyone.
+ * Two per address: at five, 20 addresses held all 100 slots for the idle timeout; at two, 50
+ * addresses still could, so a fifth of the slots is kept for callers with a valid API key.
+ * Streamable HTTP (stateless, uncapped here) stays open to everyone.
  */
-export const DEFAULT_SSE_LIMITS = { maxSseSessions: 100, maxSseSessionsPerClient: 2, sseIdleTimeoutMs: 5 * 60_000 } as const;
+export const DEFAULT_SSE_LIMITS = { maxSseSessions: 100, maxSseSessionsPerClient: 2, sseSessionsReservedForKeys: 20, sseIdleTimeoutMs: 5 * 60_000 } as const;
 
 /** Seconds a refused SSE client is told to wait: slots free as sessions close or go idle. */
 const SSE_RETRY_AFTER_SECONDS = 30;
-
-/** How a local client names this server; allowed with any port. */
-export const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
 interface SseSession {
   transport: SSEServerTransport;
@@ -62,10 +65,6 @@ interface SseSession {
 /** JSON-RPC error codes this door answers with besides the SDK's own (-32000 is a server-defined refusal). */
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
-
-function jsonRpcError(res: Response, status: number, message: string, code = -32000) {
-  if (!res.headersSent) res.status(status).json({ jsonrpc: "2.0", error: { code, message }, id: null });
-}
 
 /**
  * The app parses JSON bodies before the MCP routes run; its refusals (malformed, too large, too
@@ -87,64 +86,6 @@ function failed(req: Request, res: Response, error: unknown) {
   (req as Request & { log?: { error(data: object, message: string): void } }).log?.error({ err: error }, "mcp request failed");
   if (!res.headersSent) res.status(500).json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal server error" }, id: null });
 }
-
-/** The lower-case hostname of a host[:port], as the SDK's Host check compares it; undefined if malformed. */
-function hostnameOf(host: string): string | undefined {
-  try {
-    return new URL(`http://${host}`).hostname;
-  } catch {
-    return undefined;
-  }
-}
-
-/** DNS rebinding protection: the SDK's Host check, then the same allow-list for Origin when present. */
-function hostAndOriginValidation(allowedHosts: readonly string[]): RequestHandler {
-  const hostnames = [...LOOPBACK_HOSTS];
-  for (const entry of allowedHosts) {
-    const hostname = hostnameOf(entry.trim());
-    if (!hostname) throw new Error(`allowedHosts: "${entry}" is not a hostname`);
-    if (!hostnames.includes(hostname)) hostnames.push(hostname);
-  }
-  const hostValidation = hostHeaderValidation(hostnames);
-  return (req, res, next) => {
-    hostValidation(req, res, () => {
-      const origin = req.headers.origin;
-      if (origin === undefined) return next();
-      let hostname: string | undefined;
-      try {
-        hostname = new URL(origin).hostname;
-      } catch {
-        hostname = undefined;
-      }
-      if (hostname && hostnames.includes(hostname)) return next();
-      jsonRpcError(res, 403, "Invalid Origin: this MCP server does not serve web pages from that origin");
-    });
-  };
-}
-
-/** Request headers a browser MCP client sends, allowed in a CORS preflight from an allowed origin. */
-const CORS_ALLOWED_HEADERS = "Content-Type, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID";
-const CORS_EXPOSED_HEADERS = "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id";
-
-/**
- * CORS for browser MCP clients, after the Host and Origin check: only an origin that check admitted
- * is ever named in Access-Control-Allow-Origin, and a preflight from it is answered here.
- */
-const mcpCors: RequestHandler = (req, res, next) => {
-  const origin = req.headers.origin;
-  if (origin === undefined) return next();
-  res.setHeader("Access-Control-Allow-Origin", origin);
-  res.vary("Origin");
-  res.setHeader("Access-Control-Expose-Headers", CORS_EXPOSED_HEADERS);
-  if (req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined) {
-    res.setHeader("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS");
-    res.setHeader("Access-Control-Allow-Headers", CORS_ALLOWED_HEADERS);
-    res.setHeader("Access-Control-Max-Age", "600");
-    res.status(204).end();
-    return;
-  }
-  next();
-};
 
 type RequestLog = { info(data: object, message: string): void };
 
@@ -180,6 +121,15 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
   const maxSseSessions = options.maxSseSessions ?? DEFAULT_SSE_LIMITS.maxSseSessions;
   const maxSseSessionsPerClient = options.maxSseSessionsPerClient ?? DEFAULT_SSE_LIMITS.maxSseSessionsPerClient;
   const sseIdleTimeoutMs = options.sseIdleTimeoutMs ?? DEFAULT_SSE_LIMITS.sseIdleTimeoutMs;
+  const sseSessionsReservedForKeys = Math.min(options.sseSessionsReservedForKeys ?? DEFAULT_SSE_LIMITS.sseSessionsReservedForKeys, maxSseSessions);
+  /** Whether the request bears a valid API key; asked only when the open share is full. */
+  const confirmsKey = async (req: Request, res: Response) =>
+    req.headers.authorization !== undefined &&
+    options.confirmKey !== undefined &&
+    (await options.confirmKey(req, res).then(
+      () => true,
+      () => false,
+    ));
 
   const hostAndOrigin = hostAndOriginValidation(options.allowedHosts ?? []);
   app.use(MCP_PATH, hostAndOrigin, mcpCors);
@@ -215,22 +165,26 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
   const openPerClient = new Map<string, number>();
   app.get(`${MCP_PATH}/sse`, async (req, res) => {
     // The stream is not JSON-RPC yet: a refusal is the REST error body every other door uses.
-    if (sessions.size >= maxSseSessions) {
+    const refuse = (status: number, error: string) => {
       res.setHeader("Retry-After", String(SSE_RETRY_AFTER_SECONDS));
-      res
-        .status(503)
-        .json({ error: `All ${maxSseSessions} MCP SSE sessions are open; retry later, or use Streamable HTTP at POST ${MCP_PATH}`, code: "UNAVAILABLE" });
-      return;
+      res.status(status).json({ error, code: status === 429 ? "RATE_LIMITED" : "UNAVAILABLE" });
+    };
+    const orStreamable = `retry later, or use Streamable HTTP at POST ${MCP_PATH}`;
+    // The last sessions are kept for valid keys: addresses are cheap, keys are issued and revocable.
+    if (sessions.size >= maxSseSessions - sseSessionsReservedForKeys && !(await confirmsKey(req, res))) {
+      return refuse(
+        503,
+        `The MCP SSE sessions open to callers without an API key are all taken (${sseSessionsReservedForKeys} more are kept for keys); ${orStreamable}`,
+      );
     }
+    if (sessions.size >= maxSseSessions) return refuse(503, `All ${maxSseSessions} MCP SSE sessions are open; ${orStreamable}`);
     const client = clientBucketOf(req.ip ?? req.socket.remoteAddress ?? "");
     const openByClient = openPerClient.get(client) ?? 0;
     if (openByClient >= maxSseSessionsPerClient) {
-      res.setHeader("Retry-After", String(SSE_RETRY_AFTER_SECONDS));
-      res.status(429).json({
-        error: `This address already holds ${maxSseSessionsPerClient} open MCP SSE sessions, the most one address may; close one, or use Streamable HTTP at POST ${MCP_PATH}`,
-        code: "RATE_LIMITED",
-      });
-      return;
+      return refuse(
+        429,
+        `This address already holds ${maxSseSessionsPerClient} open MCP SSE sessions, the most one address may; close one, or use Streamable HTTP at POST ${MCP_PATH}`,
+      );
     }
     const transport = new SSEServerTransport(`${MCP_PATH}/messages`, res);
     const server = createMcpServer(options.clientFor(req, res), toolCallReporter(req, res, options).onToolCall);

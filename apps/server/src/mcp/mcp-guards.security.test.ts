@@ -1,4 +1,4 @@
-import { request, type IncomingMessage, type Server } from "node:http";
+import { request, type Server } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +8,7 @@ import { createDirectoryClient } from "@directory/sdk";
 import { readConfig, startServer } from "../index";
 import { type McpAnswer, SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
 import { mountMcp } from "@directory/mcp";
+import { openSse, type OpenSse } from "./sse-fixtures";
 
 let server: TestServer;
 
@@ -154,7 +155,7 @@ describe("ALLOWED_HOSTS", () => {
       MCP_SSE_MAX_SESSIONS_PER_ADDRESS: "1",
     });
     expect(config.allowedHosts).toEqual(["mcp.example.net", "Agents.Example.org"]);
-    expect(config.mcpSse).toEqual({ maxSseSessions: 100, maxSseSessionsPerClient: 1, sseIdleTimeoutMs: 300_000 });
+    expect(config.mcpSse).toEqual({ maxSseSessions: 100, maxSseSessionsPerClient: 1, sseSessionsReservedForKeys: 20, sseIdleTimeoutMs: 300_000 });
     const running = await startServer(config);
     const sessions: OpenSse[] = [];
     try {
@@ -170,46 +171,6 @@ describe("ALLOWED_HOSTS", () => {
     }
   });
 });
-
-interface OpenSse {
-  status: number;
-  /** The refusal's JSON body (refused sessions only). */
-  body: unknown;
-  retryAfter: string | undefined;
-  /** The message endpoint the session announced (SSE sessions only). */
-  endpoint: string | undefined;
-  /** Settles when the server ends the stream. */
-  ended: Promise<void>;
-  close(): void;
-}
-
-/** Opens a legacy SSE session and waits for its endpoint event (or the refusal). */
-function openSse(baseUrl: string, headers: Record<string, string> = {}) {
-  return new Promise<OpenSse>((resolve, reject) => {
-    const req = request(new URL("/api/mcp/sse", baseUrl), { headers: { accept: "text/event-stream", ...headers } }, (res: IncomingMessage) => {
-      const ended = new Promise<void>((settle) => res.on("close", () => settle()));
-      const close = () => req.destroy();
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        text += chunk;
-        const endpoint = /event: endpoint\ndata: (\S+)/.exec(text)?.[1];
-        if (endpoint) resolve({ status: res.statusCode ?? 0, body: undefined, retryAfter: undefined, endpoint, ended, close });
-      });
-      res.on("end", () => {
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // not JSON: the assertions say so
-        }
-        resolve({ status: res.statusCode ?? 0, body, retryAfter: res.headers["retry-after"], endpoint: undefined, ended, close });
-      });
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
 
 const PING = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" });
 
