@@ -1,30 +1,23 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
-import { businesses, createDatabase, rateLimitCounters, type Database } from "@directory/db";
+import { businesses, rateLimitCounters } from "@directory/db";
 import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "@directory/api/testing";
 import { createDirectoryClient } from "@directory/sdk";
-import { type ErrorBody, getJson, type RateLimitedBody, startTestServer, type TestServer } from "./testing";
+import { type ErrorBody, getJson, type RateLimitedBody, startAnotherInstance, startTestServer, type TestServer } from "./testing";
 
 const LIMITS = { anonymousPerDay: 5, keyedPerMonth: 8 };
 
 let database: TestDatabase;
-let secondPool: Database | undefined;
 let first: TestServer;
 let second: TestServer;
 let slug: string;
 
 beforeAll(async () => {
   database = await createTestDatabase({ seed: SMALL_TEST_WORLD });
-  // Two app instances on one database: the limits must hold across both. On PostgreSQL the second
-  // has its own connection pool, as a second server process would; PGlite has one connection.
-  secondPool = database.url ? await createDatabase({ url: database.url }) : undefined;
+  // Two app instances on one database: the limits must hold across both.
   first = await startTestServer({ database, rateLimits: LIMITS });
-  second = await startTestServer({
-    database: secondPool ? { ...secondPool, destroy: () => secondPool!.close() } : database,
-    rateLimits: LIMITS,
-    trustProxyHops: 1,
-  });
+  second = await startAnotherInstance(database, { rateLimits: LIMITS, trustProxyHops: 1 });
   const [row] = await database.db
     .select({ slug: businesses.slug })
     .from(businesses)
@@ -35,7 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await first?.close();
   await second?.close();
-  await secondPool?.close();
   await database?.destroy();
 });
 

@@ -10,6 +10,7 @@ import {
   type RateLimitSettings,
   type WebhookConfig,
 } from "@directory/api";
+import { createDatabase } from "@directory/db";
 import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from "@directory/api/testing";
 import * as sourceModules from "./server-modules";
 import type { McpSseLimits } from "./config";
@@ -117,6 +118,23 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (ownsDatabase) await database.destroy();
+    },
+  };
+}
+
+/**
+ * One more server on a database another test server already serves, as a second process would be:
+ * on PostgreSQL with a connection pool of its own (PGlite has one connection, so it shares it).
+ * Its close() closes that pool; the database stays its first server's.
+ */
+export async function startAnotherInstance(database: TestDatabase, options: Omit<TestServerOptions, "database"> = {}): Promise<TestServer> {
+  const pool = database.url ? await createDatabase({ url: database.url }) : undefined;
+  const server = await startTestServer({ ...options, database: pool ? { ...pool, destroy: () => pool.close() } : database });
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      await pool?.close();
     },
   };
 }

@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
-import { businesses, type Db } from "@directory/db";
+import { count, desc, eq, sql } from "drizzle-orm";
+import { businesses, cities, type Db } from "@directory/db";
 import { createContext } from "./context";
 import { createCaller } from "./root";
 import { feedChangesText, type FeedChangesParams } from "./services/feed/changes";
@@ -34,3 +34,17 @@ export async function partnerFeedPage(db: Db, params: PartnerFeedPageParams) {
 
 /** Active, and unexpired or without expiry: what a public answer may show. */
 export const SERVABLE = sql`${businesses.status} = 'active' and (${businesses.subscriptionExpiresAt} is null or ${businesses.subscriptionExpiresAt} > now())`;
+
+/** The category+city pair with the most servable businesses in a world: pages and filters there are real. */
+export async function busiestCategoryCity(db: Db) {
+  const [busiest] = await db
+    .select({ category: businesses.categorySlug, cityId: businesses.cityId, city: cities.name, timeZone: cities.timeZone, lat: cities.lat, lng: cities.lng })
+    .from(businesses)
+    .innerJoin(cities, eq(cities.id, businesses.cityId))
+    .where(SERVABLE)
+    .groupBy(businesses.categorySlug, businesses.cityId, cities.name, cities.timeZone, cities.lat, cities.lng)
+    .orderBy(desc(count()))
+    .limit(1);
+  if (!busiest) throw new Error("the test world has no servable business");
+  return { ...busiest, timeZone: busiest.timeZone!, lat: Number(busiest.lat), lng: Number(busiest.lng) };
+}

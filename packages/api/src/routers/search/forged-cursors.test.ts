@@ -1,11 +1,11 @@
-import { and, count, desc, eq, ne, not } from "drizzle-orm";
+import { and, eq, ne, not } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businesses, cities } from "@directory/db";
+import { businesses } from "@directory/db";
 import { AVAILABLE_CITIES_MAX } from "../../services/search/available-cities";
 import { LISTICLE_CANDIDATES } from "../../services/search/category-search";
 import { KEYWORD_RANKED_MAX } from "../../services/search/keyword-ranking";
 import { NEAR_COUNT_CAP } from "../../services/where-when/where-when-params";
-import { anonymousCaller, SERVABLE } from "../../test-callers";
+import { anonymousCaller, busiestCategoryCity, SERVABLE } from "../../test-callers";
 import { atLocal, createTestDatabase, type TestDatabase } from "../../testing";
 
 /*
@@ -34,15 +34,7 @@ const refusedAsCursor = { code: "BAD_REQUEST", message: expect.stringMatching(/c
 beforeAll(async () => {
   database = await createTestDatabase();
   caller = anonymousCaller(database.db);
-  const [busiest] = await database.db
-    .select({ category: businesses.categorySlug, cityId: businesses.cityId, city: cities.name, timeZone: cities.timeZone, lat: cities.lat, lng: cities.lng })
-    .from(businesses)
-    .innerJoin(cities, eq(cities.id, businesses.cityId))
-    .where(SERVABLE)
-    .groupBy(businesses.categorySlug, businesses.cityId, cities.name, cities.timeZone, cities.lat, cities.lng)
-    .orderBy(desc(count()))
-    .limit(1);
-  pair = { ...busiest!, timeZone: busiest!.timeZone!, lat: Number(busiest!.lat), lng: Number(busiest!.lng) };
+  pair = await busiestCategoryCity(database.db);
 }, 120_000);
 
 afterAll(async () => {

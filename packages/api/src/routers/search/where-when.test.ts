@@ -1,11 +1,11 @@
-import { and, count, desc, eq, isNotNull } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businesses, cities, type OpeningHoursSpec } from "@directory/db";
+import { businesses, type OpeningHoursSpec } from "@directory/db";
 import { writeClaims } from "../../services/claims/claim-writes";
 import { openingState } from "../../services/where-when/opening-hours-time";
 import { atLocal, haversineKm } from "../../services/where-when/near-fixtures";
 import { createApiKey } from "../../services/access/api-keys";
-import { anonymousCaller, keyedCaller, SERVABLE } from "../../test-callers";
+import { anonymousCaller, busiestCategoryCity, keyedCaller, SERVABLE } from "../../test-callers";
 import { createTestDatabase, type TestDatabase } from "../../testing";
 import { ownerClaim } from "../../services/claims/claim-fixtures";
 
@@ -23,23 +23,7 @@ let pair: { category: string; cityId: number; city: string; timeZone: string; la
 beforeAll(async () => {
   database = await createTestDatabase();
   caller = anonymousCaller(database.db);
-  const [busiest] = await database.db
-    .select({
-      category: businesses.categorySlug,
-      cityId: businesses.cityId,
-      city: cities.name,
-      timeZone: cities.timeZone,
-      lat: cities.lat,
-      lng: cities.lng,
-      matches: count(),
-    })
-    .from(businesses)
-    .innerJoin(cities, eq(cities.id, businesses.cityId))
-    .where(SERVABLE)
-    .groupBy(businesses.categorySlug, businesses.cityId, cities.name, cities.timeZone, cities.lat, cities.lng)
-    .orderBy(desc(count()))
-    .limit(1);
-  pair = { ...busiest!, timeZone: busiest!.timeZone!, lat: Number(busiest!.lat), lng: Number(busiest!.lng) };
+  pair = await busiestCategoryCity(database.db);
 }, 120_000);
 afterAll(async () => {
   await database?.destroy();
