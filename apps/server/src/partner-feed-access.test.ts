@@ -94,7 +94,8 @@ describe("GET /api/v2/partner-feed: parameters", () => {
   it("refuses a tampered cursor with 400, never a 500", async () => {
     const real = (await feed("limit=10")).body.nextCursor!;
     const parts = JSON.parse(Buffer.from(real, "base64url").toString("utf8")) as unknown[];
-    expect(parts).toHaveLength(5);
+    // [updated_at, id, offset, total, filters, signature]: edited by hand, its signature no longer matches.
+    expect(parts).toHaveLength(6);
     const tampered = (index: number, value: unknown) => Buffer.from(JSON.stringify(parts.map((p, i) => (i === index ? value : p)))).toString("base64url");
     const cases = {
       "id of 36 dashes": tampered(1, "-".repeat(36)),
@@ -103,6 +104,9 @@ describe("GET /api/v2/partner-feed: parameters", () => {
       "updated_at beyond the timestamp range": tampered(0, "9223372036854775807"),
       "negative offset": tampered(2, -1),
       "other filters": tampered(4, "AAAAAAAAAAAAAAAA"),
+      "edited total": tampered(3, 999_999),
+      "offset of 2^63": tampered(2, 2 ** 63),
+      "signature of another cursor": tampered(5, "A".repeat(22)),
     };
     const answers: Record<string, unknown> = {};
     for (const [what, cursor] of Object.entries(cases)) {

@@ -19,3 +19,4 @@ export * from "./webhooks";
 export * from "./registry-records";
 export * from "./corrections";
 export * from "./feed-changes";
+export * from "./service-secrets";

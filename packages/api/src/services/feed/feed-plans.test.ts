@@ -75,6 +75,13 @@ function sentStatements(statements: Statement[], shape: RegExp): Statement[] {
 }
 
 describe("the partner feed reads its index alone (migration 0026)", () => {
+  it("sends one statement for a cursor's page once its signing key is held: no read of the key per page", async () => {
+    const { nextCursor } = await partnerFeedPage(database.db, { ...FIRST_PAGE, limit: 2 });
+    const next = await statementsSentBy(() => partnerFeedPage(database.db, { ...FIRST_PAGE, limit: 2, cursor: nextCursor! }));
+    expect(next).toHaveLength(1);
+    expect(next[0]!.text).not.toMatch(/service_secrets/);
+  });
+
   it("counts a traversal's locations with an index-only scan of businesses_feed_idx", async () => {
     const statements = await statementsSentBy(() => partnerFeedPage(database.db, FIRST_PAGE));
     for (const statement of sentStatements(statements, /\bcount\(/i)) expect(await indexPlan(statement)).toContain("Index Only Scan using businesses_feed_idx");

@@ -1,7 +1,7 @@
 import { and, count, gte, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import { businesses, categories, feedDocuments, rowsAsSent, sentText, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
-import { decodeFeedCursor, encodeFeedCursor, filtersFingerprint } from "./feed-cursor";
+import { decodeFeedCursor, encodeFeedCursor, feedCursorKey, filtersFingerprint } from "./feed-cursor";
 import type { FeedLocation } from "./changes";
 import { baseBytes, feedVisibleCondition, servedPieces, type BaseBytes } from "./feed-documents";
 import { JsonText } from "../shared/json-text";
@@ -79,7 +79,8 @@ export interface PartnerFeedPage {
  * One page of the partner feed in (updated_at, id) order. With a cursor the page is a keyset seek
  * on businesses_feed_idx, as fast at row 900,000 as at row 0; offset paging is kept for the spec
  * but costs more with depth. The total is counted once, when a traversal starts, and carried in
- * the cursor, so deep pages never pay for a count.
+ * the cursor, so deep pages never pay for a count; the cursor is signed (feed-cursor.ts), so the
+ * total and offset a page writes back are the ones this server put there.
  *
  * The page is its JSON text: the stored documents (given their base URL: servedPieces) joined
  * into the body, none parsed or stringified (see feed-documents.ts for why they are ready).
@@ -88,7 +89,8 @@ export interface PartnerFeedPage {
  */
 export async function partnerFeedPageText(db: Db, params: PartnerFeedPageParams): Promise<JsonText<PartnerFeedPage>> {
   const fingerprint = filtersFingerprint(params);
-  const cursor = params.cursor ? decodeFeedCursor(params.cursor, fingerprint) : null;
+  const cursorKey = await feedCursorKey(db);
+  const cursor = params.cursor ? decodeFeedCursor(params.cursor, fingerprint, cursorKey) : null;
   if (cursor && params.offset !== 0) throw new DomainError("INVALID_INPUT", "Invalid parameter offset: use either offset or cursor, not both");
   const conditions = await feedConditions(db, params);
   if (!conditions) return pageText({ total: 0, limit: params.limit, offset: params.offset, nextCursor: null }, baseBytes(params.baseUrl), []);
@@ -125,13 +127,16 @@ export async function partnerFeedPageText(db: Db, params: PartnerFeedPageParams)
   const lastOnPage = page.at(-1);
   const nextCursor =
     rows.length > params.limit && lastOnPage
-      ? encodeFeedCursor({
-          updatedAtMicros: sentText(lastOnPage[2] ?? null) ?? "",
-          id: sentText(lastOnPage[0] ?? null) ?? "",
-          offset: offset + page.length,
-          total,
-          filters: fingerprint,
-        })
+      ? encodeFeedCursor(
+          {
+            updatedAtMicros: sentText(lastOnPage[2] ?? null) ?? "",
+            id: sentText(lastOnPage[0] ?? null) ?? "",
+            offset: offset + page.length,
+            total,
+            filters: fingerprint,
+          },
+          cursorKey,
+        )
       : null;
   return pageText(
     { total, limit: params.limit, offset, nextCursor },
