@@ -1,4 +1,5 @@
 import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
 import { businesses } from "./businesses";
 import { apiKeyKind } from "./enums";
 
@@ -15,10 +16,12 @@ export const apiKeys = pgTable(
     /** Set for business keys: the one business the key may act for. */
     businessId: uuid("business_id").references(() => businesses.id),
     label: text("label"),
+    /** The account that made the key on the developer page; null for keys made by an operator. */
+    accountId: uuid("account_id").references(() => accounts.id, { onDelete: "cascade" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
   },
-  (t) => [index("api_keys_business_idx").on(t.businessId)],
+  (t) => [index("api_keys_business_idx").on(t.businessId), index("api_keys_account_idx").on(t.accountId)],
 );
 
 export type ApiKey = typeof apiKeys.$inferSelect;

@@ -7,6 +7,8 @@ export * from "./slug-history";
 export * from "./claims";
 export * from "./buyer-questions";
 export * from "./offers";
+export * from "./accounts";
+export * from "./account-plans";
 export * from "./api-keys";
 export * from "./legacy-score-requests";
 export * from "./rate-limit-counters";
