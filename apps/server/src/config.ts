@@ -1,6 +1,6 @@
 import type { DeliverySettings, FeedExportLimits, OutboundPolicy, RateLimitSettings } from "@directory/api";
 import { databaseTimeoutsOf, parseEnvironment, type DatabaseTimeouts } from "@directory/db";
-import { serverEnvironmentSchema, workerEnvironmentSchema, type WorkerEnvironment } from "./env";
+import { serverEnvironmentSchema, workerEnvironmentSchema, type ServerEnvironment, type WorkerEnvironment } from "./env";
 
 export { DEFAULT_CONNECTION_TIMEOUTS } from "./env";
 
@@ -33,6 +33,10 @@ export interface ServerConfig {
   mcpSse: McpSseLimits;
   /** Partner exports at once (PARTNER_EXPORT_SLOTS), and when one is cut (PARTNER_EXPORT_MAX_DURATION_MS, PARTNER_EXPORT_MIN_BYTES_PER_SECOND over PARTNER_EXPORT_RATE_WINDOW_MS). */
   partnerExports: FeedExportLimits;
+  /** SMTP_URL (unset: mails are written as .eml files under DATA_DIR/mail) and MAIL_FROM (default: no-reply at the public host). */
+  mail: { smtpUrl: string | undefined; from: string };
+  /** The payment provider: Stripe when STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID are all set; else none (operators grant plans). */
+  billing: { stripe: { secretKey: string; webhookSecret: string; priceId: string } | null };
 }
 
 /** Caps of the legacy MCP SSE transport (GET /api/mcp/sse): each session holds a stream and a server. */
@@ -90,6 +94,12 @@ function sharedSettings(env: WorkerEnvironment) {
   };
 }
 
+/** Stripe takes all three variables (env.ts refuses a partial set). */
+function stripeSettings(env: ServerEnvironment): ServerConfig["billing"]["stripe"] {
+  const { STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_PRICE_ID: priceId } = env;
+  return secretKey && webhookSecret && priceId ? { secretKey, webhookSecret, priceId } : null;
+}
+
 /** The server's settings from its environment, read once; a bad value throws an EnvironmentError naming it. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const parsed = parseEnvironment(serverEnvironmentSchema, env);
@@ -123,9 +133,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       minBytesPerSecond: parsed.PARTNER_EXPORT_MIN_BYTES_PER_SECOND,
       rateWindowMs: parsed.PARTNER_EXPORT_RATE_WINDOW_MS,
     },
+    mail: { smtpUrl: parsed.SMTP_URL, from: parsed.MAIL_FROM ?? `Business Directory <no-reply@${new URL(shared.publicBaseUrl).hostname}>` },
+    billing: { stripe: stripeSettings(parsed) },
     rateLimits: {
       anonymousPerDay: parsed.ANON_DAILY_LIMIT,
       keyedPerMonth: parsed.KEY_MONTHLY_LIMIT,
+      trialPerMonth: parsed.TRIAL_MONTHLY_LIMIT,
+      signInMailsPerAddressPerHour: parsed.SIGN_IN_MAILS_PER_ADDRESS_HOURLY,
+      signInMailsPerClientPerHour: parsed.SIGN_IN_MAILS_PER_CLIENT_HOURLY,
       openPerMinute: parsed.ANON_MINUTE_LIMIT,
       leadsPerAddressPerHour: parsed.LEADS_PER_ADDRESS_HOURLY,
       leadsPerKeyPerHour: parsed.LEADS_PER_KEY_HOURLY,

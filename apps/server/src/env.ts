@@ -91,6 +91,14 @@ const serverVariables = {
   MCP_SSE_IDLE_TIMEOUT_MS: nonNegativeInteger(DEFAULT_SSE_LIMITS.sseIdleTimeoutMs),
   ANON_DAILY_LIMIT: nonNegativeInteger(DEFAULT_RATE_LIMITS.anonymousPerDay),
   KEY_MONTHLY_LIMIT: nonNegativeInteger(DEFAULT_RATE_LIMITS.keyedPerMonth),
+  TRIAL_MONTHLY_LIMIT: nonNegativeInteger(DEFAULT_RATE_LIMITS.trialPerMonth),
+  SIGN_IN_MAILS_PER_ADDRESS_HOURLY: nonNegativeInteger(DEFAULT_RATE_LIMITS.signInMailsPerAddressPerHour),
+  SIGN_IN_MAILS_PER_CLIENT_HOURLY: nonNegativeInteger(DEFAULT_RATE_LIMITS.signInMailsPerClientPerHour),
+  SMTP_URL: url(["smtp:", "smtps:"]),
+  MAIL_FROM: optionalText(),
+  STRIPE_SECRET_KEY: optionalText(),
+  STRIPE_WEBHOOK_SECRET: optionalText(),
+  STRIPE_PRICE_ID: optionalText(),
   ANON_MINUTE_LIMIT: nonNegativeInteger(DEFAULT_RATE_LIMITS.openPerMinute),
   LEADS_PER_ADDRESS_HOURLY: nonNegativeInteger(DEFAULT_RATE_LIMITS.leadsPerAddressPerHour),
   LEADS_PER_KEY_HOURLY: nonNegativeInteger(DEFAULT_RATE_LIMITS.leadsPerKeyPerHour),
@@ -123,6 +131,15 @@ export const serverEnvironmentSchema = z.object(serverVariables).transform((env,
       code: "custom",
       path: ["HTTP_HEADERS_TIMEOUT_MS"],
       message: `(${env.HTTP_HEADERS_TIMEOUT_MS}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${env.HTTP_REQUEST_TIMEOUT_MS})`,
+    });
+  }
+  // Stripe is configured by all three variables or none: a partial set is a mistake to name, not a silent "off".
+  const stripe = [env.STRIPE_SECRET_KEY, env.STRIPE_WEBHOOK_SECRET, env.STRIPE_PRICE_ID].filter(Boolean).length;
+  if (stripe !== 0 && stripe !== 3) {
+    context.addIssue({
+      code: "custom",
+      path: ["STRIPE_SECRET_KEY"],
+      message: "STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID must be set together (or none)",
     });
   }
   return { ...env, outbound: outboundPolicy(env, context) };

@@ -1,6 +1,8 @@
 import type { Db } from "@directory/db";
 import type { AuthenticatedKey } from "./services/access/api-keys";
 import { FeedExportSlots } from "./services/feed/export-slots";
+import type { PaymentProvider } from "./services/billing/payment-provider.types";
+import type { Mailer } from "./services/mail/mailer.types";
 import type { OutboundPolicy } from "./services/webhooks/outbound-address";
 import type { SecretBox } from "./services/webhooks/secrets";
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/access/rate-limits";
@@ -30,6 +32,10 @@ export interface Context {
   writesJsonText: boolean;
   /** The partner exports' slots and bounds: the server's own; in-process callers share one table. */
   feedExports: FeedExportSlots;
+  /** Sends the service's mail (sign-in links); null where no mail is sent (in-process callers, the worker). */
+  mailer: Mailer | null;
+  /** The payment provider of the developer plan; null when none is configured (operators grant plans). */
+  paymentProvider: PaymentProvider | null;
 }
 
 export interface WebhookConfig {
@@ -53,6 +59,8 @@ export interface CreateContextOptions {
   webhookConfig?: WebhookConfig | null;
   writesJsonText?: boolean;
   feedExports?: FeedExportSlots;
+  mailer?: Mailer | null;
+  paymentProvider?: PaymentProvider | null;
 }
 
 const silentLogger: ContextLogger = { info() {}, warn() {} };
@@ -82,5 +90,7 @@ export function createContext(options: CreateContextOptions): Context {
     webhookConfig: options.webhookConfig ?? null,
     writesJsonText: options.writesJsonText ?? false,
     feedExports: options.feedExports ?? sharedFeedExports,
+    mailer: options.mailer ?? null,
+    paymentProvider: options.paymentProvider ?? null,
   };
 }

@@ -13,8 +13,13 @@ export interface RateLimitPolicy {
 export interface RateLimitSettings {
   /** Anonymous requests per client IP (or IPv6 /64) per UTC day on the v2 routes. Spec: 500. */
   anonymousPerDay: number;
-  /** Requests per key per calendar month (UTC), flat, no overage. Spec: 10,000. */
+  /** Requests per key per calendar month (UTC), flat, no overage. Spec: 10,000. Also an account's key with a developer plan. */
   keyedPerMonth: number;
+  /** Requests per month of a key made on the developer page by an account without a developer plan. */
+  trialPerMonth: number;
+  /** Sign-in mails per hour: per email address (a mailbox is not flooded) and per client address (nobody mails the world). */
+  signInMailsPerAddressPerHour: number;
+  signInMailsPerClientPerHour: number;
   /** Anonymous requests per address per minute on the routes the spec leaves open (abuse guard). */
   openPerMinute: number;
   /** Lead submissions per hour: per anonymous address, per key, and per target business per day. */
@@ -31,6 +36,9 @@ export interface RateLimitSettings {
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   anonymousPerDay: 500,
   keyedPerMonth: 10_000,
+  trialPerMonth: 100,
+  signInMailsPerAddressPerHour: 5,
+  signInMailsPerClientPerHour: 20,
   openPerMinute: 120,
   leadsPerAddressPerHour: 10,
   leadsPerKeyPerHour: 100,
