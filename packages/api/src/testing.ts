@@ -16,3 +16,6 @@ export { fileBlock, headerBlock, osmPbfFile, rawZlibBlob, zlibBlob } from "./ser
 
 /** Where-when fixtures: a local time in a zone as an ISO instant, and a haversine apart from the SQL under test. */
 export { atLocal, haversineKm } from "./services/where-when/near-fixtures";
+
+/** A loopback SMTP server that collects what the mailer sends, for the mail and sign-in tests. */
+export { startTestSmtpServer, type ReceivedMail, type TestSmtpServer } from "./services/mail/test-smtp-server";
