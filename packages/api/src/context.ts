@@ -14,13 +14,21 @@ export interface Context {
   publicBaseUrl: string;
   /** The raw bearer token, if the request presented one; checked by the procedure builders. */
   bearerToken: string | null;
+  /** The request's Cookie header (a person's session), read only by the session procedure builder; null in-process. */
+  cookieHeader: string | null;
+  /** The request's Origin header: a session's state changes must come from the service's own pages. */
+  requestOrigin: string | null;
+  /** The CSRF token the request presented (a form's csrfToken field, or the X-CSRF-Token header). */
+  csrfToken: string | null;
+  /** The browser's User-Agent, shown beside each of a person's sessions. */
+  userAgent: string | null;
   /** Set by the procedure builders once the bearer token is authenticated. */
   apiKey: AuthenticatedKey | null;
   /** The client address as the server determined it (socket, or TRUST_PROXY hops); null in-process. */
   clientIp: string | null;
   rateLimits: RateLimitSettings;
   /** Sets a response header on transports that have one (REST, tRPC over HTTP); no-op in-process. */
-  setHeader(name: string, value: string): void;
+  setHeader(name: string, value: string | string[]): void;
   /** Records facts worth an operator's attention (legacy score requests, limiter failures, ...). */
   log: ContextLogger;
   /** How webhook secrets are sealed and where deliveries may go; null where webhooks are not served. */
@@ -52,9 +60,13 @@ export interface CreateContextOptions {
   db: Db;
   publicBaseUrl: string;
   authorizationHeader?: string | undefined;
+  cookieHeader?: string | undefined;
+  requestOrigin?: string | undefined;
+  csrfToken?: string | undefined;
+  userAgent?: string | undefined;
   clientIp?: string | null;
   rateLimits?: Partial<RateLimitSettings>;
-  setHeader?: (name: string, value: string) => void;
+  setHeader?: (name: string, value: string | string[]) => void;
   log?: ContextLogger;
   webhookConfig?: WebhookConfig | null;
   writesJsonText?: boolean;
@@ -82,6 +94,10 @@ export function createContext(options: CreateContextOptions): Context {
     db: options.db,
     publicBaseUrl: options.publicBaseUrl.replace(/\/+$/, ""),
     bearerToken: bearerTokenFrom(options.authorizationHeader),
+    cookieHeader: options.cookieHeader || null,
+    requestOrigin: options.requestOrigin || null,
+    csrfToken: options.csrfToken || null,
+    userAgent: options.userAgent || null,
     apiKey: null,
     clientIp: options.clientIp ?? null,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },

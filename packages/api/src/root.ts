@@ -1,3 +1,4 @@
+import { accountRouter } from "./routers/account";
 import { adminRouter } from "./routers/admin";
 import { lifecycleRouter } from "./routers/admin/lifecycle";
 import { agentsRouter } from "./routers/agents";
@@ -29,6 +30,7 @@ const domainRouters = {
   webhooks: webhooksRouter,
   corrections: correctionsRouter,
   pages: pagesRouter,
+  account: accountRouter,
 };
 const feedPages = { getPartnerFeed, getPartnerFeedChanges };
 

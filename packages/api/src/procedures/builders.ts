@@ -4,8 +4,9 @@ import { assertSafeInput } from "../input-gate";
 import { authenticateApiKey, type AuthenticatedKey } from "../services/access/api-keys";
 import { KEY_KINDS_ADMITTED } from "../services/access/key-requirements";
 import { DEFAULT_RATE_LIMITS } from "../services/access/rate-limits";
-import { anonymousDailyLimit, anonymousMinuteLimit, correctionLimits, countWebhookSend, keyedQuota, leadLimits } from "./limits";
-import { ZSubmitCorrectionInput, ZSubmitLeadInput } from "./submission-inputs";
+import { isCsrfTokenValid, resolveSession } from "../services/accounts/sessions";
+import { anonymousDailyLimit, anonymousMinuteLimit, correctionLimits, countWebhookSend, keyedQuota, leadLimits, signInMailLimits } from "./limits";
+import { ZRequestSignInInput, ZSubmitCorrectionInput, ZSubmitLeadInput } from "./submission-inputs";
 import { t } from "./trpc-instance";
 
 /** Turns domain errors thrown by services into tRPC errors that keep their HTTP status. */
@@ -124,3 +125,50 @@ export const businessProcedure = baseProcedure
 
 /** Guarantee: ctx.apiKey is an admin key. */
 export const adminProcedure = baseProcedure.meta({ access: "admin", cache: "private" }).use(requireKey(KEY_KINDS_ADMITTED.admin, "an admin API key"));
+
+/**
+ * A state change from a browser must come from the service's own pages: a foreign Origin is refused
+ * (a request without one, from a program, is judged by its CSRF token alone where one is needed).
+ */
+function assertOwnOrigin(ctx: { requestOrigin: string | null; publicBaseUrl: string }): void {
+  if (ctx.requestOrigin !== null && ctx.requestOrigin !== new URL(ctx.publicBaseUrl).origin) {
+    throw toTrpcError(new DomainError("FORBIDDEN", "This request comes from another site: it is refused"));
+  }
+}
+
+/**
+ * Resolves the session cookie. Mutations also need the service's own Origin (when one is sent) and
+ * the session's CSRF token (a form's csrfToken field, or the X-CSRF-Token header).
+ */
+const requireSession = t.middleware(async ({ ctx, type, next }) => {
+  const session = await resolveSession(ctx.db, { publicBaseUrl: ctx.publicBaseUrl, cookieHeader: ctx.cookieHeader });
+  if (!session) throw toTrpcError(new DomainError("UNAUTHORIZED", "Sign in first: /sign-in"));
+  if (session.setCookies.length > 0) ctx.setHeader("Set-Cookie", session.setCookies);
+  if (type === "mutation") {
+    assertOwnOrigin(ctx);
+    if (!(await isCsrfTokenValid(ctx.db, session.sessionId, ctx.csrfToken))) {
+      throw toTrpcError(new DomainError("FORBIDDEN", "This change needs the CSRF token of your session (the form's csrfToken, or X-CSRF-Token)"));
+    }
+  }
+  return next({ ctx: { session } });
+});
+
+/** Guarantee: ctx.session is a signed-in person's valid session (account not disabled); mutations pass the Origin and CSRF checks. Per-address minute limit. */
+export const sessionProcedure = t.procedure
+  .meta({ access: "session", cache: "private" })
+  .use(domainErrors)
+  .use(inputGate)
+  .use(anonymousMinuteLimit)
+  .use(requireSession);
+
+/** Guarantee: anonymous callers allowed; the service's own Origin when one is sent; within the sign-in mail limits per address and per client. */
+export const signInRequestProcedure = t.procedure
+  .meta({ access: "sign-in", cache: "private" })
+  .use(domainErrors)
+  .use(inputGate)
+  .use(({ ctx, next }) => {
+    assertOwnOrigin(ctx);
+    return next();
+  })
+  .input(ZRequestSignInInput)
+  .use(signInMailLimits);

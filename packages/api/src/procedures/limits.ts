@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { Context } from "../context";
 import { DomainError, toTrpcError } from "../errors";
 import { consumeBufferedRateLimit } from "../services/access/buffered-rate-limits";
@@ -6,6 +6,8 @@ import { clientBucketOf } from "../services/access/client-ip";
 import { createSecretBox } from "../services/webhooks/secrets";
 import {
   consumeRateLimit,
+  keyMonthlyPolicy,
+  keyQuotaSubject,
   rateLimitHeaders,
   refundRateLimit,
   type RateLimitDecision,
@@ -69,8 +71,11 @@ async function countCall(
 export const keyedQuota = t.middleware(async ({ ctx, next }) => {
   const key = ctx.apiKey;
   if (!key || key.kind === "admin") return next();
-  const charge = { subject: `key:${key.id}`, policy: { name: "key-monthly", limit: ctx.rateLimits.keyedPerMonth, window: "month" as const }, now: new Date() };
-  await countCall(ctx, charge.subject, charge.policy, "This API key's monthly quota", "closed", charge.now);
+  const charge = { subject: keyQuotaSubject(key.id), policy: keyMonthlyPolicy(ctx.rateLimits, key.onTrial), now: new Date() };
+  const what = key.onTrial
+    ? `This key's trial quota (its account has no developer plan; a plan raises it to ${ctx.rateLimits.keyedPerMonth} a month: see /developers)`
+    : "This API key's monthly quota";
+  await countCall(ctx, charge.subject, charge.policy, what, "closed", charge.now);
   const result = await next();
   if (!result.ok) {
     try {
@@ -196,3 +201,22 @@ export function countWebhookSend(ctx: Context, keyId: string): Promise<void> {
     "closed",
   );
 }
+
+/** A sign-in mail's subjects: the address it goes to (hashed: counters hold no addresses) and the client asking. */
+export const signInMailLimits = t.middleware(async ({ ctx, next, input }) => {
+  const { email } = input as { email: string };
+  const hour = "hour" as const;
+  const mailbox = createHash("sha256").update(email.toLowerCase()).digest("base64url");
+  await countCall(
+    ctx,
+    `email:${mailbox}`,
+    { name: "sign-in-mail-address", limit: ctx.rateLimits.signInMailsPerAddressPerHour, window: hour },
+    "The sign-in mails for this address",
+    "closed",
+  );
+  if (ctx.clientIp !== null) {
+    const policy = { name: "sign-in-mail-client", limit: ctx.rateLimits.signInMailsPerClientPerHour, window: hour };
+    await countCall(ctx, `ip:${clientBucketOf(ctx.clientIp)}`, policy, "The sign-in mails asked from your address", "closed");
+  }
+  return next();
+});

@@ -8,10 +8,14 @@ import type { OpenApiMeta } from "trpc-to-openapi";
  * - lead-submission: anonymous-daily plus tighter lead limits per address, key and business
  * - correction-submission: anonymous-daily plus hourly correction limits per address and per key
  * - key, partner, business, admin: that kind of key required
+ * - session: a signed-in person's session cookie (their own account only), per-address minute limit;
+ *   mutations need the service's Origin and the session's CSRF token
+ * - sign-in: anonymous, the sign-in mail limits per address and per client
  * Every keyed call that is served, in any class, counts against the key's monthly quota (admin keys
  * excepted); a refused or failed one gives its count back.
  */
-export type AccessClass = "open" | "anonymous-daily" | "lead-submission" | "correction-submission" | "key" | "partner" | "business" | "admin";
+export type AccessClass =
+  "open" | "anonymous-daily" | "lead-submission" | "correction-submission" | "key" | "partner" | "business" | "admin" | "session" | "sign-in";
 
 /**
  * Who may keep a copy of a successful anonymous read: "public" (any cache, for a minute; any origin

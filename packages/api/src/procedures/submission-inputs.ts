@@ -91,3 +91,11 @@ export const ZSubmitCorrectionInput = z.object({
     .describe("When seen"),
   dryRun: z.boolean().optional().describe("Validate only"),
 });
+
+/** An address to mail a sign-in link to; bound before the sign-in mail limits, which count per address. */
+export const ZRequestSignInInput = z.object({
+  email: z
+    .email({ error: "must be an email address" })
+    .max(254)
+    .transform((email) => email.toLowerCase()),
+});

@@ -20,6 +20,8 @@ export const apiKeys = pgTable(
     accountId: uuid("account_id").references(() => accounts.id, { onDelete: "cascade" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** When the key last authenticated a request, to the minute (written at most once a minute). */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
   },
   (t) => [index("api_keys_business_idx").on(t.businessId), index("api_keys_account_idx").on(t.accountId)],
 );

@@ -22,7 +22,7 @@ const callerWith = (options: { key?: string; ip?: string } = {}) =>
       publicBaseUrl: "http://directory.test",
       authorizationHeader: options.key ? `Bearer ${options.key}` : undefined,
       clientIp: options.ip ?? null,
-      setHeader: (name, value) => (headers[name] = value),
+      setHeader: (name, value) => (headers[name] = String(value)),
     }),
   );
 const admin = () => callerWith({ key: adminKey });

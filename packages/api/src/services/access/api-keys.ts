@@ -1,13 +1,18 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { apiKeys, type ApiKey, type ApiKeyKind, type Db } from "@directory/db";
+import { accountPlans, accounts, apiKeys, type ApiKey, type ApiKeyKind, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { generateApiKey, hashApiKey, parseApiKey, visiblePrefixOf } from "./api-key-format";
 import { requireBusinessBySlug } from "../entities/business-lookup";
+import { planCountsSql } from "../accounts/plans";
 
 export interface AuthenticatedKey {
   id: string;
   kind: ApiKeyKind;
   businessId: string | null;
+  /** The account that made the key on the developer page; null for an operator's key. */
+  accountId: string | null;
+  /** A key of an account without a developer plan counts against the trial quota. */
+  onTrial: boolean;
 }
 
 export interface CreateApiKeyParams {
@@ -116,16 +121,34 @@ export async function revokeApiKey(db: Db, id: string): Promise<ApiKeySummary> {
   return summarise(existing);
 }
 
+/** A key's last use is written at most this often: a busy key costs no extra write per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 /**
- * Resolves a presented key. Malformed keys fail on the checksum before any query; revoked keys
- * fail at once because the lookup reads revoked_at on every request (no cache to go stale).
+ * Resolves a presented key. Malformed keys fail on the checksum before any query; revoked keys,
+ * and keys of a disabled account, fail at once because the lookup reads them on every request (no
+ * cache to go stale). The account's plan is read in the same query.
  */
-export async function authenticateApiKey(db: Db, key: string): Promise<AuthenticatedKey> {
+export async function authenticateApiKey(db: Db, key: string, now = new Date()): Promise<AuthenticatedKey> {
   if (!parseApiKey(key)) throw new DomainError("INVALID_API_KEY", "The API key is malformed");
   const [row] = await db
-    .select({ id: apiKeys.id, kind: apiKeys.kind, businessId: apiKeys.businessId, revokedAt: apiKeys.revokedAt })
+    .select({
+      id: apiKeys.id,
+      kind: apiKeys.kind,
+      businessId: apiKeys.businessId,
+      revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      accountId: apiKeys.accountId,
+      accountDisabledAt: accounts.disabledAt,
+      planAccountId: accountPlans.accountId,
+    })
     .from(apiKeys)
+    .leftJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .leftJoin(accountPlans, and(eq(accountPlans.accountId, apiKeys.accountId), planCountsSql(now)))
     .where(eq(apiKeys.keyHash, hashApiKey(key)));
-  if (!row || row.revokedAt) throw new DomainError("INVALID_API_KEY", "The API key is unknown or revoked");
-  return { id: row.id, kind: row.kind, businessId: row.businessId };
+  if (!row || row.revokedAt || row.accountDisabledAt) throw new DomainError("INVALID_API_KEY", "The API key is unknown or revoked");
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.id));
+  }
+  return { id: row.id, kind: row.kind, businessId: row.businessId, accountId: row.accountId, onTrial: row.accountId !== null && row.planAccountId === null };
 }

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import { rateLimitCounters, type Db } from "@directory/db";
 
 export type RateLimitWindow = "minute" | "hour" | "day" | "month";
@@ -78,6 +78,46 @@ export interface ConsumeRateLimitParams {
 }
 
 /**
+ * The monthly quota of a key: the flat KEY_MONTHLY_LIMIT, or TRIAL_MONTHLY_LIMIT for a key of an
+ * account without a developer plan. One policy name for both, so a plan bought mid-month keeps the
+ * month's count and only raises its ceiling.
+ */
+export function keyMonthlyPolicy(limits: RateLimitSettings, onTrial: boolean): RateLimitPolicy {
+  return { name: "key-monthly", limit: onTrial ? limits.trialPerMonth : limits.keyedPerMonth, window: "month" };
+}
+
+/** The subject a key's monthly quota counts under. */
+export function keyQuotaSubject(keyId: string): string {
+  return `key:${keyId}`;
+}
+
+function bucketOf(policy: Pick<RateLimitPolicy, "name">, subject: string): string {
+  return `${policy.name}|${subject}`;
+}
+
+/** How many requests each subject has used in the policy's current window (0 for none). */
+export async function usedInWindow(db: Db, policy: RateLimitPolicy, subjects: string[], now = new Date()): Promise<Map<string, number>> {
+  const used = new Map(subjects.map((subject) => [subject, 0]));
+  if (subjects.length === 0) return used;
+  const { start } = windowBounds(policy.window, now);
+  const rows = await db
+    .select({ bucket: rateLimitCounters.bucket, hits: rateLimitCounters.hits })
+    .from(rateLimitCounters)
+    .where(
+      and(
+        inArray(
+          rateLimitCounters.bucket,
+          subjects.map((subject) => bucketOf(policy, subject)),
+        ),
+        eq(rateLimitCounters.windowStart, start),
+      ),
+    );
+  const subjectOf = new Map(subjects.map((subject) => [bucketOf(policy, subject), subject]));
+  for (const row of rows) used.set(subjectOf.get(row.bucket)!, row.hits);
+  return used;
+}
+
+/**
  * Counts one request of a subject under a policy, atomically: the upsert only increments while the count is
  * below the limit, and PostgreSQL serialises concurrent upserts on the row, so N remaining
  * requests admit exactly N callers however many race. A refused request does not count.
@@ -86,7 +126,7 @@ export async function consumeRateLimit(db: Db, params: ConsumeRateLimitParams): 
   const { subject, policy, now = new Date() } = params;
   const { start, end } = windowBounds(policy.window, now);
   // Each policy counts in its own buckets, even when two windows start at the same instant.
-  const bucket = `${policy.name}|${subject}`;
+  const bucket = bucketOf(policy, subject);
   const rows = await db
     .insert(rateLimitCounters)
     .values({ bucket, windowStart: start, windowEnd: end, hits: 1 })
@@ -111,7 +151,7 @@ export async function refundRateLimit(db: Db, params: Required<ConsumeRateLimitP
   const rows = await db
     .update(rateLimitCounters)
     .set({ hits: sql`${rateLimitCounters.hits} - 1` })
-    .where(and(eq(rateLimitCounters.bucket, `${policy.name}|${subject}`), eq(rateLimitCounters.windowStart, start), gt(rateLimitCounters.hits, 0)))
+    .where(and(eq(rateLimitCounters.bucket, bucketOf(policy, subject)), eq(rateLimitCounters.windowStart, start), gt(rateLimitCounters.hits, 0)))
     .returning({ hits: rateLimitCounters.hits });
   const hits = rows[0]?.hits ?? 0;
   return { allowed: true, policy, remaining: Math.max(0, policy.limit - hits), resetAt: end };
