@@ -2,6 +2,7 @@ import { accountRouter } from "./routers/account";
 import { adminRouter } from "./routers/admin";
 import { lifecycleRouter } from "./routers/admin/lifecycle";
 import { agentsRouter } from "./routers/agents";
+import { billingRouter } from "./routers/billing";
 import { correctionsRouter } from "./routers/corrections";
 import { entitiesRouter } from "./routers/entities";
 import { getPartnerFeed } from "./routers/feed/get-partner-feed";
@@ -31,6 +32,7 @@ const domainRouters = {
   corrections: correctionsRouter,
   pages: pagesRouter,
   account: accountRouter,
+  billing: billingRouter,
 };
 const feedPages = { getPartnerFeed, getPartnerFeedChanges };
 
