@@ -16,11 +16,14 @@ import {
   type AppRouter,
   type DirectoryMeta,
   type FeedExportLimits,
+  type Mailer,
+  type PaymentProvider,
   type RateLimitSettings,
   type WebhookConfig,
 } from "@directory/api";
 import type { Database } from "@directory/db";
 import { mountMcp } from "@directory/mcp";
+import { mountBillingDoor } from "./billing-door";
 import { classifyBodyError } from "./body-errors";
 import type { McpSseLimits } from "./config";
 import { mountDocs } from "./docs";
@@ -56,6 +59,10 @@ export interface AppDeps {
   mcpSse?: Partial<McpSseLimits>;
   /** Export slots and the bounds of a partner export (PARTNER_EXPORT_*); default DEFAULT_FEED_EXPORT_LIMITS. */
   partnerExports?: Partial<FeedExportLimits>;
+  /** Sends sign-in links (SMTP_URL, or .eml files under DATA_DIR/mail); without it sign-in answers 503. */
+  mailer?: Mailer;
+  /** The payment provider of the developer plan (STRIPE_*); without it operators grant plans. */
+  paymentProvider?: PaymentProvider;
 }
 
 /** Request ids: keep a caller's if it is short and plain, so traces join up across services. */
@@ -114,6 +121,8 @@ export function createApp(deps: AppDeps): Express {
     "/metrics",
     metricsEndpoint(metrics, deps.metricsToken, (req, res) => createCaller(contextFor(req, res)).admin.confirmAccess()),
   );
+  // Before the body parsers: its signature covers the raw body.
+  mountBillingDoor(app, (req, res) => contextFor(req, res));
   app.use(bodyParsers(bodyLimit));
 
   app.get("/healthz", async (req, res) => {
@@ -141,6 +150,12 @@ export function createApp(deps: AppDeps): Express {
       log: req.log,
       webhookConfig: deps.webhookConfig ?? null,
       feedExports,
+      cookieHeader: req.headers.cookie,
+      requestOrigin: req.headers.origin,
+      csrfToken: req.get("x-csrf-token"),
+      userAgent: req.get("user-agent"),
+      mailer: deps.mailer ?? null,
+      paymentProvider: deps.paymentProvider ?? null,
     });
   /** The status of a failed call; a 503 also tells the client when to retry. */
   const errorResponseMeta = (error: unknown) => {

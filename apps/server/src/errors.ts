@@ -1,7 +1,8 @@
-import type { ErrorRequestHandler, Request, RequestHandler } from "express";
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
+import type { TRPCError } from "@trpc/server";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";
-import type { PublicErrorBody } from "@directory/api";
+import { toPublicError, type PublicErrorBody } from "@directory/api";
 import { classifyBodyError } from "./body-errors";
 
 export function sendError(res: Parameters<RequestHandler>[1], status: number, body: PublicErrorBody): void {
@@ -65,4 +66,12 @@ export function errorHandler(log: { error(obj: object, msg: string): void }): Er
     log.error({ err: error }, "unhandled error");
     return refuse(req, res, 500, { error: "Internal server error", code: "INTERNAL" });
   };
+}
+
+/** A refused call, as the OpenAPI door answers it (status, public body, Retry-After). */
+export function sendRefusal(req: Request, res: Response, error: unknown): void {
+  const { status, body, retryAfterSeconds } = toPublicError(error as TRPCError);
+  if (status >= 500 && status !== 503) req.log.error({ err: (error as TRPCError).cause ?? error }, "procedure failed");
+  if (retryAfterSeconds) res.setHeader("Retry-After", String(retryAfterSeconds));
+  sendError(res, status, body);
 }

@@ -1,18 +1,16 @@
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { Express, Request, Response } from "express";
-import type { TRPCError } from "@trpc/server";
 import {
   createCaller,
   createRestCaller,
   JsonText,
-  toPublicError,
   ZGetPartnerFeedChangesInput,
   ZGetPartnerFeedInput,
   type Context,
   type FeedExportStream,
 } from "@directory/api";
-import { sendError } from "./errors";
+import { sendRefusal } from "./errors";
 import { GZIP_LEVEL } from "./http-conventions";
 import { queryInput } from "./query-input";
 
@@ -33,14 +31,6 @@ function drainedOrClosed(res: Response): Promise<void> {
     res.on("drain", done);
     res.on("close", done);
   });
-}
-
-/** A refused call, as the OpenAPI door answers it (status, public body, Retry-After). */
-function sendRefusal(req: Request, res: Response, error: unknown): void {
-  const { status, body, retryAfterSeconds } = toPublicError(error as TRPCError);
-  if (status >= 500 && status !== 503) req.log.error({ err: (error as TRPCError).cause ?? error }, "procedure failed");
-  if (retryAfterSeconds) res.setHeader("Retry-After", String(retryAfterSeconds));
-  sendError(res, status, body);
 }
 
 /**

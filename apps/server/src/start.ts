@@ -1,5 +1,5 @@
 import { createServer, type RequestListener, type Server } from "node:http";
-import { backfillFeedDocuments, isDatabaseEmpty, seedDemoWorld } from "@directory/api";
+import { backfillFeedDocuments, createMailer, createStripeProvider, isDatabaseEmpty, seedDemoWorld } from "@directory/api";
 import { createDatabase, forChores, migrate, postgresTarget, waitForDatabase, type Database } from "@directory/db";
 import { ensureAdminKey } from "./admin-key";
 import { createApp } from "./app";
@@ -106,7 +106,17 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     outbound: config.webhooks.outbound,
   };
   const metrics = createMetrics({ database });
+  const mailer = createMailer({
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    dataDir: config.dataDir,
+    log: (fields, message) => logger.info(fields, message),
+  });
+  logger.info({ mail: mailer.describe }, config.mail.smtpUrl ? "mail goes out through SMTP" : "SMTP_URL is unset: mails are written as files");
+  const paymentProvider = config.billing.stripe ? createStripeProvider(config.billing.stripe) : undefined;
   const app = createApp({
+    mailer,
+    paymentProvider,
     database,
     metrics,
     metricsToken: config.metricsToken,
@@ -152,6 +162,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         });
         server.closeIdleConnections();
       });
+      mailer.close();
       await database.close();
       logger.info("directory service stopped");
     })());

@@ -1,12 +1,16 @@
-import type { Server } from "node:http";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { DestinationStream } from "pino";
 import { randomBytes } from "node:crypto";
 import {
   createApiKey,
+  createMailer,
   createSecretBox,
   DEFAULT_DELIVERY_SETTINGS,
   type DeliverySettings,
   type FeedExportLimits,
+  type PaymentProvider,
   type RateLimitSettings,
   type WebhookConfig,
 } from "@directory/api";
@@ -67,6 +71,15 @@ export interface TestServerOptions extends TestDatabaseOptions {
   metricsToken?: string;
   /** The 32-byte key sealing webhook secrets (default: random), to share with a worker in another process. */
   webhookSecretKey?: Buffer;
+  /** Send mail through this SMTP server (a loopback test server); default: .eml files in a temporary folder. */
+  smtpUrl?: string;
+  /** The payment provider (a Stripe stand-in on loopback); default none. */
+  paymentProvider?: PaymentProvider;
+  /**
+   * PUBLIC_BASE_URL is the server's own address (as a browser sees it), not http://directory.test:
+   * sign-in links and the Origin a session's changes must carry then point at the server itself.
+   */
+  ownPublicBaseUrl?: boolean;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -77,29 +90,39 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let url = "";
   const webhookConfig: WebhookConfig = { secretBox: createSecretBox(options.webhookSecretKey ?? randomBytes(32)), outbound: { allowLoopback: true } };
   const metrics = createMetrics({ database, defaultMetrics: false });
+  // Listening first, so the server can know its own address when it is its public base URL.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  answerClientErrorsWithJson(server);
+  const address = server.address();
+  if (typeof address === "object" && address) url = `http://127.0.0.1:${address.port}`;
+  const publicBaseUrl = options.ownPublicBaseUrl ? url : "http://directory.test";
+  const mailer = createMailer({
+    smtpUrl: options.smtpUrl,
+    from: "Business Directory <no-reply@directory.test>",
+    dataDir: path.join(tmpdir(), "directory-test-mail"),
+    log: (fields, message) => logger.info(fields, message),
+  });
   const app = createApp({
     webhookConfig,
     metrics,
     metricsToken: options.metricsToken,
     database,
-    publicBaseUrl: "http://directory.test",
+    publicBaseUrl,
     logger,
     bodyLimitBytes: options.bodyLimitBytes,
     rateLimits: options.rateLimits,
     partnerExports: options.partnerExports,
     trustProxyHops: options.trustProxyHops,
     mcpSse: options.mcpSse,
+    mailer,
+    paymentProvider: options.paymentProvider,
   });
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
-  });
-  answerClientErrorsWithJson(server);
-  const address = server.address();
-  if (typeof address === "object" && address) url = `http://127.0.0.1:${address.port}`;
+  server.on("request", app);
   const worker = options.webhookWorker
     ? startWebhookWorker({
         database,
-        publicBaseUrl: "http://directory.test",
+        publicBaseUrl,
         ...webhookConfig,
         settings: { ...DEFAULT_DELIVERY_SETTINGS, ...options.webhookWorker.settings },
         pollIntervalMs: options.webhookWorker.pollIntervalMs,
@@ -115,6 +138,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     worker,
     close: async () => {
       await worker?.stop();
+      mailer.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (ownsDatabase) await database.destroy();
