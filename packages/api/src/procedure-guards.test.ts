@@ -9,7 +9,18 @@ import type { AccessClass, DirectoryMeta } from "./procedures/meta";
  * Structural guards: whatever procedure is added, on whatever door it will be served, it was made
  * with a builder that declares its access class and runs the input gate first.
  */
-const ACCESS_CLASSES: readonly AccessClass[] = ["open", "anonymous-daily", "lead-submission", "correction-submission", "key", "partner", "business", "admin"];
+const ACCESS_CLASSES: readonly AccessClass[] = [
+  "open",
+  "anonymous-daily",
+  "lead-submission",
+  "correction-submission",
+  "key",
+  "partner",
+  "business",
+  "admin",
+  "session",
+  "sign-in",
+];
 
 type AnyProcedure = { _def: { meta?: DirectoryMeta; type: "query" | "mutation" | "subscription" } };
 /** restRouter holds every procedure: appRouter's (tRPC, MCP, GraphQL) and the REST-only partner export. */
@@ -34,6 +45,10 @@ describe("every procedure", () => {
   it("says who may cache its answers: anyone for open and anonymous-daily reads (entity profiles but in history mode), no one for the rest", () => {
     for (const [path, procedure] of procedures) {
       const { access, cache, openapi } = procedure._def.meta ?? {};
+      if (procedure._def.type === "mutation" && (access === "open" || access === "anonymous-daily")) {
+        expect(cache, `${path} is a write: nobody caches its answer`).toBe("private");
+        continue;
+      }
       if (openapi?.operationId === "getEntityProfile" || openapi?.operationId === "getEntityById") {
         expect(typeof cache === "function" && [cache({ history: "true" }), cache({ history: "false" }), cache({})], path).toEqual([
           "private",

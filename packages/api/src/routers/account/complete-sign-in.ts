@@ -4,6 +4,7 @@ import { ZCompleteSignInInput, ZCompleteSignInOutput } from "./sign-in.types";
 
 /** Opens a session from a sign-in link's token (once) and sets its HttpOnly cookie. */
 export const completeSignIn = openProcedure
+  .meta({ cache: "private" })
   .input(ZCompleteSignInInput)
   .output(ZCompleteSignInOutput)
   .mutation(async ({ ctx, input }) => {
