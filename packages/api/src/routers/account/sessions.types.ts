@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { ZOwnerText } from "../../services/shared/owner-text-schemas";
 
 export const ZSessionSummary = z.object({
   id: z.uuid(),
   createdAt: z.string(),
   lastActiveAt: z.string(),
   expiresAt: z.string(),
-  userAgent: z.string().max(300).nullable(),
+  userAgent: ZOwnerText.nullable().describe("As the browser sent it, cleaned and capped"),
   current: z.boolean().describe("The session this request was made with"),
 });
 export const ZListSessionsOutput = z.array(ZSessionSummary);
