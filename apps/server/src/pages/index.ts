@@ -1,5 +1,6 @@
 import type { Express, NextFunction, Request, RequestHandler, Response } from "express";
 import { createCaller, type Context } from "@directory/api";
+import { mountAccountPages } from "./account-door";
 import { browsePage } from "./browse";
 import { businessPage } from "./business";
 import type { PageCallers } from "./errors";
@@ -55,6 +56,9 @@ export function mountPages(app: Express, contextFor: (req: Request, res: Respons
     pageSecurityHeaders,
     page((req, res, callers) => searchPage(req, res, callers)),
   );
+
+  // /developers, /sign-in, /sign-out, /dashboard: a person's own account, with their session.
+  mountAccountPages(app, contextFor);
 
   app.get(
     "/robots.txt",

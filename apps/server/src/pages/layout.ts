@@ -67,12 +67,12 @@ export function layout(meta: PageMeta, main: string): string {
 </head><body>
 <a class="skip" href="#main">Skip to content</a>
 <header><div class="bar"><a class="brand" href="/">${SITE_NAME}</a>
-<nav aria-label="Site"><ul><li><a href="/">Search</a></li><li><a href="/docs">Developers</a></li><li><a href="/llms.txt">For AI agents</a></li></ul></nav></div></header>
+<nav aria-label="Site"><ul><li><a href="/">Search</a></li><li><a href="/developers">Developers</a></li><li><a href="/llms.txt">For AI agents</a></li><li><a href="/sign-in">Sign in</a></li></ul></nav></div></header>
 <main id="main">
 ${main}
 </main>
 <footer><div class="bar"><nav aria-label="For agents and developers"><ul class="inline">
-<li><a href="/docs">API documentation</a></li><li><a href="/api/openapi.json">OpenAPI</a></li><li><a href="/mcp">MCP server</a></li><li><a href="/llms.txt">llms.txt</a></li><li><a href="/sitemap.xml">Sitemap</a></li></ul></nav>
+<li><a href="/developers">API keys and plans</a></li><li><a href="/docs">API documentation</a></li><li><a href="/api/openapi.json">OpenAPI</a></li><li><a href="/mcp">MCP server</a></li><li><a href="/llms.txt">llms.txt</a></li><li><a href="/sitemap.xml">Sitemap</a></li></ul></nav>
 <p class="muted">Every fact carries its source. Paid plans rank first, and are labelled.</p>
 <p class="muted">Listings imported from OpenStreetMap: data © OpenStreetMap contributors, available under the <a href="https://www.openstreetmap.org/copyright">Open Database Licence</a>.</p></div></footer>
 </body></html>`;

@@ -52,6 +52,22 @@ th{background:var(--band)}
 .pager [aria-current]{font-weight:700;border-color:var(--text)}
 dt{font-weight:600;margin-top:.75rem}
 dd{margin-left:0}
+form.stack{display:flex;flex-direction:column;gap:.75rem;max-width:32rem;background:var(--band);padding:1rem;border-radius:.5rem;margin:1rem 0}
+form.stack div{display:flex;flex-direction:column}
+form.stack button{align-self:flex-start}
+.inline-form{margin:.5rem 0}
+.keys{list-style:none;padding:0}
+.keys>li{border:1px solid var(--line);border-radius:.5rem;padding:.75rem 1rem;margin:0 0 .75rem}
+.keys h3{margin-top:0;overflow-wrap:anywhere}
+dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.15rem 1rem;margin:.5rem 0}
+dl.facts dt{margin-top:0}
+.notice{border-left:4px solid var(--link);background:var(--band);padding:.5rem .75rem}
+.notice.error{border-left-color:#a4001d}
+.new-key{border:3px solid #8a5a00;background:#fff8e6;padding:1rem;border-radius:.5rem;margin:1.5rem 0}
+.new-key h2{margin-top:0}
+.new-key code{font-size:1.1rem;word-break:break-all}
+button.danger{background:#a4001d}
+.agent{overflow-wrap:anywhere;margin:.25rem 0}
 @media (max-width:40rem){
   table.claims thead{position:absolute;left:-9999px}
   table.claims,table.claims caption,table.claims tbody,table.claims tr,table.claims td,table.claims tbody th{display:block;width:100%}
