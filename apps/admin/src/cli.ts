@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { registerAccountCommands } from "./account-commands";
 import { registerBusinessCommands } from "./business-commands";
 import { registerClaimCommands } from "./claim-commands";
 import { registerCorrectionCommands } from "./correction-commands";
@@ -24,6 +25,7 @@ const program = new Command("admin")
   .option("--key <key>", "admin API key (default: DIRECTORY_ADMIN_KEY, then DATA_DIR/admin.key)");
 
 registerKeyCommands(program);
+registerAccountCommands(program);
 registerBusinessCommands(program);
 registerClaimCommands(program);
 registerCorrectionCommands(program);

@@ -31,7 +31,7 @@ export function registerKeyCommands(program: Command): void {
 
   keys
     .command("list")
-    .description("list keys (prefixes only, never the keys)")
+    .description("list keys (prefixes only, never the keys): id, kind, prefix, business, account email, state, label")
     .option("--all", "include revoked keys")
     .option("--limit <n>", "at most this many", "100")
     .option("--json", "print JSON")
@@ -40,7 +40,15 @@ export function registerKeyCommands(program: Command): void {
       if (options.json) return console.log(JSON.stringify(rows, null, 2));
       for (const row of rows) {
         console.log(
-          [row.id, row.kind, row.visiblePrefix, row.businessId ?? "-", row.revokedAt ? `revoked ${row.revokedAt}` : "active", row.label ?? ""].join("\t"),
+          [
+            row.id,
+            row.kind,
+            row.visiblePrefix,
+            row.businessId ?? "-",
+            row.accountEmail ?? "-",
+            row.revokedAt ? `revoked ${row.revokedAt}` : "active",
+            row.label ?? "",
+          ].join("\t"),
         );
       }
     });

@@ -1,5 +1,6 @@
 import { accountRouter } from "./routers/account";
 import { adminRouter } from "./routers/admin";
+import { adminAccountsRouter } from "./routers/admin/accounts";
 import { lifecycleRouter } from "./routers/admin/lifecycle";
 import { agentsRouter } from "./routers/agents";
 import { billingRouter } from "./routers/billing";
@@ -33,6 +34,7 @@ const domainRouters = {
   pages: pagesRouter,
   account: accountRouter,
   billing: billingRouter,
+  accounts: adminAccountsRouter,
 };
 const feedPages = { getPartnerFeed, getPartnerFeedChanges };
 

@@ -10,6 +10,7 @@ export const ZApiKeySummary = z.object({
   label: z.string().nullable(),
   createdAt: z.string(),
   revokedAt: z.string().nullable(),
+  accountEmail: z.string().nullable().describe("The account that made the key on the developer page; null for an operator's key"),
 });
 
 export type TApiKeySummary = z.infer<typeof ZApiKeySummary>;

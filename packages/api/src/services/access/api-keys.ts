@@ -31,11 +31,18 @@ export interface ApiKeySummary {
   label: string | null;
   createdAt: string;
   revokedAt: string | null;
+  /** The email of the account that made the key on the developer page; null for an operator's key. */
+  accountEmail: string | null;
 }
 
-function summarise(row: ApiKey): ApiKeySummary {
+function summarise(row: ApiKey, accountEmail: string | null): ApiKeySummary {
   const { id, kind, visiblePrefix, businessId, label, createdAt, revokedAt } = row;
-  return { id, kind, visiblePrefix, businessId, label, createdAt: createdAt.toISOString(), revokedAt: revokedAt?.toISOString() ?? null };
+  return { id, kind, visiblePrefix, businessId, label, createdAt: createdAt.toISOString(), revokedAt: revokedAt?.toISOString() ?? null, accountEmail };
+}
+
+/** Keys with the email of the account that made them (null for an operator's key). */
+function selectKeysWithAccount(db: Db) {
+  return db.select({ key: apiKeys, accountEmail: accounts.email }).from(apiKeys).leftJoin(accounts, eq(accounts.id, apiKeys.accountId));
 }
 
 export interface CreatedApiKey {
@@ -67,11 +74,8 @@ export async function provisionApiKey(db: Db, params: ProvisionApiKeyParams): Pr
   const { key, label } = params;
   const kind = parseApiKey(key);
   if (!kind) throw new DomainError("INVALID_API_KEY", "The provisioned key is not a well-formed key of this service");
-  const [existing] = await db
-    .select()
-    .from(apiKeys)
-    .where(eq(apiKeys.keyHash, hashApiKey(key)));
-  if (existing) return summarise(existing);
+  const [existing] = await selectKeysWithAccount(db).where(eq(apiKeys.keyHash, hashApiKey(key)));
+  if (existing) return summarise(existing.key, existing.accountEmail);
   return (await insertApiKey(db, kind, null, label, key)).apiKey;
 }
 
@@ -81,7 +85,8 @@ async function insertApiKey(db: Db, kind: ApiKeyKind, businessId: string | null,
     .values({ kind, businessId, label, keyHash: hashApiKey(key), visiblePrefix: visiblePrefixOf(key) })
     .returning();
   if (!row) throw new Error("insert into api_keys returned no row");
-  return { key, apiKey: summarise(row) };
+  // Keys made here are an operator's: no account.
+  return { key, apiKey: summarise(row, null) };
 }
 
 export interface HasActiveApiKeyParams {
@@ -100,25 +105,21 @@ export async function hasActiveApiKey(db: Db, params: HasActiveApiKeyParams): Pr
 
 /** Newest first; bounded because a list endpoint must never return an unbounded set. */
 export async function listApiKeys(db: Db, params: { limit: number; includeRevoked: boolean }): Promise<ApiKeySummary[]> {
-  const rows = await db
-    .select()
-    .from(apiKeys)
+  const rows = await selectKeysWithAccount(db)
     .where(params.includeRevoked ? undefined : isNull(apiKeys.revokedAt))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
     .limit(params.limit);
-  return rows.map(summarise);
+  return rows.map((row) => summarise(row.key, row.accountEmail));
 }
 
 export async function revokeApiKey(db: Db, id: string): Promise<ApiKeySummary> {
-  const [row] = await db
+  await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-    .returning();
-  if (row) return summarise(row);
-  const [existing] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
+  const [existing] = await selectKeysWithAccount(db).where(eq(apiKeys.id, id));
   if (!existing) throw new DomainError("NOT_FOUND", `No API key with id ${id}`);
-  return summarise(existing);
+  return summarise(existing.key, existing.accountEmail);
 }
 
 /** A key's last use is written at most this often: a busy key costs no extra write per request. */

@@ -1,0 +1,8 @@
+import { router } from "../../../procedures/trpc-instance";
+import { disableAccount } from "./disable-account";
+import { grantPlan } from "./grant-plan";
+import { listAccounts } from "./list-accounts";
+import { showAccount } from "./show-account";
+
+/** Admin-only account management, served over tRPC for the admin CLI, not part of the public REST API. */
+export const adminAccountsRouter = router({ list: listAccounts, show: showAccount, grantPlan, disable: disableAccount });
