@@ -227,7 +227,7 @@ describe("/developers", () => {
       const page = await getPage(selling.url, "/developers", session.cookie);
       expect(page.body).toContain("Buy the developer plan");
       expect(page.body).toContain("7 requests a month per key");
-      expect(page.headers.get("content-security-policy")).toContain("form-action 'self' https:");
+      expect(page.headers.get("content-security-policy")).toContain("form-action 'self' https://checkout.stripe.com");
       const bought = await postForm(selling.url, "/developers/plan", { csrfToken: session.csrfToken }, { cookie: session.cookie, origin: OWN_ORIGIN });
       expect(bought.status).toBe(303);
       expect(bought.headers.get("location")).toMatch(/^https:\/\/checkout\.stripe\.test\//);

@@ -84,11 +84,11 @@ ${planSection(context, view.me)}`;
 
 /**
  * The page's CSP, but the buy form's answer is a 303 to the provider's hosted checkout, and Chrome
- * applies form-action to a form's redirects too: with a provider, form targets may be any https
- * origin (the provider's checkout address is not known before it answers).
+ * applies form-action to a form's redirects too: with a provider, its checkout origin is allowed.
  */
 function allowCheckoutRedirect(res: Response, context: Context): void {
-  if (context.paymentProvider) res.setHeader("Content-Security-Policy", PAGE_CSP.replace("form-action 'self'", "form-action 'self' https:"));
+  const checkout = context.paymentProvider?.checkoutOrigin;
+  if (checkout) res.setHeader("Content-Security-Policy", PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${checkout}`));
 }
 
 function sendDevelopers(res: Response, status: number, context: Context, view: SignedInView | null): void {

@@ -5,6 +5,8 @@
 export interface PaymentProvider {
   /** The provider's name, stored as the plan's source and beside each event id. */
   readonly name: string;
+  /** Where the hosted checkout lives: the one outside origin the buy form's redirect may reach (the page's CSP form-action). */
+  readonly checkoutOrigin: string;
   /** Starts the provider's hosted checkout of the developer plan for an account; the caller is sent to `url`. */
   startCheckout(params: StartCheckoutParams): Promise<{ url: string }>;
   /** Verifies an event's signature with the provider's library and says what it means for a plan; throws on a bad signature. */

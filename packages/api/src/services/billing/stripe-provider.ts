@@ -28,6 +28,7 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
 
   return {
     name: "stripe",
+    checkoutOrigin: "https://checkout.stripe.com",
 
     async startCheckout(params: StartCheckoutParams): Promise<{ url: string }> {
       const session = await stripe.checkout.sessions.create({
