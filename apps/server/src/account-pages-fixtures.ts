@@ -63,12 +63,18 @@ export function csrfTokenOn(html: string): string {
   return token;
 }
 
+/** Opens a mail's sign-in link as a person does: its page (GET, which spends nothing), then its Sign in button (POST). */
+export async function openSignInLink(baseUrl: string, link: URL): Promise<PageAnswer> {
+  const page = await getPage(baseUrl, `${link.pathname}${link.search}`);
+  if (page.status !== 200 || !page.body.includes(">Sign in</button>")) throw new Error(`the link's page answered ${page.status}`);
+  return postForm(baseUrl, link.pathname, { token: link.searchParams.get("token") ?? "" });
+}
+
 /** Asks for a link on /sign-in, opens the mail's link, and reads the CSRF token off /developers. */
 export async function signInThroughPages(baseUrl: string, smtp: TestSmtpServer, email: string): Promise<PageSession & { verify: PageAnswer }> {
   const asked = await postForm(baseUrl, "/sign-in", { email });
   if (asked.status !== 200) throw new Error(`POST /sign-in answered ${asked.status}`);
-  const link = signInLinkOf((await smtp.nextMail(email)).text);
-  const verify = await getPage(baseUrl, `${link.pathname}${link.search}`);
+  const verify = await openSignInLink(baseUrl, signInLinkOf((await smtp.nextMail(email)).text));
   const cookie = cookieOf(verify.headers);
   const developers = await getPage(baseUrl, "/developers", cookie);
   return { cookie, csrfToken: csrfTokenOn(developers.body), verify };

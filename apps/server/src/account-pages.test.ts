@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStripeProvider } from "@directory/api";
 import { startStripeStandIn, startTestSmtpServer, type StripeStandIn, type TestSmtpServer } from "@directory/api/testing";
 import { trpcCall, trpcData } from "./account-http-fixtures";
-import { createKeyThroughPage, getPage, keyIdsOn, OWN_ORIGIN, postForm, signInLinkOf, signInThroughPages, type PageSession } from "./account-pages-fixtures";
+import {
+  createKeyThroughPage,
+  getPage,
+  keyIdsOn,
+  openSignInLink,
+  OWN_ORIGIN,
+  postForm,
+  signInLinkOf,
+  signInThroughPages,
+  type PageSession,
+} from "./account-pages-fixtures";
 import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 
 /**
@@ -76,18 +86,20 @@ describe("sign-in by mail", () => {
     const text = (await smtp.nextMail("link@example.org")).text;
     expect(text).toContain("http://directory.test/sign-in/magic-link/verify?token=");
     const link = signInLinkOf(text);
-    const opened = await getPage(server.url, `${link.pathname}${link.search}`);
+    // A mail scanner's GET shows the button and spends nothing: the link still works after two.
+    for (let i = 0; i < 2; i += 1) expect((await getPage(server.url, `${link.pathname}${link.search}`)).headers.getSetCookie()).toEqual([]);
+    const opened = await openSignInLink(server.url, link);
     expect(opened.status).toBe(303);
     expect(opened.headers.get("location")).toBe("/dashboard");
     const setCookie = opened.headers.getSetCookie().join("\n");
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
 
-    const again = await getPage(server.url, `${link.pathname}${link.search}`);
+    const again = await postForm(server.url, link.pathname, { token: link.searchParams.get("token")! });
     expect(again.status).toBe(401);
     expect(again.headers.getSetCookie()).toEqual([]);
     expect(again.body).toContain('<a href="/sign-in">');
-    expect((await getPage(server.url, "/sign-in/magic-link/verify?token=forged")).status).toBe(401);
+    expect((await postForm(server.url, link.pathname, { token: "forged" })).status).toBe(401);
   });
 
   it("sends a visitor without a session from /dashboard to /sign-in", async () => {

@@ -4,7 +4,7 @@ import { formField, sendAccountError, type AccountHandler } from "./account-part
 import { dashboardPage, endSessionForm } from "./dashboard";
 import { buyPlan, createKey, developersPage, revokeKey } from "./developers";
 import { pageSecurityHeaders } from "./layout";
-import { requestSignIn, signInPage, signOut, verifySignIn } from "./sign-in";
+import { confirmSignIn, requestSignIn, signInPage, signOut, verifySignIn } from "./sign-in";
 
 /**
  * The account pages' door: /developers, /sign-in, /sign-out, /dashboard. Like every door they call
@@ -40,7 +40,8 @@ export function mountAccountPages(app: Express, contextFor: (req: Request, res: 
   app.post("/developers/plan", pageSecurityHeaders, forms, door(buyPlan));
   app.get("/sign-in", pageSecurityHeaders, door(signInPage));
   app.post("/sign-in", pageSecurityHeaders, forms, door(requestSignIn));
-  app.get("/sign-in/magic-link/verify", pageSecurityHeaders, door(verifySignIn));
+  app.get("/sign-in/magic-link/verify", pageSecurityHeaders, confirmSignIn);
+  app.post("/sign-in/magic-link/verify", pageSecurityHeaders, forms, door(verifySignIn));
   app.post("/sign-out", pageSecurityHeaders, forms, door(signOut));
   app.get("/dashboard", pageSecurityHeaders, door(dashboardPage));
   app.post("/dashboard/sessions/end", pageSecurityHeaders, forms, door(endSessionForm));

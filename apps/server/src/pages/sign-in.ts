@@ -60,9 +60,22 @@ export async function requestSignIn(req: Request, res: Response, { caller }: Acc
   sendPrivatePage(res, 200, "Check your mail", main);
 }
 
-/** The mail's link: account.signIn.complete sets the session cookie (through the context's setHeader), then the signed-in home. */
+/**
+ * The mail's link (GET) only shows a button: mail scanners open links to check them, and a GET that
+ * spent the one-time token would leave the person a dead link. The button POSTs the token here.
+ */
+export function confirmSignIn(req: Request, res: Response): void {
+  const token = typeof req.query.token === "string" ? req.query.token.slice(0, 200) : "";
+  const main = `<h1>Sign in</h1>
+<p>You opened a sign-in link of the Business Directory. It works once, within 15 minutes of when it was sent.</p>
+<form method="post" action="/sign-in/magic-link/verify"><input type="hidden" name="token" value="${escapeHtml(token)}">
+<button type="submit">Sign in</button></form>`;
+  sendPrivatePage(res, 200, "Sign in", main);
+}
+
+/** The button of the link's page: account.signIn.complete sets the session cookie (through the context's setHeader), then the signed-in home. */
 export async function verifySignIn(req: Request, res: Response, { caller }: AccountCallers): Promise<void> {
-  const token = typeof req.query.token === "string" ? req.query.token : "";
+  const token = formField(req, "token") ?? "";
   let home: string;
   try {
     ({ home } = await caller.account.signIn.complete({ token }));

@@ -161,14 +161,19 @@ export const sessionProcedure = t.procedure
   .use(anonymousMinuteLimit)
   .use(requireSession);
 
+const ownOriginOnly = t.middleware(({ ctx, next }) => {
+  assertOwnOrigin(ctx);
+  return next();
+});
+
 /** Guarantee: anonymous callers allowed; the service's own Origin when one is sent; within the sign-in mail limits per address and per client. */
 export const signInRequestProcedure = t.procedure
   .meta({ access: "sign-in", cache: "private" })
   .use(domainErrors)
   .use(inputGate)
-  .use(({ ctx, next }) => {
-    assertOwnOrigin(ctx);
-    return next();
-  })
+  .use(ownOriginOnly)
   .input(ZRequestSignInInput)
   .use(signInMailLimits);
+
+/** Guarantee: as openProcedure, never cached, and the service's own Origin when one is sent (nobody signs a browser in from another site). */
+export const signInCompletionProcedure = openProcedure.meta({ cache: "private" }).use(ownOriginOnly);

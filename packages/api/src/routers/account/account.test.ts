@@ -52,6 +52,14 @@ describe("sign-in by email", () => {
     expect(await refusal(accountCaller(database, smtp, newBrowser(), { origin: null }).account.signIn.complete({ token }))).toBe("UNAUTHORIZED");
   });
 
+  it("opens no session from another site's page", async () => {
+    await accountCaller(database, smtp, newBrowser()).account.signIn.request({ email: "planted@example.org" });
+    const token = signInTokenOf((await smtp.nextMail("planted@example.org")).text);
+    const victim = newBrowser();
+    expect(await refusal(accountCaller(database, smtp, victim, { origin: "https://evil.example" }).account.signIn.complete({ token }))).toBe("FORBIDDEN");
+    expect(victim.cookies.size).toBe(0);
+  });
+
   it("answers alike for a known and an unknown address", async () => {
     await signIn(database, smtp, newBrowser(), "known@example.org");
     const known = await accountCaller(database, smtp, newBrowser()).account.signIn.request({ email: "known@example.org" });

@@ -1,10 +1,9 @@
-import { openProcedure } from "../../procedures/builders";
+import { signInCompletionProcedure } from "../../procedures/builders";
 import { completeSignIn as complete, SIGNED_IN_HOME } from "../../services/accounts/sessions";
 import { ZCompleteSignInInput, ZCompleteSignInOutput } from "./sign-in.types";
 
 /** Opens a session from a sign-in link's token (once) and sets its HttpOnly cookie. */
-export const completeSignIn = openProcedure
-  .meta({ cache: "private" })
+export const completeSignIn = signInCompletionProcedure
   .input(ZCompleteSignInInput)
   .output(ZCompleteSignInOutput)
   .mutation(async ({ ctx, input }) => {
