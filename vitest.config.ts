@@ -18,6 +18,8 @@ const DRIVER_INDEPENDENT = [
   "packages/api/src/procedure-layout.test.ts",
   "packages/api/src/services/access/client-ip.test.ts",
   "packages/api/src/services/feed/ascii-json.test.ts",
+  "packages/api/src/services/mail/mailer.test.ts",
+  "packages/api/src/services/billing/stripe-provider.test.ts",
   "packages/api/src/services/registry/osm/*.test.ts",
   "packages/api/src/services/webhooks/outbound-address*.test.ts",
   "packages/api/src/services/where-when/opening-hours-time.test.ts",
