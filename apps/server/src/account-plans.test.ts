@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  grantPlan,
   signedStripeEvent,
   startStripeStandIn,
   startTestSmtpServer,
@@ -65,7 +64,11 @@ describe("a developer key's monthly limit", () => {
     );
     expect(listed).toMatchObject({ usedThisMonth: TRIAL, monthlyLimit: TRIAL });
 
-    await grantPlan(server.database.db, { email: "trial@example.org", until: new Date(Date.now() + 30 * 86_400_000) });
+    // What `directory-admin accounts grant-plan` calls, with the admin key.
+    const until = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    await trpcData(
+      await trpcCall(server.url, "accounts.grantPlan", "mutation", { email: "trial@example.org", until }, { authorization: `Bearer ${server.adminKey}` }),
+    );
     const admitted = await search(key);
     expect(admitted.status).toBe(200);
     expect(admitted.headers.get("ratelimit-policy")).toContain("q=10000");

@@ -20,4 +20,3 @@ export { atLocal, haversineKm } from "./services/where-when/near-fixtures";
 /** A loopback SMTP server that collects what the mailer sends, for the mail and sign-in tests. */
 export { startTestSmtpServer, type ReceivedMail, type TestSmtpServer } from "./services/mail/test-smtp-server";
 export { signedStripeEvent, startStripeStandIn, stripeSubscription, type StripeStandIn } from "./services/billing/stripe-stand-in";
-export { grantPlan } from "./services/accounts/plans";

@@ -32,12 +32,12 @@ export function accountCaller(
   database: TestDatabase,
   smtp: TestSmtpServer,
   browser: Browser,
-  options: { csrfToken?: string; origin?: string | null; ip?: string } = {},
+  options: { csrfToken?: string; origin?: string | null; ip?: string; publicBaseUrl?: string } = {},
 ) {
   return createCaller(
     createContext({
       db: database.db,
-      publicBaseUrl: PUBLIC_BASE_URL,
+      publicBaseUrl: options.publicBaseUrl ?? PUBLIC_BASE_URL,
       cookieHeader: [...browser.cookies].map(([name, value]) => `${name}=${value}`).join("; ") || undefined,
       requestOrigin: options.origin === null ? undefined : (options.origin ?? PUBLIC_BASE_URL),
       csrfToken: options.csrfToken,

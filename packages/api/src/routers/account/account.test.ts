@@ -52,6 +52,16 @@ describe("sign-in by email", () => {
     expect(await refusal(accountCaller(database, smtp, newBrowser(), { origin: null }).account.signIn.complete({ token }))).toBe("UNAUTHORIZED");
   });
 
+  it("marks the cookie Secure when the public base URL is https", async () => {
+    const https = { publicBaseUrl: "https://directory.test", origin: "https://directory.test" };
+    const browser = newBrowser();
+    await accountCaller(database, smtp, browser, https).account.signIn.request({ email: "secure@example.org" });
+    const token = signInTokenOf((await smtp.nextMail("secure@example.org")).text);
+    await accountCaller(database, smtp, browser, https).account.signIn.complete({ token });
+    expect(browser.setCookies.join("\n")).toMatch(/;\s*Secure/i);
+    expect((await accountCaller(database, smtp, browser, https).account.me()).email).toBe("secure@example.org");
+  });
+
   it("opens no session from another site's page", async () => {
     await accountCaller(database, smtp, newBrowser()).account.signIn.request({ email: "planted@example.org" });
     const token = signInTokenOf((await smtp.nextMail("planted@example.org")).text);
