@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStripeProvider } from "@directory/api";
 import { startStripeStandIn, startTestSmtpServer, type StripeStandIn, type TestSmtpServer } from "@directory/api/testing";
 import { trpcCall, trpcData } from "./account-http-fixtures";
 import {
@@ -227,13 +226,13 @@ describe("/developers", () => {
 
   it("with a payment provider: a button to buy the plan that leads to its checkout", async () => {
     const stripe: StripeStandIn = await startStripeStandIn();
-    const paymentProvider = createStripeProvider({
+    const stripeSettings = {
       secretKey: "sk_test_pages",
       webhookSecret: "whsec_pages",
       priceId: "price_developer",
       apiBaseUrl: stripe.baseUrl,
-    });
-    const selling = await startTestServer({ seed: SMALL_TEST_WORLD, smtpUrl: smtp.url, paymentProvider, rateLimits: { trialPerMonth: 7 } });
+    };
+    const selling = await startTestServer({ seed: SMALL_TEST_WORLD, smtpUrl: smtp.url, stripe: stripeSettings, rateLimits: { trialPerMonth: 7 } });
     try {
       const session = await signInThroughPages(selling.url, smtp, "buyer@example.org");
       const page = await getPage(selling.url, "/developers", session.cookie);

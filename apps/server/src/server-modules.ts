@@ -9,3 +9,4 @@ export { answerClientErrorsWithJson } from "./request-hygiene";
 export { createLogger } from "./logger";
 export { startWebhookWorker } from "./webhooks/worker";
 export { listenHttp } from "./start";
+export { createMailer, createStripeProvider } from "@directory/api";

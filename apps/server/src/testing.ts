@@ -5,12 +5,11 @@ import type { DestinationStream } from "pino";
 import { randomBytes } from "node:crypto";
 import {
   createApiKey,
-  createMailer,
   createSecretBox,
   DEFAULT_DELIVERY_SETTINGS,
   type DeliverySettings,
   type FeedExportLimits,
-  type PaymentProvider,
+  type StripeSettings,
   type RateLimitSettings,
   type WebhookConfig,
 } from "@directory/api";
@@ -36,7 +35,7 @@ async function loadServerUnderTest(choice = process.env.TEST_SERVER ?? "source")
 }
 
 export const serverUnderTest = await loadServerUnderTest();
-const { createApp, createMetrics, answerClientErrorsWithJson, createLogger, startWebhookWorker } = serverUnderTest.modules;
+const { createApp, createMetrics, answerClientErrorsWithJson, createLogger, createMailer, createStripeProvider, startWebhookWorker } = serverUnderTest.modules;
 
 export interface TestServer {
   url: string;
@@ -73,8 +72,11 @@ export interface TestServerOptions extends TestDatabaseOptions {
   webhookSecretKey?: Buffer;
   /** Send mail through this SMTP server (a loopback test server); default: .eml files in a temporary folder. */
   smtpUrl?: string;
-  /** The payment provider (a Stripe stand-in on loopback); default none. */
-  paymentProvider?: PaymentProvider;
+  /**
+   * Stripe as the payment provider (pointed at a stand-in on loopback); default none. Made by the
+   * server under test's own modules, so its errors are the ones that server's procedures know.
+   */
+  stripe?: StripeSettings;
   /**
    * PUBLIC_BASE_URL is the server's own address (as a browser sees it), not http://directory.test:
    * sign-in links and the Origin a session's changes must carry then point at the server itself.
@@ -116,7 +118,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     trustProxyHops: options.trustProxyHops,
     mcpSse: options.mcpSse,
     mailer,
-    paymentProvider: options.paymentProvider,
+    paymentProvider: options.stripe ? createStripeProvider(options.stripe) : undefined,
   });
   server.on("request", app);
   const worker = options.webhookWorker

@@ -67,5 +67,5 @@ export {
 } from "./services/graph/ingest";
 export { createMailer, type ServiceMailer } from "./services/mail/mailer";
 export type { Mailer, OutgoingMail } from "./services/mail/mailer.types";
-export { createStripeProvider } from "./services/billing/stripe-provider";
+export { createStripeProvider, type StripeSettings } from "./services/billing/stripe-provider";
 export type { PaymentProvider } from "./services/billing/payment-provider.types";
