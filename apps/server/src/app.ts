@@ -17,6 +17,7 @@ import {
   type DirectoryMeta,
   type FeedExportLimits,
   type Mailer,
+  type OutboundPolicy,
   type PaymentProvider,
   type RateLimitSettings,
   type WebhookConfig,
@@ -63,6 +64,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** The payment provider of the developer plan (STRIPE_*); without it operators grant plans. */
   paymentProvider?: PaymentProvider;
+  /** Where a claim's website may be fetched (OUTBOUND_ALLOW_LOOPBACK); default public addresses only. */
+  siteOutbound?: OutboundPolicy;
 }
 
 /** Request ids: keep a caller's if it is short and plain, so traces join up across services. */
@@ -156,6 +159,7 @@ export function createApp(deps: AppDeps): Express {
       userAgent: req.get("user-agent"),
       mailer: deps.mailer ?? null,
       paymentProvider: deps.paymentProvider ?? null,
+      siteOutbound: deps.siteOutbound,
     });
   /** The status of a failed call; a 503 also tells the client when to retry. */
   const errorResponseMeta = (error: unknown) => {

@@ -37,6 +37,8 @@ export interface ServerConfig {
   mail: { smtpUrl: string | undefined; from: string };
   /** The payment provider: Stripe when STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID are all set; else none (operators grant plans). */
   billing: { stripe: { secretKey: string; webhookSecret: string; priceId: string } | null };
+  /** Where the service may fetch a site to verify a claim of ownership (OUTBOUND_ALLOW_LOOPBACK; refused in production like WEBHOOK_ALLOW_LOOPBACK). */
+  siteOutbound: OutboundPolicy;
 }
 
 /** Caps of the legacy MCP SSE transport (GET /api/mcp/sse): each session holds a stream and a server. */
@@ -135,6 +137,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     mail: { smtpUrl: parsed.SMTP_URL, from: parsed.MAIL_FROM ?? `Business Directory <no-reply@${new URL(shared.publicBaseUrl).hostname}>` },
     billing: { stripe: stripeSettings(parsed) },
+    siteOutbound: parsed.siteOutbound,
     rateLimits: {
       anonymousPerDay: parsed.ANON_DAILY_LIMIT,
       keyedPerMonth: parsed.KEY_MONTHLY_LIMIT,

@@ -32,6 +32,7 @@ const DOCUMENTED = {
   partnerExports: { slots: 4, maxDurationMs: 1_800_000, minBytesPerSecond: 65_536, rateWindowMs: 30_000 },
   mail: { smtpUrl: undefined, from: "Business Directory <no-reply@localhost>" },
   billing: { stripe: null },
+  siteOutbound: { allowLoopback: false },
   rateLimits: {
     anonymousPerDay: 500,
     keyedPerMonth: 10_000,
@@ -113,6 +114,7 @@ describe("the server's environment", () => {
     [{ WEBHOOK_RETRY_DELAYS_MS: "1,2,3" }, /WEBHOOK_RETRY_DELAYS_MS must be four comma-separated non-negative integers/],
     [{ WEBHOOK_ALLOW_LOOPBACK: "yes" }, /WEBHOOK_ALLOW_LOOPBACK must be true or false/],
     [{ WEBHOOK_ALLOW_LOOPBACK: "true", NODE_ENV: "production" }, /WEBHOOK_ALLOW_LOOPBACK is set while NODE_ENV=production/],
+    [{ OUTBOUND_ALLOW_LOOPBACK: "true", NODE_ENV: "production" }, /OUTBOUND_ALLOW_LOOPBACK is set while NODE_ENV=production/],
     [{ HTTP_HEADERS_TIMEOUT_MS: "5000", HTTP_REQUEST_TIMEOUT_MS: "4000" }, /HTTP_HEADERS_TIMEOUT_MS \(5000\) must not exceed HTTP_REQUEST_TIMEOUT_MS \(4000\)/],
   ])("refuses %o, naming the variable in one line", (env, message) => {
     const text = failure(env);

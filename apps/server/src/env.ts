@@ -95,6 +95,7 @@ const serverVariables = {
   SIGN_IN_MAILS_PER_ADDRESS_HOURLY: nonNegativeInteger(DEFAULT_RATE_LIMITS.signInMailsPerAddressPerHour),
   SIGN_IN_MAILS_PER_CLIENT_HOURLY: nonNegativeInteger(DEFAULT_RATE_LIMITS.signInMailsPerClientPerHour),
   SMTP_URL: url(["smtp:", "smtps:"]),
+  OUTBOUND_ALLOW_LOOPBACK: allowLoopback,
   MAIL_FROM: optionalText(),
   STRIPE_SECRET_KEY: optionalText(),
   STRIPE_WEBHOOK_SECRET: optionalText(),
@@ -112,10 +113,16 @@ const serverVariables = {
   PARTNER_EXPORT_RATE_WINDOW_MS: nonNegativeInteger(DEFAULT_FEED_EXPORT_LIMITS.rateWindowMs, " (milliseconds)"),
 };
 
+type LoopbackSwitch = "WEBHOOK_ALLOW_LOOPBACK" | "OUTBOUND_ALLOW_LOOPBACK";
+
 /** Production deliveries reach public addresses only: outboundPolicyFromEnv refuses loopback there. */
-function outboundPolicy(env: { WEBHOOK_ALLOW_LOOPBACK?: string | undefined; NODE_ENV?: string | undefined }, context: z.RefinementCtx) {
+function outboundPolicy(
+  env: { NODE_ENV?: string | undefined } & Partial<Record<LoopbackSwitch, string | undefined>>,
+  context: z.RefinementCtx,
+  variable: LoopbackSwitch = "WEBHOOK_ALLOW_LOOPBACK",
+) {
   try {
-    return outboundPolicyFromEnv({ WEBHOOK_ALLOW_LOOPBACK: env.WEBHOOK_ALLOW_LOOPBACK, NODE_ENV: env.NODE_ENV });
+    return outboundPolicyFromEnv({ [variable]: env[variable], NODE_ENV: env.NODE_ENV }, variable);
   } catch (error) {
     context.addIssue({ code: "custom", message: error instanceof Error ? error.message : String(error) });
     return z.NEVER;
@@ -142,7 +149,7 @@ export const serverEnvironmentSchema = z.object(serverVariables).transform((env,
       message: "STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID must be set together (or none)",
     });
   }
-  return { ...env, outbound: outboundPolicy(env, context) };
+  return { ...env, outbound: outboundPolicy(env, context), siteOutbound: outboundPolicy(env, context, "OUTBOUND_ALLOW_LOOPBACK") };
 });
 
 export type WorkerEnvironment = z.output<typeof workerEnvironmentSchema>;

@@ -117,6 +117,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const app = createApp({
     mailer,
     paymentProvider,
+    siteOutbound: config.siteOutbound,
     database,
     metrics,
     metricsToken: config.metricsToken,

@@ -119,6 +119,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     mcpSse: options.mcpSse,
     mailer,
     paymentProvider: options.stripe ? createStripeProvider(options.stripe) : undefined,
+    // Test sites (a claim's website) listen on loopback, as OUTBOUND_ALLOW_LOOPBACK=true allows in development.
+    siteOutbound: { allowLoopback: true },
   });
   server.on("request", app);
   const worker = options.webhookWorker

@@ -44,6 +44,8 @@ export interface Context {
   mailer: Mailer | null;
   /** The payment provider of the developer plan; null when none is configured (operators grant plans). */
   paymentProvider: PaymentProvider | null;
+  /** Where the service may fetch a site to verify a claim of ownership (OUTBOUND_ALLOW_LOOPBACK); public addresses only by default. */
+  siteOutbound: OutboundPolicy;
 }
 
 export interface WebhookConfig {
@@ -73,6 +75,7 @@ export interface CreateContextOptions {
   feedExports?: FeedExportSlots;
   mailer?: Mailer | null;
   paymentProvider?: PaymentProvider | null;
+  siteOutbound?: OutboundPolicy;
 }
 
 const silentLogger: ContextLogger = { info() {}, warn() {} };
@@ -108,5 +111,6 @@ export function createContext(options: CreateContextOptions): Context {
     feedExports: options.feedExports ?? sharedFeedExports,
     mailer: options.mailer ?? null,
     paymentProvider: options.paymentProvider ?? null,
+    siteOutbound: options.siteOutbound ?? { allowLoopback: false },
   };
 }

@@ -9,6 +9,7 @@ export * from "./buyer-questions";
 export * from "./offers";
 export * from "./accounts";
 export * from "./account-plans";
+export * from "./business-owners";
 export * from "./api-keys";
 export * from "./legacy-score-requests";
 export * from "./rate-limit-counters";

@@ -229,16 +229,15 @@ export function guardedLookup(policy: OutboundPolicy, resolve?: Resolver): Looku
 }
 
 /**
- * Reads WEBHOOK_ALLOW_LOOPBACK: loopback destinations are allowed only when it is "true" or "1".
- * Throws when it is set and NODE_ENV=production: production deliveries reach public addresses only.
+ * Reads a loopback switch (WEBHOOK_ALLOW_LOOPBACK for deliveries, OUTBOUND_ALLOW_LOOPBACK for the
+ * sites the service fetches to verify a claim): loopback destinations are allowed only when it is
+ * "true" or "1". Throws when it is set and NODE_ENV=production: production reaches public addresses only.
  */
-export function outboundPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): OutboundPolicy {
-  const value = env.WEBHOOK_ALLOW_LOOPBACK?.trim().toLowerCase();
+export function outboundPolicyFromEnv(env: NodeJS.ProcessEnv = process.env, variable = "WEBHOOK_ALLOW_LOOPBACK"): OutboundPolicy {
+  const value = env[variable]?.trim().toLowerCase();
   const allowLoopback = value === "true" || value === "1";
   if (allowLoopback && env.NODE_ENV === "production") {
-    throw new Error(
-      "WEBHOOK_ALLOW_LOOPBACK is set while NODE_ENV=production: webhook deliveries must only reach public addresses; unset WEBHOOK_ALLOW_LOOPBACK",
-    );
+    throw new Error(`${variable} is set while NODE_ENV=production: the service must only reach public addresses; unset ${variable}`);
   }
   return { allowLoopback };
 }
