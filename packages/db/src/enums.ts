@@ -17,6 +17,14 @@ export const BUSINESS_STATUSES = ["active", "inactive"] as const;
 /** owner_verified: an owner proved control. unclaimed: sourced from a registry, nobody claimed it. */
 export const OWNERSHIPS = ["owner_verified", "unclaimed"] as const;
 
+/** How a person proved a listing is theirs (business_owners.method). */
+export const OWNERSHIP_METHODS = ["website", "email", "review", "operator"] as const;
+export type OwnershipMethod = (typeof OWNERSHIP_METHODS)[number];
+
+/** The states of a claim of ownership: proving (pending), proven (verified), an operator's decision (approved, rejected), or lapsed (expired). */
+export const OWNERSHIP_CLAIM_STATUSES = ["pending", "verified", "approved", "rejected", "expired"] as const;
+export type OwnershipClaimStatus = (typeof OWNERSHIP_CLAIM_STATUSES)[number];
+
 export const CLAIM_VERIFICATIONS = ["self_reported", "admin_verified", "registry"] as const;
 export type ClaimVerification = (typeof CLAIM_VERIFICATIONS)[number];
 

@@ -3,10 +3,6 @@ import { check, index, integer, pgTable, primaryKey, text, timestamp, uuid } fro
 import { accounts } from "./accounts";
 import { businesses } from "./businesses";
 
-/** How a person proved a listing is theirs. */
-export const OWNERSHIP_METHODS = ["website", "email", "review", "operator"] as const;
-export type OwnershipMethod = (typeof OWNERSHIP_METHODS)[number];
-
 /**
  * The people who own a listing: who, since when, by which proof and who decided. A removed owner
  * keeps its row (removedAt), so the listing's history of owners stays. Written only by
@@ -33,10 +29,6 @@ export const businessOwners = pgTable(
     check("business_owners_method_check", sql`${t.method} in ('website', 'email', 'review', 'operator')`),
   ],
 );
-
-/** The states of a claim: proving (pending), proven (verified), an operator's decision (approved, rejected), or lapsed (expired). */
-export const OWNERSHIP_CLAIM_STATUSES = ["pending", "verified", "approved", "rejected", "expired"] as const;
-export type OwnershipClaimStatus = (typeof OWNERSHIP_CLAIM_STATUSES)[number];
 
 /**
  * A person's attempt to prove a listing is theirs. Website and email claims hold a hash of their

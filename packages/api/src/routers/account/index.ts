@@ -3,6 +3,7 @@ import { completeSignIn } from "./complete-sign-in";
 import { createAccountKey } from "./create-account-key";
 import { endSession } from "./end-session";
 import { getMe } from "./get-me";
+import { listAccountBusinesses } from "./list-account-businesses";
 import { listAccountKeys } from "./list-account-keys";
 import { listSessions } from "./list-sessions";
 import { requestSignIn } from "./request-sign-in";
@@ -14,6 +15,7 @@ import { startCheckout } from "./start-checkout";
 export const accountRouter = router({
   me: getMe,
   keys: router({ list: listAccountKeys, create: createAccountKey, revoke: revokeAccountKey }),
+  businesses: router({ list: listAccountBusinesses }),
   sessions: router({ list: listSessions, end: endSession }),
   signIn: router({ request: requestSignIn, complete: completeSignIn }),
   signOut,
