@@ -10,6 +10,7 @@ import { layout, type PageMeta } from "./layout";
 export type Me = Awaited<ReturnType<Caller["account"]["me"]>>;
 export type AccountKey = Awaited<ReturnType<Caller["account"]["keys"]["list"]>>[number];
 export type SessionSummary = Awaited<ReturnType<Caller["account"]["sessions"]["list"]>>[number];
+export type AccountBusiness = Awaited<ReturnType<Caller["account"]["businesses"]["list"]>>[number];
 
 export interface AccountCallers {
   /** Counted against the caller's address, as any door's calls are. */

@@ -92,6 +92,7 @@ export function renderProfile(profile: Profile, offers: Offers | null, questions
   const main = `<article>
 <h1>${escapeHtml(identity.name)}</h1>
 <p>${escapeHtml(identity.category)} in ${escapeHtml(identity.city)}, ${escapeHtml(identity.state)} · ${identity.verified ? "Owner-verified" : "Unclaimed, registry-sourced"} · ${tierBadge(identity.planTier)}</p>
+${identity.verified ? "" : `<p><a class="button" href="/business/${encodeURIComponent(identity.slug)}/claim">Claim this business</a> <span class="hint">Is it yours? Prove it and manage the listing.</span></p>`}
 ${closureNotice(profile.operatingStatus)}${aiSignals.tagline ? `<p><em>${escapeHtml(aiSignals.tagline)}</em></p>` : ""}<p>${escapeHtml(aiSignals.description ?? "")}</p>
 <h2 id="contact">Contact</h2>${contactActions(contact)}
 <h2 id="location">Location</h2><p>${escapeHtml(contact.address)}${contact.postalCode ? ` ${escapeHtml(contact.postalCode)}` : ""}</p>

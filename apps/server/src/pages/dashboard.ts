@@ -8,6 +8,7 @@ import {
   sendPrivatePage,
   signedInPerson,
   timeText,
+  type AccountBusiness,
   type AccountCallers,
   type Me,
   type SessionSummary,
@@ -26,13 +27,24 @@ function sessionItem(session: SessionSummary, me: Me): string {
 <dt>Expires</dt><dd>${timeText(session.expiresAt)}</dd></dl>${action}</li>`;
 }
 
+function businessesList(businesses: AccountBusiness[]): string {
+  if (businesses.length === 0) {
+    return `<p>You own no listing yet. Find your business in the directory and choose <strong>Claim this business</strong> on its page.</p>`;
+  }
+  const items = businesses.map(
+    (business) => `<li><a href="/business/${encodeURIComponent(business.slug)}">${escapeHtml(business.name)}</a>, ${escapeHtml(business.city)}
+<span class="hint">owner since ${timeText(business.ownerSince)}, proven by ${escapeHtml(business.method)}</span></li>`,
+  );
+  return `<ul>${items.join("")}</ul>`;
+}
+
 export async function dashboardPage(_req: Request, res: Response, { caller, extras, context }: AccountCallers): Promise<void> {
   const me = await signedInPerson(caller);
   if (!me) {
     res.setHeader("Cache-Control", "no-store");
     return res.redirect(303, "/sign-in");
   }
-  const [keys, sessions] = [await extras.account.keys.list(), await extras.account.sessions.list()];
+  const [keys, sessions, businesses] = [await extras.account.keys.list(), await extras.account.sessions.list(), await extras.account.businesses.list()];
   const { trialPerMonth, keyedPerMonth } = context.rateLimits;
   const main = `<h1>Your dashboard</h1>
 <p>Signed in as <strong>${escapeHtml(me.email)}</strong>.</p>
@@ -40,8 +52,7 @@ export async function dashboardPage(_req: Request, res: Response, { caller, extr
 <p><a href="/developers#plan">Plans and prices on the developer page</a></p></section>
 <section aria-labelledby="keys"><h2 id="keys">API keys</h2>${keysList(keys, me, { revoke: false })}
 <p><a href="/developers#keys">Create or revoke keys on the developer page</a></p></section>
-<section aria-labelledby="businesses"><h2 id="businesses">Businesses</h2>
-<p>You do not manage any business listing yet. Owners will manage their listings here; until then, the <a href="/developers">developer page</a> shows how to work with the directory's data.</p></section>
+<section aria-labelledby="businesses"><h2 id="businesses">Businesses</h2>${businessesList(businesses)}</section>
 <section aria-labelledby="agencies"><h2 id="agencies">Agencies</h2>
 <p>You are not part of any agency yet. Agencies that manage listings for several businesses will appear here; see the <a href="/developers">developer page</a> meanwhile.</p></section>
 <section aria-labelledby="sessions"><h2 id="sessions">Where you are signed in</h2>
