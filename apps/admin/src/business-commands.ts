@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { adminClientFrom } from "./admin-client";
 import { readBusinessFile } from "./business-file";
+import { registerOwnerCommands } from "./ownership-commands";
 
 function print(summary: { slug: string; status: string; decommissioned: boolean; subscriptionExpiresAt: string | null; name: string }): void {
   const state = summary.decommissioned ? "decommissioned (410)" : "active";
@@ -64,4 +65,6 @@ export function registerBusinessCommands(program: Command): void {
       if (options.json) return console.log(JSON.stringify({ id: created.id, slug: created.slug, ownership: created.ownership }, null, 2));
       console.log(`${created.slug}	${created.id}`);
     });
+
+  registerOwnerCommands(business);
 }

@@ -7,6 +7,7 @@ import { registerDbCommands } from "./db-commands";
 import { registerGraphCommands } from "./graph-commands";
 import { registerImportCommands } from "./import-commands";
 import { registerKeyCommands } from "./keys-commands";
+import { registerOwnershipClaimCommands } from "./ownership-commands";
 import { describeCliError } from "./errors";
 import { adminEnvironment, type AdminEnvironment } from "./env";
 
@@ -28,6 +29,7 @@ registerKeyCommands(program);
 registerAccountCommands(program);
 registerBusinessCommands(program);
 registerClaimCommands(program);
+registerOwnershipClaimCommands(program);
 registerCorrectionCommands(program);
 registerDbCommands(program);
 registerGraphCommands(program);

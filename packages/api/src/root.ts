@@ -2,6 +2,7 @@ import { accountRouter } from "./routers/account";
 import { adminRouter } from "./routers/admin";
 import { adminAccountsRouter } from "./routers/admin/accounts";
 import { lifecycleRouter } from "./routers/admin/lifecycle";
+import { adminOwnershipRouter } from "./routers/admin/ownership";
 import { agentsRouter } from "./routers/agents";
 import { billingRouter } from "./routers/billing";
 import { correctionsRouter } from "./routers/corrections";
@@ -35,6 +36,7 @@ const domainRouters = {
   account: accountRouter,
   billing: billingRouter,
   accounts: adminAccountsRouter,
+  ownershipAdmin: adminOwnershipRouter,
 };
 const feedPages = { getPartnerFeed, getPartnerFeedChanges };
 
