@@ -14,6 +14,7 @@ import { getKnowledgeGraph } from "./routers/graph/get-knowledge-graph";
 import { apiKeysRouter } from "./routers/keys";
 import { leadsRouter } from "./routers/leads";
 import { ownerRouter } from "./routers/owner";
+import { ownershipRouter } from "./routers/ownership";
 import { pagesRouter } from "./routers/pages";
 import { searchRouter } from "./routers/search";
 import { webhooksRouter } from "./routers/webhooks";
@@ -27,6 +28,7 @@ const domainRouters = {
   agents: agentsRouter,
   leads: leadsRouter,
   owner: ownerRouter,
+  ownership: ownershipRouter,
   apiKeys: apiKeysRouter,
   lifecycle: lifecycleRouter,
   admin: adminRouter,

@@ -1,3 +1,4 @@
+import type { ZodType } from "zod";
 import type { ApiKeyKind } from "@directory/db";
 import { DomainError, toTrpcError, type ErrorDetails } from "../errors";
 import { assertSafeInput } from "../input-gate";
@@ -5,7 +6,18 @@ import { authenticateApiKey, type AuthenticatedKey } from "../services/access/ap
 import { KEY_KINDS_ADMITTED } from "../services/access/key-requirements";
 import { DEFAULT_RATE_LIMITS } from "../services/access/rate-limits";
 import { isCsrfTokenValid, resolveSession } from "../services/accounts/sessions";
-import { anonymousDailyLimit, anonymousMinuteLimit, correctionLimits, countWebhookSend, keyedQuota, leadLimits, signInMailLimits } from "./limits";
+import { requireServableBySlug } from "../services/entities/business-lookup";
+import {
+  anonymousDailyLimit,
+  anonymousMinuteLimit,
+  correctionLimits,
+  countOwnershipClaim,
+  countWebhookSend,
+  keyedQuota,
+  leadLimits,
+  signInMailLimits,
+  type OwnershipClaimCall,
+} from "./limits";
 import { ZRequestSignInInput, ZSubmitCorrectionInput, ZSubmitLeadInput } from "./submission-inputs";
 import { t } from "./trpc-instance";
 
@@ -177,3 +189,17 @@ export const signInRequestProcedure = t.procedure
 
 /** Guarantee: as openProcedure, never cached, and the service's own Origin when one is sent (nobody signs a browser in from another site). */
 export const signInCompletionProcedure = openProcedure.meta({ cache: "private" }).use(ownOriginOnly);
+
+/**
+ * Guarantee: as sessionProcedure, with `input` (an object with the listing's slug) valid,
+ * ctx.listing the listing of that slug as the public may see it (404 unknown, 410 out of service),
+ * and the call within the ownership-claim limits of its kind (limits.ts countOwnershipClaim),
+ * counted per person and per listing once the input is valid.
+ */
+export function ownershipClaimProcedure<TInput extends ZodType<{ slug: string }>>(call: OwnershipClaimCall, input: TInput) {
+  return sessionProcedure.input(input).use(async ({ ctx, input: parsed, next }) => {
+    const listing = await requireServableBySlug(ctx.db, parsed.slug);
+    await countOwnershipClaim(ctx, { accountId: ctx.session.account.id, businessId: listing.id, call });
+    return next({ ctx: { listing } });
+  });
+}

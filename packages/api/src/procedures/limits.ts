@@ -220,3 +220,37 @@ export const signInMailLimits = t.middleware(async ({ ctx, next, input }) => {
   }
   return next();
 });
+
+/** The calls of an ownership claim the limits tell apart: a start (website token, review), an email code (a start that mails), a proof (a website check, a code tried). */
+export type OwnershipClaimCall = "start" | "email-code" | "proof";
+
+/**
+ * Claim floods: starts per person (10 an hour) and per listing (20 a day), codes mailed to a
+ * listing (3 an hour: its mailbox is not flooded, and each code is five more guesses), and proofs
+ * per person (30 an hour) and per listing (60 an hour: each website check fetches the listing's
+ * site). Fixed here rather than in RateLimitSettings: no deployment has needed other numbers.
+ */
+export const OWNERSHIP_CLAIM_POLICIES = {
+  startsPerPerson: { name: "ownership-claims-person", limit: 10, window: "hour" },
+  startsPerListing: { name: "ownership-claims-listing", limit: 20, window: "day" },
+  emailCodesPerListing: { name: "ownership-codes-listing", limit: 3, window: "hour" },
+  proofsPerPerson: { name: "ownership-proofs-person", limit: 30, window: "hour" },
+  proofsPerListing: { name: "ownership-proofs-listing", limit: 60, window: "hour" },
+} as const satisfies Record<string, RateLimitPolicy>;
+
+/** Counts one ownership-claim call of a person on a listing, failing closed (a claim can be made again later). */
+export async function countOwnershipClaim(ctx: Context, params: { accountId: string; businessId: string; call: OwnershipClaimCall }): Promise<void> {
+  const person = `account:${params.accountId}`;
+  const listing = `business:${params.businessId}`;
+  const policies = OWNERSHIP_CLAIM_POLICIES;
+  const counts: [subject: string, policy: RateLimitPolicy, what: string][] = [];
+  if (params.call === "proof") {
+    counts.push([person, policies.proofsPerPerson, "Your hourly limit of ownership checks"]);
+    counts.push([listing, policies.proofsPerListing, "This listing's hourly limit of ownership checks"]);
+  } else {
+    if (params.call === "email-code") counts.push([listing, policies.emailCodesPerListing, "The hourly limit of codes mailed to this listing"]);
+    counts.push([person, policies.startsPerPerson, "Your hourly limit of ownership claims"]);
+    counts.push([listing, policies.startsPerListing, "This listing's daily limit of ownership claims"]);
+  }
+  for (const [subject, policy, what] of counts) await countCall(ctx, subject, policy, what, "closed");
+}

@@ -1,0 +1,1 @@
+export { ZProvenClaimOutput as ZCheckWebsiteClaimOutput, type TProvenClaimOutput as TCheckWebsiteClaimOutput } from "./ownership.types";
