@@ -1,7 +1,8 @@
 import { TRPCError } from "@trpc/server";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accounts, accountSessions, signInTokens } from "@directory/db";
+import { accounts, accountSessions, businesses, signInTokens } from "@directory/db";
+import { addOwner } from "../../services/claims/ownership";
 import { authenticateApiKey } from "../../services/access/api-keys";
 import { startTestSmtpServer, type TestSmtpServer } from "../../services/mail/test-smtp-server";
 import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
@@ -148,5 +149,20 @@ describe("keys of an account", () => {
     await database.db.update(accounts).set({ disabledAt: new Date() }).where(eq(accounts.email, "gone@example.org"));
     await expect(authenticateApiKey(database.db, key)).rejects.toMatchObject({ code: "INVALID_API_KEY" });
     expect(await refusal(accountCaller(database, smtp, browser).account.me())).toBe("UNAUTHORIZED");
+  });
+});
+
+describe("an account's businesses", () => {
+  it("lists the listings the person owns, and no one else's", async () => {
+    const owner = newBrowser();
+    const stranger = newBrowser();
+    await signIn(database, smtp, owner, "owner@example.org");
+    await signIn(database, smtp, stranger, "stranger@example.org");
+    const [account] = await database.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, "owner@example.org"));
+    const [business] = await database.db.select({ id: businesses.id, slug: businesses.slug }).from(businesses).limit(1);
+    await database.db.transaction((tx) => addOwner(tx, { businessId: business!.id, accountId: account!.id, method: "operator", decidedBy: "operator" }));
+    const listed = await accountCaller(database, smtp, owner).account.businesses.list();
+    expect(listed.map((item) => [item.slug, item.method])).toEqual([[business!.slug, "operator"]]);
+    expect(await accountCaller(database, smtp, stranger).account.businesses.list()).toEqual([]);
   });
 });
