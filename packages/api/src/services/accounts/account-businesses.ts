@@ -23,5 +23,11 @@ export async function listAccountBusinesses(db: Db, accountId: string): Promise<
     .where(and(eq(businessOwners.accountId, accountId), isNull(businessOwners.removedAt)))
     .orderBy(asc(businesses.name), asc(businesses.slug))
     .limit(ACCOUNT_BUSINESSES_LISTED_MAX);
-  return rows.map((row) => ({ slug: row.slug, name: row.name, city: row.city, method: row.method as OwnershipMethod, ownerSince: row.verifiedAt.toISOString() }));
+  return rows.map((row) => ({
+    slug: row.slug,
+    name: row.name,
+    city: row.city,
+    method: row.method as OwnershipMethod,
+    ownerSince: row.verifiedAt.toISOString(),
+  }));
 }
