@@ -57,6 +57,8 @@ const PUBLIC_EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "Retry-After", 
 
 /** Public documents outside the procedures: the OpenAPI document, discovery files, the business pages. */
 const PUBLIC_DOCUMENT_PREFIXES = ["/api/openapi.json", "/.well-known", "/llms.txt", "/business"];
+/** Under /business but a signed-in person's own (their claims, their CSRF token): never a public document. */
+const CLAIM_PAGES = /^\/business\/[^/]+\/claim(\/|$)/;
 
 /**
  * Procedures whose answers may be public or that allow keyed cross-origin reads (meta), on REST and
@@ -71,6 +73,7 @@ function readableFromAnyOrigin(req: Request, route: RouteInfo): boolean {
     );
   }
   const path = req.baseUrl + req.path;
+  if (CLAIM_PAGES.test(path)) return false;
   return PUBLIC_DOCUMENT_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 

@@ -1,13 +1,14 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { createCaller, type Context } from "@directory/api";
 import { formField, sendAccountError, type AccountHandler } from "./account-parts";
+import { claimPage, requestReview, sendEmailCode, startWebsiteClaim, verifyEmailCode, verifyWebsiteClaim } from "./claim";
 import { dashboardPage, endSessionForm } from "./dashboard";
 import { buyPlan, createKey, developersPage, revokeKey } from "./developers";
 import { pageSecurityHeaders } from "./layout";
 import { confirmSignIn, requestSignIn, signInPage, signOut, verifySignIn } from "./sign-in";
 
 /**
- * The account pages' door: /developers, /sign-in, /sign-out, /dashboard. Like every door they call
+ * The account pages' door: /developers, /sign-in, /sign-out, /dashboard, /business/{slug}/claim. Like every door they call
  * procedures; the procedures do every check (session, Origin, CSRF token, ownership). The door
  * only hands them what the browser sent: the cookie, the Origin header unchanged, and a form's
  * csrfToken field as the request's CSRF token.
@@ -45,4 +46,11 @@ export function mountAccountPages(app: Express, contextFor: (req: Request, res: 
   app.post("/sign-out", pageSecurityHeaders, forms, door(signOut));
   app.get("/dashboard", pageSecurityHeaders, door(dashboardPage));
   app.post("/dashboard/sessions/end", pageSecurityHeaders, forms, door(endSessionForm));
+  // Claiming a listing: "/business/:slug" (pages/index.ts) matches one segment only, so it never takes these.
+  app.get("/business/:slug/claim", pageSecurityHeaders, door(claimPage));
+  app.post("/business/:slug/claim/website", pageSecurityHeaders, forms, door(startWebsiteClaim));
+  app.post("/business/:slug/claim/website/verify", pageSecurityHeaders, forms, door(verifyWebsiteClaim));
+  app.post("/business/:slug/claim/email", pageSecurityHeaders, forms, door(sendEmailCode));
+  app.post("/business/:slug/claim/email/verify", pageSecurityHeaders, forms, door(verifyEmailCode));
+  app.post("/business/:slug/claim/review", pageSecurityHeaders, forms, door(requestReview));
 }

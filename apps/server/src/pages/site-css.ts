@@ -22,6 +22,7 @@ form.search{display:flex;flex-wrap:wrap;gap:.75rem;align-items:flex-end;backgrou
 form.search div{display:flex;flex-direction:column;min-width:12rem;flex:1}
 label{font-weight:600}
 input{font:inherit;padding:.5rem;border:1px solid #767676;border-radius:.25rem;min-height:2.75rem}
+textarea{font:inherit;padding:.5rem;border:1px solid #767676;border-radius:.25rem;resize:vertical;max-width:100%}
 button,a.button{font:inherit;padding:.5rem 1rem;min-height:2.75rem;border:0;border-radius:.25rem;background:#0b4fb3;color:#fff;cursor:pointer}
 a.button{display:inline-flex;align-items:center;text-decoration:none}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;padding:0}
