@@ -41,7 +41,8 @@ describe("a listing that has an owner", () => {
     await proveByEmail(owner, owned.slug, mailbox);
     const claimant = await person();
     const as = claimCaller(database, smtp, claimant).ownership;
-    const ownedMessage = "This listing already has an owner: it can only be claimed through a review by an operator: ask for one, saying how the business is yours";
+    const ownedMessage =
+      "This listing already has an owner: it can only be claimed through a review by an operator: ask for one, saying how the business is yours";
     expect(await refusal(as.startWebsiteClaim({ slug: owned.slug }))).toEqual({ code: "CONFLICT", message: ownedMessage });
     expect(await refusal(as.sendEmailCode({ slug: owned.slug }))).toEqual({ code: "CONFLICT", message: ownedMessage });
 

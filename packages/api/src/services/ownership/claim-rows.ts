@@ -14,7 +14,8 @@ import { lockBusiness } from "../claims/lifecycle";
 export type ProofMethod = "website" | "email";
 
 /** The refusal of a proof on a listing that has an owner (or was verified before owners were recorded). */
-export const OWNED_LISTING_MESSAGE = "This listing already has an owner: it can only be claimed through a review by an operator: ask for one, saying how the business is yours";
+export const OWNED_LISTING_MESSAGE =
+  "This listing already has an owner: it can only be claimed through a review by an operator: ask for one, saying how the business is yours";
 
 /** Refuses a proof on a listing that is not open to one. */
 export async function assertOpenToSelfProof(db: Db, businessId: string): Promise<void> {
