@@ -20,7 +20,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await smtp?.close();
-  await database?.close();
+  await database?.destroy();
 });
 
 async function refusal(promise: Promise<unknown>): Promise<string> {

@@ -17,7 +17,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await smtp?.close();
-  await database?.close();
+  await database?.destroy();
 });
 
 let listings = 0;

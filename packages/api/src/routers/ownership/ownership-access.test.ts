@@ -19,7 +19,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await smtp?.close();
-  await database?.close();
+  await database?.destroy();
 });
 
 let n = 0;

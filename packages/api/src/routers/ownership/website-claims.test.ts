@@ -34,7 +34,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await smtp?.close();
-  await database?.close();
+  await database?.destroy();
 });
 
 let listings = 0;
