@@ -1,11 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startTestSmtpServer, type TestSmtpServer } from "@directory/api/testing";
 import { signInLinkOf } from "./account-pages-fixtures";
-import { CHROMIUM, launchChromium, warnOrFailWithoutChromium } from "./browser-fixtures";
+import { CHROMIUM, horizontalOverflow, launchChromium, PAGE_WIDTHS, seriousAxeViolations, warnOrFailWithoutChromium } from "./browser-fixtures";
 import { startTestServer, type TestServer } from "./testing";
 
 /**
@@ -15,11 +14,6 @@ import { startTestServer, type TestServer } from "./testing";
  * axe-core finds no serious or critical violation at 1280 and 390 px. Skips only without chromium.
  */
 const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
-const AXE_SOURCE = CHROMIUM ? readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8") : "";
-const WIDTHS = [
-  ["desktop", 1280],
-  ["phone", 390],
-] as const;
 /** A category and city of the seeded demo world (as in pages.browser.test.ts). */
 const SEARCH = "/api/v2/businesses?category=dentist&city=Mumbai&limit=1";
 const USES = 3;
@@ -59,9 +53,9 @@ describe.skipIf(!CHROMIUM)("account pages in a browser (chromium)", () => {
   }
 
   async function screenshots(page: Page, name: string): Promise<void> {
-    for (const [label, width] of WIDTHS) {
+    for (const [label, width] of PAGE_WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
-      const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
+      const overflow = await horizontalOverflow(page);
       expect(overflow, `${name} at ${width}px is cut off horizontally`).toBeLessThanOrEqual(0);
       await page.screenshot({ path: `${ARTIFACTS}account-${name}-${label}.png`, fullPage: true });
     }
@@ -84,22 +78,11 @@ describe.skipIf(!CHROMIUM)("account pages in a browser (chromium)", () => {
   async function expectAccessible(context: BrowserContext, path: string, name: string): Promise<void> {
     const page = await context.newPage();
     try {
-      for (const [label, width] of WIDTHS) {
+      for (const [label, width] of PAGE_WIDTHS) {
         await page.setViewportSize({ width, height: 900 });
         const response = await page.goto(`${server.url}${path}`);
         expect(response?.status(), path).toBe(200);
-        await page.evaluate(AXE_SOURCE);
-        const results = await page.evaluate<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }>(
-          'axe.run(document, { resultTypes: ["violations"] })',
-        );
-        const counts: Record<string, number> = { minor: 0, moderate: 0, serious: 0, critical: 0 };
-        for (const violation of results.violations) counts[violation.impact ?? "minor"] = (counts[violation.impact ?? "minor"] ?? 0) + 1;
-        axeSummary[`${name}-${label}`] = counts;
-        const severe = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-        expect(
-          severe.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-          `${name} (${path}) at ${width}px`,
-        ).toEqual([]);
+        expect(await seriousAxeViolations(page, axeSummary, `${name}-${label}`), `${name} (${path}) at ${width}px`).toEqual([]);
       }
     } finally {
       await page.close();

@@ -1,5 +1,6 @@
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { chromium, type Browser, type Page } from "playwright-core";
 
 /**
  * Debian's chromium for the browser tests (or CHROMIUM_PATH). Without it a developer's run skips
@@ -30,4 +31,36 @@ const CHROMIUM_ARGS = [
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** The widths every page test looks at: a desktop and a phone. */
+export const PAGE_WIDTHS = [
+  ["desktop", 1280],
+  ["phone", 390],
+] as const;
+
+const AXE_SOURCE = CHROMIUM ? readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8") : "";
+
+interface AxeResults {
+  violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+}
+
+/**
+ * axe-core on the page as it is (its context must bypass CSP so axe can be injected): counts the
+ * violations by impact into summary[key], and returns the serious and critical ones, described.
+ */
+export async function seriousAxeViolations(page: Page, summary: Record<string, Record<string, number>>, key: string): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate<AxeResults>('axe.run(document, { resultTypes: ["violations"] })');
+  const counts: Record<string, number> = { minor: 0, moderate: 0, serious: 0, critical: 0 };
+  for (const violation of results.violations) counts[violation.impact ?? "minor"] = (counts[violation.impact ?? "minor"] ?? 0) + 1;
+  summary[key] = counts;
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+}
+
+/** How far the page is wider than its viewport (0 or less: nothing is cut off horizontally). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
 }

@@ -1,11 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startTestSmtpServer, type TestSmtpServer } from "@directory/api/testing";
 import { signInLinkOf } from "./account-pages-fixtures";
-import { CHROMIUM, launchChromium, warnOrFailWithoutChromium } from "./browser-fixtures";
+import { CHROMIUM, horizontalOverflow, launchChromium, PAGE_WIDTHS, seriousAxeViolations, warnOrFailWithoutChromium } from "./browser-fixtures";
 import { addListing, codeInMail, startLoopbackSite, wrongCode, type LoopbackSite } from "./claim-pages-fixtures";
 import { startTestServer, type TestServer } from "./testing";
 
@@ -17,11 +16,6 @@ import { startTestServer, type TestServer } from "./testing";
  * page, the token's page and the code form at 1280 and 390 px. Skips only without chromium.
  */
 const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
-const AXE_SOURCE = CHROMIUM ? readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8") : "";
-const WIDTHS = [
-  ["desktop", 1280],
-  ["phone", 390],
-] as const;
 
 warnOrFailWithoutChromium("claim.browser.test.ts");
 
@@ -62,9 +56,9 @@ describe.skipIf(!CHROMIUM)("claiming a listing in a browser (chromium)", () => {
 
   /** Full-page screenshots at both widths, none cut off horizontally. */
   async function screenshots(page: Page, name: string): Promise<void> {
-    for (const [label, width] of WIDTHS) {
+    for (const [label, width] of PAGE_WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
-      const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
+      const overflow = await horizontalOverflow(page);
       expect(overflow, `${name} at ${width}px is cut off horizontally`).toBeLessThanOrEqual(0);
       await page.screenshot({ path: `${ARTIFACTS}claim-${name}-${label}.png`, fullPage: true });
     }
@@ -89,20 +83,9 @@ describe.skipIf(!CHROMIUM)("claiming a listing in a browser (chromium)", () => {
 
   /** axe-core on the page as it is (a form's answer cannot be loaded again by URL), at both widths; the context must bypass CSP. */
   async function expectAccessible(page: Page, name: string): Promise<void> {
-    for (const [label, width] of WIDTHS) {
+    for (const [label, width] of PAGE_WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
-      await page.evaluate(AXE_SOURCE);
-      const results = await page.evaluate<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }>(
-        'axe.run(document, { resultTypes: ["violations"] })',
-      );
-      const counts: Record<string, number> = { minor: 0, moderate: 0, serious: 0, critical: 0 };
-      for (const violation of results.violations) counts[violation.impact ?? "minor"] = (counts[violation.impact ?? "minor"] ?? 0) + 1;
-      axeSummary[`${name}-${label}`] = counts;
-      const severe = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(
-        severe.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-        `${name} at ${width}px`,
-      ).toEqual([]);
+      expect(await seriousAxeViolations(page, axeSummary, `${name}-${label}`), `${name} at ${width}px`).toEqual([]);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   }

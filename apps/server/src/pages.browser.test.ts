@@ -1,10 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createDirectoryClient } from "@directory/sdk";
-import { CHROMIUM, launchChromium, warnOrFailWithoutChromium } from "./browser-fixtures";
+import { CHROMIUM, horizontalOverflow, launchChromium, seriousAxeViolations, warnOrFailWithoutChromium } from "./browser-fixtures";
 import type { TEntityProfile, TLookupBusinessesOutput } from "@directory/api/schemas";
 import { getJson, startTestServer, type TestServer } from "./testing";
 
@@ -14,7 +13,6 @@ import { getJson, startTestServer, type TestServer } from "./testing";
  * axe-core with no serious or critical violation. Skips, saying so, only when no chromium exists.
  */
 const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
-const AXE_SOURCE = CHROMIUM ? readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8") : "";
 
 warnOrFailWithoutChromium("pages.browser.test.ts");
 
@@ -49,7 +47,7 @@ describe.skipIf(!CHROMIUM)("pages in a browser (chromium)", () => {
       ["phone", 412],
     ] as const) {
       await page.setViewportSize({ width, height: label === "phone" ? 915 : 900 });
-      const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
+      const overflow = await horizontalOverflow(page);
       expect(overflow, `${name} at ${width}px is cut off horizontally`).toBeLessThanOrEqual(0);
       await page.screenshot({ path: `${ARTIFACTS}${name}-${label}.png`, fullPage: true });
     }
@@ -61,18 +59,7 @@ describe.skipIf(!CHROMIUM)("pages in a browser (chromium)", () => {
     try {
       const response = await page.goto(`${server.url}${path}`);
       expect(response?.status(), path).toBe(status);
-      await page.evaluate(AXE_SOURCE);
-      const results = await page.evaluate<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }>(
-        'axe.run(document, { resultTypes: ["violations"] })',
-      );
-      const counts: Record<string, number> = { minor: 0, moderate: 0, serious: 0, critical: 0 };
-      for (const violation of results.violations) counts[violation.impact ?? "minor"] = (counts[violation.impact ?? "minor"] ?? 0) + 1;
-      axeSummary[name] = counts;
-      const severe = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(
-        severe.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-        `${name} (${path})`,
-      ).toEqual([]);
+      expect(await seriousAxeViolations(page, axeSummary, name), `${name} (${path})`).toEqual([]);
     } finally {
       await page.close();
     }
