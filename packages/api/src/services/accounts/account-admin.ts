@@ -2,6 +2,7 @@ import { and, count, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { accountPlans, accounts, accountSessions, apiKeys, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import type { PlanStatus } from "./plans";
+import { normalizeEmail } from "./email-address";
 
 /** An operator lists at most this many accounts at once, newest first. */
 export const ACCOUNTS_LISTED_MAX = 500;
@@ -42,8 +43,6 @@ export interface AdminAccountDetails extends AdminAccountSummary {
   /** Signed-in browsers whose session has not expired. */
   openSessions: number;
 }
-
-const normalise = (email: string) => email.trim().toLowerCase();
 
 const accountColumns = {
   id: accounts.id,
@@ -92,7 +91,7 @@ export async function listAccounts(db: Db, params: { limit: number }): Promise<A
 }
 
 async function requireAccount(db: Db, email: string): Promise<AccountRow> {
-  const normalized = normalise(email);
+  const normalized = normalizeEmail(email);
   const [row] = await selectAccounts(db).where(eq(accounts.email, normalized));
   if (!row) throw new DomainError("NOT_FOUND", `No account for ${normalized}`);
   return row;
@@ -137,7 +136,7 @@ export async function showAccount(db: Db, email: string, now = new Date()): Prom
  * stay unrevoked so the account's history is kept. Disabling twice keeps the first time.
  */
 export async function disableAccount(db: Db, email: string): Promise<AdminAccountSummary> {
-  const normalized = normalise(email);
+  const normalized = normalizeEmail(email);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(accounts)

@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { accountPlans, accounts, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
+import { normalizeEmail } from "./email-address";
 
 /** The one plan on sale: the spec's developer plan (flat monthly price, KEY_MONTHLY_LIMIT requests a month per key). */
 export const DEVELOPER_PLAN = "developer";
@@ -58,7 +59,7 @@ export async function setPlan(db: Db, accountId: string, change: PlanChange): Pr
 
 /** Finds the account of an address, making it when there is none (an operator may grant a plan before the first sign-in). */
 export async function ensureAccount(db: Db, email: string): Promise<{ id: string; email: string }> {
-  const normalized = email.trim().toLowerCase();
+  const normalized = normalizeEmail(email);
   await db.insert(accounts).values({ email: normalized }).onConflictDoNothing({ target: accounts.email });
   const [row] = await db.select({ id: accounts.id, email: accounts.email }).from(accounts).where(eq(accounts.email, normalized));
   if (!row) throw new DomainError("NOT_FOUND", `No account for ${normalized}`);

@@ -5,6 +5,7 @@ import { DomainError } from "../../errors";
 import type { Mailer } from "../mail/mailer.types";
 import { serviceSecret } from "../shared/service-secrets";
 import { accountAuthFor, makeSignInLink, SIGN_IN_LINK_SECONDS } from "./account-auth";
+import { normalizeEmail } from "./email-address";
 
 /** Where a person lands once signed in. */
 export const SIGNED_IN_HOME = "/dashboard";
@@ -35,7 +36,7 @@ function requestHeaders(values: Record<string, string | null | undefined>): Head
  * an account (the account is made when the link is first used), so nobody learns who is signed up.
  */
 export async function requestSignIn(db: Db, params: { email: string; publicBaseUrl: string; mailer: Mailer }): Promise<void> {
-  const email = params.email.trim().toLowerCase();
+  const email = normalizeEmail(params.email);
   const auth = await accountAuthFor(db, params.publicBaseUrl);
   const link = await makeSignInLink(auth, email, SIGNED_IN_HOME);
   const minutes = SIGN_IN_LINK_SECONDS / 60;

@@ -4,6 +4,7 @@ import { DomainError } from "../../errors";
 import { requireBusinessBySlug } from "../entities/business-lookup";
 import { isUuid } from "../shared/ids";
 import { addOwner, removeOwner } from "./ownership";
+import { normalizeEmail } from "../accounts/email-address";
 
 /*
  * The operator's side of ownership: the queue of claims by review, an operator's decision on each,
@@ -198,7 +199,7 @@ export async function removeOwnerOf(
   params: { slug: string; email: string; at?: Date },
 ): Promise<{ slug: string; email: string; remainingOwners: number; ownership: string }> {
   const business = await requireBusinessBySlug(db, params.slug);
-  const email = params.email.trim().toLowerCase();
+  const email = normalizeEmail(params.email);
   const { remainingOwners } = await db.transaction((tx) => removeOwner(tx, { businessId: business.id, email, at: params.at }));
   const [row] = await db.select({ ownership: businesses.ownership }).from(businesses).where(eq(businesses.id, business.id));
   return { slug: business.slug, email, remainingOwners, ownership: row?.ownership ?? business.ownership };

@@ -3,6 +3,7 @@ import { accounts, businesses, businessOwners, type Db, type OwnershipMethod } f
 import { DomainError } from "../../errors";
 import { lockBusiness } from "./lifecycle";
 import { recordEntityUpdated } from "./outbox";
+import { normalizeEmail } from "../accounts/email-address";
 
 /*
  * Who owns a listing, and the one place that changes it. Each change runs under the business row
@@ -74,7 +75,10 @@ export async function addOwner(tx: Db, params: AddOwnerParams): Promise<{ change
 export async function removeOwner(tx: Db, params: { businessId: string; email: string; at?: Date }): Promise<{ remainingOwners: number }> {
   const at = params.at ?? new Date();
   const row = await lockBusiness(tx, params.businessId);
-  const [account] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, params.email.trim().toLowerCase()));
+  const [account] = await tx
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.email, normalizeEmail(params.email)));
   const removed = account
     ? await tx
         .update(businessOwners)
