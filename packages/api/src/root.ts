@@ -1,3 +1,4 @@
+import { agencyRouter } from "./routers/agency";
 import { accountRouter } from "./routers/account";
 import { adminRouter } from "./routers/admin";
 import { adminAccountsRouter } from "./routers/admin/accounts";
@@ -36,6 +37,7 @@ const domainRouters = {
   corrections: correctionsRouter,
   pages: pagesRouter,
   account: accountRouter,
+  agency: agencyRouter,
   billing: billingRouter,
   accounts: adminAccountsRouter,
   ownershipAdmin: adminOwnershipRouter,

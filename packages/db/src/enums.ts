@@ -17,13 +17,17 @@ export const BUSINESS_STATUSES = ["active", "inactive"] as const;
 /** owner_verified: an owner proved control. unclaimed: sourced from a registry, nobody claimed it. */
 export const OWNERSHIPS = ["owner_verified", "unclaimed"] as const;
 
-/** How a person proved a listing is theirs (business_owners.method). */
-export const OWNERSHIP_METHODS = ["website", "email", "review", "operator"] as const;
+/** How a person became a listing's owner (business_owners.method): a proof, an operator, or an invitation from an owner (a co-owner). */
+export const OWNERSHIP_METHODS = ["website", "email", "review", "operator", "invitation"] as const;
 export type OwnershipMethod = (typeof OWNERSHIP_METHODS)[number];
 
 /** The states of a claim of ownership: proving (pending), proven (verified), an operator's decision (approved, rejected), or lapsed (expired). */
 export const OWNERSHIP_CLAIM_STATUSES = ["pending", "verified", "approved", "rejected", "expired"] as const;
 export type OwnershipClaimStatus = (typeof OWNERSHIP_CLAIM_STATUSES)[number];
+
+/** An agency's people: an owner manages its members, plan and developer keys; a member manages its businesses. */
+export const AGENCY_ROLES = ["owner", "member"] as const;
+export type AgencyRole = (typeof AGENCY_ROLES)[number];
 
 export const CLAIM_VERIFICATIONS = ["self_reported", "admin_verified", "registry"] as const;
 export type ClaimVerification = (typeof CLAIM_VERIFICATIONS)[number];
@@ -33,7 +37,7 @@ export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
 
 /**
  * new -> contacted -> (won | lost); new -> rejected (spam, out of scope). Only the owning
- * business moves a lead, through its business key.
+ * business moves a lead, through its business key or its dashboard.
  */
 export const LEAD_STATUSES = ["new", "contacted", "won", "lost", "rejected"] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];

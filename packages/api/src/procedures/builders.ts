@@ -1,11 +1,11 @@
-import type { ZodType } from "zod";
+import { z, type ZodType } from "zod";
 import type { ApiKeyKind } from "@directory/db";
 import { DomainError, toTrpcError, type ErrorDetails } from "../errors";
 import { assertSafeInput } from "../input-gate";
 import { authenticateApiKey, type AuthenticatedKey } from "../services/access/api-keys";
 import { KEY_KINDS_ADMITTED } from "../services/access/key-requirements";
 import { DEFAULT_RATE_LIMITS } from "../services/access/rate-limits";
-import { isCsrfTokenValid, resolveSession } from "../services/accounts/sessions";
+import { membershipOf } from "../services/agencies/agencies";
 import { requireServableBySlug } from "../services/entities/business-lookup";
 import {
   anonymousDailyLimit,
@@ -19,6 +19,8 @@ import {
   type OwnershipClaimCall,
 } from "./limits";
 import { ZRequestSignInInput, ZSubmitCorrectionInput, ZSubmitLeadInput } from "./submission-inputs";
+import { managedBusiness } from "./managed-business";
+import { assertOwnOrigin, signedInSession } from "./session-access";
 import { t } from "./trpc-instance";
 
 /** Turns domain errors thrown by services into tRPC errors that keep their HTTP status. */
@@ -123,47 +125,33 @@ export const partnerProcedure = t.procedure
   .use(requireKey(KEY_KINDS_ADMITTED.partner, "a partner API key", { publicAlternative: PARTNER_PUBLIC_ALTERNATIVE }));
 
 /**
- * Guarantee: ctx.apiKey is a business key with a businessId. The procedure must still check that
- * the business it acts on is ctx.apiKey.businessId.
+ * Guarantee: ctx.business is the business acted on and ctx.actor who acts: its business key (a body
+ * naming a business is refused), or a signed-in owner or agency member with access naming it by
+ * `slug` (mutations pass the Origin and CSRF checks). Keyed calls count against the key's quota,
+ * sessions the per-address minute limit.
  */
 export const businessProcedure = baseProcedure
   .meta({ access: "business", cache: "private" })
-  .use(requireKey(KEY_KINDS_ADMITTED.business, "a business-scoped API key"))
-  .use(({ ctx, next }) => {
-    const { businessId } = ctx.apiKey;
-    if (!businessId) throw toTrpcError(new DomainError("FORBIDDEN", "This business key is not bound to a business"));
-    return next({ ctx: { apiKey: { ...ctx.apiKey, businessId } } });
-  });
+  .use(anonymousMinuteLimit)
+  .use(managedBusiness({ sessionsOnly: false, ownersOnly: false }));
+
+/** Guarantee: as businessProcedure, for a signed-in manager only (no key): the listing's keys, webhooks and leads' contact details. */
+export const businessManagerProcedure = baseProcedure
+  .meta({ access: "session", cache: "private" })
+  .use(anonymousMinuteLimit)
+  .use(managedBusiness({ sessionsOnly: true, ownersOnly: false }));
+
+/** Guarantee: as businessManagerProcedure, for the listing's owners only (not an agency): co-owners and agencies' access. */
+export const listingOwnerProcedure = baseProcedure
+  .meta({ access: "session", cache: "private" })
+  .use(anonymousMinuteLimit)
+  .use(managedBusiness({ sessionsOnly: true, ownersOnly: true }));
 
 /** Guarantee: ctx.apiKey is an admin key. */
 export const adminProcedure = baseProcedure.meta({ access: "admin", cache: "private" }).use(requireKey(KEY_KINDS_ADMITTED.admin, "an admin API key"));
 
-/**
- * A state change from a browser must come from the service's own pages: a foreign Origin is refused
- * (a request without one, from a program, is judged by its CSRF token alone where one is needed).
- */
-function assertOwnOrigin(ctx: { requestOrigin: string | null; publicBaseUrl: string }): void {
-  if (ctx.requestOrigin !== null && ctx.requestOrigin !== new URL(ctx.publicBaseUrl).origin) {
-    throw toTrpcError(new DomainError("FORBIDDEN", "This request comes from another site: it is refused"));
-  }
-}
-
-/**
- * Resolves the session cookie. Mutations also need the service's own Origin (when one is sent) and
- * the session's CSRF token (a form's csrfToken field, or the X-CSRF-Token header).
- */
-const requireSession = t.middleware(async ({ ctx, type, next }) => {
-  const session = await resolveSession(ctx.db, { publicBaseUrl: ctx.publicBaseUrl, cookieHeader: ctx.cookieHeader });
-  if (!session) throw toTrpcError(new DomainError("UNAUTHORIZED", "Sign in first: /sign-in"));
-  if (session.setCookies.length > 0) ctx.setHeader("Set-Cookie", session.setCookies);
-  if (type === "mutation") {
-    assertOwnOrigin(ctx);
-    if (!(await isCsrfTokenValid(ctx.db, session.sessionId, ctx.csrfToken))) {
-      throw toTrpcError(new DomainError("FORBIDDEN", "This change needs the CSRF token of your session (the form's csrfToken, or X-CSRF-Token)"));
-    }
-  }
-  return next({ ctx: { session } });
-});
+/** Resolves the session cookie (session-access.ts): mutations also pass the Origin and CSRF checks. */
+const requireSession = t.middleware(async ({ ctx, type, next }) => next({ ctx: { session: await signedInSession(ctx, type) } }));
 
 /** Guarantee: ctx.session is a signed-in person's valid session (account not disabled); mutations pass the Origin and CSRF checks. Per-address minute limit. */
 export const sessionProcedure = t.procedure
@@ -203,3 +191,19 @@ export function ownershipClaimProcedure<TInput extends ZodType<{ slug: string }>
     return next({ ctx: { listing } });
   });
 }
+
+const ZAgencySlugInput = z.object({ agencySlug: z.string().trim().toLowerCase().min(1).max(80).describe("The agency's slug") });
+
+function agencyMembership(ownersOnly: boolean) {
+  return sessionProcedure.input(ZAgencySlugInput).use(async ({ ctx, input, next }) => {
+    const agency = await membershipOf(ctx.db, input.agencySlug, ctx.session.account.id);
+    if (ownersOnly && agency.role !== "owner") throw toTrpcError(new DomainError("FORBIDDEN", `Only the owners of the agency "${agency.slug}" can do this`));
+    return next({ ctx: { agency } });
+  });
+}
+
+/** Guarantee: as sessionProcedure, and ctx.agency the agency `agencySlug` names, of which the person is a member (404 otherwise). */
+export const agencyMemberProcedure = agencyMembership(false);
+
+/** Guarantee: as agencyMemberProcedure, and the person is one of the agency's owners (403 for a member): members, plan and developer keys. */
+export const agencyOwnerProcedure = agencyMembership(true);

@@ -92,10 +92,15 @@ export const ZSubmitCorrectionInput = z.object({
   dryRun: z.boolean().optional().describe("Validate only"),
 });
 
+/**
+ * A person's address: one that can receive mail. Addresses under .invalid never do (RFC 2606), and
+ * the accounts that hold an agency's plan and keys live there, so nobody can sign in as one.
+ */
+export const ZPersonEmail = z
+  .email({ error: "must be an email address" })
+  .max(254)
+  .transform((email) => email.toLowerCase())
+  .refine((email) => !email.endsWith(".invalid"), "must be an address that receives mail (not under .invalid)");
+
 /** An address to mail a sign-in link to; bound before the sign-in mail limits, which count per address. */
-export const ZRequestSignInInput = z.object({
-  email: z
-    .email({ error: "must be an email address" })
-    .max(254)
-    .transform((email) => email.toLowerCase()),
-});
+export const ZRequestSignInInput = z.object({ email: ZPersonEmail });

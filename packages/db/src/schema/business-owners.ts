@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
+import { agencies } from "./agencies";
 import { businesses } from "./businesses";
 
 /**
@@ -26,7 +27,7 @@ export const businessOwners = pgTable(
   (t) => [
     primaryKey({ columns: [t.businessId, t.accountId] }),
     index("business_owners_account_idx").on(t.accountId),
-    check("business_owners_method_check", sql`${t.method} in ('website', 'email', 'review', 'operator')`),
+    check("business_owners_method_check", sql`${t.method} in ('website', 'email', 'review', 'operator', 'invitation')`),
   ],
 );
 
@@ -51,6 +52,8 @@ export const ownershipClaims = pgTable(
     secretHash: text("secret_hash"),
     attempts: integer("attempts").notNull().default(0),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
+    /** The agency the person claims for: on success it is granted access to the listing. */
+    agencyId: uuid("agency_id").references(() => agencies.id, { onDelete: "set null" }),
     /** What the person says to an operator (a review): cleaned and capped. */
     evidence: text("evidence"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

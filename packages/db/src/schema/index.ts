@@ -10,6 +10,7 @@ export * from "./offers";
 export * from "./accounts";
 export * from "./account-plans";
 export * from "./business-owners";
+export * from "./agencies";
 export * from "./api-keys";
 export * from "./legacy-score-requests";
 export * from "./rate-limit-counters";

@@ -3,6 +3,7 @@ import { completeSignIn } from "./complete-sign-in";
 import { createAccountKey } from "./create-account-key";
 import { endSession } from "./end-session";
 import { getMe } from "./get-me";
+import { listAccountAgencies } from "./list-account-agencies";
 import { listAccountBusinesses } from "./list-account-businesses";
 import { listAccountKeys } from "./list-account-keys";
 import { listSessions } from "./list-sessions";
@@ -16,6 +17,7 @@ export const accountRouter = router({
   me: getMe,
   keys: router({ list: listAccountKeys, create: createAccountKey, revoke: revokeAccountKey }),
   businesses: router({ list: listAccountBusinesses }),
+  agencies: router({ list: listAccountAgencies }),
   sessions: router({ list: listSessions, end: endSession }),
   signIn: router({ request: requestSignIn, complete: completeSignIn }),
   signOut,

@@ -8,4 +8,4 @@ export const transitionLead = businessProcedure
   .meta(transitionLeadMeta)
   .input(ZTransitionLeadInput)
   .output(ZLeadView)
-  .mutation(({ ctx, input }) => moveLead(ctx.db, { ...input, businessId: ctx.apiKey.businessId }));
+  .mutation(({ ctx, input }) => moveLead(ctx.db, { leadId: input.leadId, status: input.status, businessId: ctx.business.id }));

@@ -2,8 +2,9 @@ import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { LEAD_STATUSES } from "@directory/db/enums";
 import { type ZLeadView } from "./leads.types";
+import { ZManagedSlug } from "../owner/owner-listing.types";
 
-export const ZTransitionLeadInput = z.object({ leadId: z.string().trim().min(1).max(64), status: z.enum(LEAD_STATUSES) });
+export const ZTransitionLeadInput = z.object({ slug: ZManagedSlug, leadId: z.string().trim().min(1).max(64), status: z.enum(LEAD_STATUSES) });
 
 export type TTransitionLeadInput = z.input<typeof ZTransitionLeadInput>;
 export type TTransitionLeadOutput = z.infer<typeof ZLeadView>;

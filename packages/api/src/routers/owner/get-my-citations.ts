@@ -7,4 +7,4 @@ export const getMyCitations = businessProcedure
   .meta(getMyCitationsMeta)
   .input(ZCitationsInput)
   .output(ZCitationsOutput)
-  .query(({ ctx, input }) => ownCitations(ctx.db, { ...input, businessId: ctx.apiKey.businessId }));
+  .query(({ ctx, input }) => ownCitations(ctx.db, { limit: input.limit, businessId: ctx.business.id }));

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZBusinessRef } from "../entities/entities.types";
+import { ZManagedSlug } from "./owner-listing.types";
 import { ZOwnerText } from "../../services/shared/owner-text-schemas";
 
-export const ZCitationsInput = z.object({ limit: z.number().int().min(1).max(100).default(20).describe("Checks to return") });
+export const ZCitationsInput = z.object({ slug: ZManagedSlug, limit: z.number().int().min(1).max(100).default(20).describe("Checks to return") });
 
 export const ZCitationsOutput = z.object({
   business: ZBusinessRef,

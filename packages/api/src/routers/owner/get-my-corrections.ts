@@ -7,4 +7,4 @@ export const getMyCorrections = businessProcedure
   .meta(getMyCorrectionsMeta)
   .input(ZMyCorrectionsInput)
   .output(ZMyCorrectionsOutput)
-  .query(({ ctx, input }) => listOwnCorrections(ctx.db, { businessId: ctx.apiKey.businessId, limit: input?.limit }));
+  .query(({ ctx, input }) => listOwnCorrections(ctx.db, { businessId: ctx.business.id, limit: input?.limit }));

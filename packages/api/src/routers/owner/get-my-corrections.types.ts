@@ -1,9 +1,13 @@
 import { z } from "zod";
 import type { DirectoryMeta } from "../../procedures/meta";
+import { ZManagedSlug } from "../owner/owner-listing.types";
 import { ZCorrectionList } from "../corrections/corrections.types";
 
 export const ZMyCorrectionsInput = z
-  .object({ limit: z.coerce.number().int().min(1).max(200).optional().describe("At most this many, newest first (default 50, at most 200)") })
+  .object({
+    slug: ZManagedSlug,
+    limit: z.coerce.number().int().min(1).max(200).optional().describe("At most this many, newest first (default 50, at most 200)"),
+  })
   .optional();
 export const ZMyCorrectionsOutput = ZCorrectionList;
 

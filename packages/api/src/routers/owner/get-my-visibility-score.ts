@@ -1,9 +1,11 @@
 import { ownVisibility } from "../../services/owner/owner-insights";
 import { businessProcedure } from "../../procedures/builders";
+import { ZManagedBusinessInput } from "./owner-listing.types";
 import { getMyVisibilityScoreMeta, ZVisibilityOutput } from "./get-my-visibility-score.types";
 
 /** The key's own business: its internal scores and citation rate, shown to no one else. */
 export const getMyVisibilityScore = businessProcedure
   .meta(getMyVisibilityScoreMeta)
+  .input(ZManagedBusinessInput)
   .output(ZVisibilityOutput)
-  .query(({ ctx }) => ownVisibility(ctx.db, ctx.apiKey.businessId));
+  .query(({ ctx }) => ownVisibility(ctx.db, ctx.business.id));

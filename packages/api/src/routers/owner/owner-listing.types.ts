@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { CLAIM_VALUE_SCHEMAS } from "../../services/claims/claim-values";
 
 /**
@@ -20,5 +21,17 @@ export const OWNER_EDITABLE_SHAPE = {
     .describe('Opening hours: [{ days: ["Monday", ...], opens: "09:00", closes: "18:00" }]; closes before opens runs past midnight'),
 };
 
-/** Body keys that name a business: an owner's key decides the business, so naming one is refused (403), never obeyed. */
-export const BUSINESS_NAMING_KEYS = ["slug", "id", "businessId", "businessSlug"] as const;
+/**
+ * Which business a signed-in owner or agency member acts on (their dashboard sends it). A business
+ * key decides its business itself: a key's call that names one is refused (403).
+ */
+export const ZManagedSlug = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe("Signed in (session) only: the slug of a business you manage. Leave it out with a business key: the key decides, and naming one is refused (403)");
+
+/** The input of an owner procedure that takes nothing but the business a session names. */
+export const ZManagedBusinessInput = z.object({ slug: ZManagedSlug }).optional();

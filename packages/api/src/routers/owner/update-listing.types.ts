@@ -3,12 +3,12 @@ import { OWNER_EDITABLE_PROPERTIES } from "@directory/db/enums";
 import type { DirectoryMeta } from "../../procedures/meta";
 import { ZClaim } from "../entities/entity-profile.types";
 import { ZOwnerText } from "../../services/shared/owner-text-schemas";
-import { OWNER_EDITABLE_SHAPE } from "./owner-listing.types";
+import { OWNER_EDITABLE_SHAPE, ZManagedSlug } from "./owner-listing.types";
 
 export const ZUpdateListingInput = z
-  .object(OWNER_EDITABLE_SHAPE)
+  .object({ slug: ZManagedSlug, ...OWNER_EDITABLE_SHAPE })
   .strict()
-  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+  .refine(({ slug: _slug, ...changes }) => Object.values(changes).some((value) => value !== undefined), {
     message: `name at least one of ${OWNER_EDITABLE_PROPERTIES.join(", ")}`,
   });
 
@@ -31,7 +31,8 @@ export const updateListingMeta: DirectoryMeta = {
     summary: "Correct your own listing's facts with its business key",
     description:
       "The business-scoped key decides the business: the body names properties only, and a body naming a business (slug, id) is refused with 403. " +
-      "Each value is recorded as a self-reported claim (source owner:key-<key id>, confidence 0.8) that becomes the current one, whatever the listing's ownership; " +
+      "A signed-in owner (the dashboard, over tRPC) names the business with slug instead. " +
+      "Each value is recorded as a self-reported claim (source owner:key-<key id>, or owner:account-<account id> signed in; confidence 0.8) that becomes the current one, whatever the listing's ownership; " +
       "a later registry import keeps its differing value as history and does not replace it. The listing turns owner_verified only when an admin verifies the owner. " +
       "Repeating a value an admin verified keeps it admin-verified.",
     errorResponses: {

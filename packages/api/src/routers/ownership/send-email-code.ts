@@ -1,6 +1,6 @@
-import { DomainError } from "../../errors";
 import { ownershipClaimProcedure } from "../../procedures/builders";
 import { sendEmailCode as send } from "../../services/ownership/email-codes";
+import { requireMailer } from "../../services/mail/require-mailer";
 import { ZListingSlugInput } from "./ownership.types";
 import { ZSendEmailCodeOutput } from "./send-email-code.types";
 
@@ -8,7 +8,7 @@ import { ZSendEmailCodeOutput } from "./send-email-code.types";
 export const sendEmailCode = ownershipClaimProcedure("email-code", ZListingSlugInput)
   .output(ZSendEmailCodeOutput)
   .mutation(async ({ ctx }) => {
-    if (!ctx.mailer) throw new DomainError("UNAVAILABLE", "This door sends no mail: claim the listing on the service's pages");
-    const sent = await send(ctx.db, { businessId: ctx.listing.id, accountId: ctx.session.account.id, mailer: ctx.mailer, now: new Date() });
+    const mailer = requireMailer(ctx.mailer, "claim the listing on the service's pages");
+    const sent = await send(ctx.db, { businessId: ctx.listing.id, accountId: ctx.session.account.id, mailer, now: new Date() });
     return { sentTo: sent.sentTo, expiresAt: sent.expiresAt.toISOString() };
   });

@@ -151,5 +151,12 @@ export async function authenticateApiKey(db: Db, key: string, now = new Date()):
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.id));
   }
-  return { id: row.id, kind: row.kind, businessId: row.businessId, accountId: row.accountId, onTrial: row.accountId !== null && row.planAccountId === null };
+  return {
+    id: row.id,
+    kind: row.kind,
+    businessId: row.businessId,
+    accountId: row.accountId,
+    // The trial limit is a developer plan's; a listing's business key is free whoever took it.
+    onTrial: row.kind === "developer" && row.accountId !== null && row.planAccountId === null,
+  };
 }

@@ -24,7 +24,7 @@ export async function listAccountKeys(db: Db, accountId: string, limits: RateLim
   const rows = await db
     .select()
     .from(apiKeys)
-    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.kind, "developer"), isNull(apiKeys.revokedAt)))
     .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))
     .limit(ACCOUNT_KEYS_MAX);
   const policy = keyMonthlyPolicy(limits, (await currentPlanOf(db, accountId, now)) === null);
@@ -53,7 +53,7 @@ export async function createAccountKey(db: Db, accountId: string, label: string)
     const [active] = await tx
       .select({ n: count() })
       .from(apiKeys)
-      .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)));
+      .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.kind, "developer"), isNull(apiKeys.revokedAt)));
     if ((active?.n ?? 0) >= ACCOUNT_KEYS_MAX) {
       throw new DomainError("CONFLICT", `An account holds at most ${ACCOUNT_KEYS_MAX} active keys: revoke one first`);
     }
@@ -67,12 +67,12 @@ export async function createAccountKey(db: Db, accountId: string, label: string)
   });
 }
 
-/** Revokes one of the account's keys at once; another account's key id is "not found", never touched. */
+/** Revokes one of the account's developer keys at once (business keys are the listing's: owner/business-keys.ts); another account's key id is "not found", never touched. */
 export async function revokeAccountKey(db: Db, accountId: string, keyId: string): Promise<void> {
   const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
-    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, accountId)))
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, accountId), eq(apiKeys.kind, "developer")))
     .returning({ id: apiKeys.id });
   if (!row) throw new DomainError("NOT_FOUND", `No key ${keyId} of yours`);
 }

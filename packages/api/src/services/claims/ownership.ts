@@ -4,6 +4,7 @@ import { DomainError } from "../../errors";
 import { lockBusiness } from "./lifecycle";
 import { recordEntityUpdated } from "./outbox";
 import { normalizeEmail } from "../accounts/email-address";
+import { revokeBusinessKeysHeldBy } from "../owner/business-keys";
 
 /*
  * Who owns a listing, and the one place that changes it. Each change runs under the business row
@@ -69,7 +70,7 @@ export async function addOwner(tx: Db, params: AddOwnerParams): Promise<{ change
 }
 
 /**
- * Removes an owner (an operator's decision). The listing turns unclaimed when its last owner goes,
+ * Removes an owner (an operator's decision, or a co-owner's), and revokes the business keys they took. The listing turns unclaimed when its last owner goes,
  * and so leaves the partner feed as an operator's unverify-owner does.
  */
 export async function removeOwner(tx: Db, params: { businessId: string; email: string; at?: Date }): Promise<{ remainingOwners: number }> {
@@ -86,7 +87,9 @@ export async function removeOwner(tx: Db, params: { businessId: string; email: s
         .where(and(eq(businessOwners.businessId, row.id), eq(businessOwners.accountId, account.id), isNull(businessOwners.removedAt)))
         .returning({ accountId: businessOwners.accountId })
     : [];
-  if (removed.length === 0) throw new DomainError("NOT_FOUND", `${params.email} is not an owner of ${row.slug}`);
+  if (removed.length === 0 || !account) throw new DomainError("NOT_FOUND", `${params.email} is not an owner of ${row.slug}`);
+  // The business keys they took for the listing go with them.
+  await revokeBusinessKeysHeldBy(tx, { businessId: row.id, holderAccountId: account.id, at });
   const remainingOwners = (await activeOwnerIds(tx, row.id)).length;
   if (remainingOwners === 0 && row.ownership === "owner_verified") {
     await tx.update(businesses).set({ ownership: "unclaimed", updatedAt: at }).where(eq(businesses.id, row.id));

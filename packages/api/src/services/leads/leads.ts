@@ -9,7 +9,7 @@ import { isUuid } from "../shared/ids";
 import { isUniqueViolation } from "../shared/db-errors";
 
 /** Who may move a lead where: the owning business, forward only. */
-const NEXT_STATUSES: Record<LeadStatus, readonly LeadStatus[]> = {
+export const NEXT_STATUSES: Record<LeadStatus, readonly LeadStatus[]> = {
   new: ["contacted", "rejected"],
   contacted: ["won", "lost"],
   won: [],

@@ -5,6 +5,7 @@ import { parseClaimValue, sameClaimValue } from "../claims/claim-values";
 import { writeClaims, type NewClaim } from "../claims/claim-writes";
 import { lockBusiness } from "../claims/lifecycle";
 import { isDecommissioned } from "../entities/business-lookup";
+import type { BusinessActor } from "./business-managers";
 
 /**
  * What an owner states about their own listing is self-reported, whatever the listing's ownership:
@@ -13,15 +14,19 @@ import { isDecommissioned } from "../entities/business-lookup";
  */
 export const OWNER_EDIT_CONFIDENCE = 0.8;
 
-/** Traceable to the key that wrote it (its id, which is not the secret), never the key itself. */
-export function ownerEditSource(keyId: string): string {
-  return `owner:key-${keyId}`;
+/**
+ * Traceable to who wrote it: the key (its id, which is not the secret, never the key itself), or
+ * the signed-in person's account (an agency member's edit names their own account, not the agency's).
+ */
+export function ownerEditSource(actor: BusinessActor): string {
+  return actor.kind === "key" ? `owner:key-${actor.keyId}` : `owner:account-${actor.manager.accountId}`;
 }
 
 export interface UpdateOwnListingParams {
-  /** The business the key is bound to: the only one it may change. */
+  /** The business the key is bound to, or the one the signed-in manager named: the only one it may change. */
   businessId: string;
-  keyId: string;
+  /** ownerEditSource of who writes. */
+  source: string;
   changes: Partial<Record<OwnerEditableProperty, unknown>>;
   at?: Date;
 }
@@ -33,7 +38,7 @@ export interface UpdateOwnListingParams {
  * nobody can see (an admin reactivates it first).
  */
 export async function updateOwnListing(db: Db, params: UpdateOwnListingParams) {
-  const { businessId, keyId, changes, at = new Date() } = params;
+  const { businessId, source, changes, at = new Date() } = params;
   const properties = OWNER_EDITABLE_PROPERTIES.filter((property) => changes[property] !== undefined);
   if (properties.length === 0) {
     throw new DomainError("INVALID_INPUT", `Nothing to change: name at least one of ${OWNER_EDITABLE_PROPERTIES.join(", ")}`);
@@ -52,7 +57,7 @@ export async function updateOwnListing(db: Db, params: UpdateOwnListingParams) {
     const claims: NewClaim[] = stated.map((property) => ({
       property,
       value: changes[property],
-      source: ownerEditSource(keyId),
+      source,
       confidence: OWNER_EDIT_CONFIDENCE,
       verification: "self_reported",
     }));

@@ -14,7 +14,7 @@ export interface ClaimStatus {
   /** Whether the listing has an email a code can go to (the address itself is shown masked when a code is sent). */
   hasEmail: boolean;
   /** The person's claims on the listing still waiting: a token to place, a code to enter, a review to be decided. */
-  pending: { method: Exclude<OwnershipMethod, "operator">; status: "pending"; expiresAt: Date | null; attemptsLeft: number | null }[];
+  pending: { method: Exclude<OwnershipMethod, "operator" | "invitation">; status: "pending"; expiresAt: Date | null; attemptsLeft: number | null }[];
 }
 
 export async function claimStatus(db: Db, params: { businessId: string; accountId: string; now: Date }): Promise<ClaimStatus> {
@@ -33,7 +33,7 @@ export async function claimStatus(db: Db, params: { businessId: string; accountI
       // A claim past its time is expired, though nobody has tried it since to mark it so.
       .filter((row) => row.expiresAt === null || row.expiresAt > params.now)
       .map((row) => ({
-        method: row.method as Exclude<OwnershipMethod, "operator">,
+        method: row.method as Exclude<OwnershipMethod, "operator" | "invitation">,
         status: "pending" as const,
         expiresAt: row.expiresAt,
         attemptsLeft: row.method === "email" ? Math.max(0, EMAIL_CODE_TRIES - row.attempts) : null,

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { and, count, desc, eq, inArray } from "drizzle-orm";
-import { webhookDeliveries, webhookDeliveryAttempts, webhooks, type Db, type WebhookEventType } from "@directory/db";
+import { apiKeys, webhookDeliveries, webhookDeliveryAttempts, webhooks, type Db, type WebhookEventType } from "@directory/db";
 import { DomainError } from "../../errors";
 import type { AuthenticatedKey } from "../access/api-keys";
 import { isUuid } from "../shared/ids";
+import { BUSINESS_KEYS_MAX } from "../owner/business-keys";
 import { assertPublicDestination, checkWebhookUrl, type OutboundPolicy } from "./outbound-address";
 import { generateWebhookSecret, type SecretBox } from "./secrets";
 import { buildTestEvent, eventBody } from "./events";
@@ -47,7 +48,7 @@ export interface RedeliverWebhookParams extends OwnWebhookParams {
   deliveryId: string;
 }
 
-function webhookView(row: WebhookRow) {
+export function webhookView(row: WebhookRow) {
   return {
     id: row.id,
     url: row.url,
@@ -105,6 +106,18 @@ async function requireOwnWebhook(db: Db, params: OwnWebhookParams): Promise<Webh
 export async function listWebhooks(db: Db, key: AuthenticatedKey) {
   const rows = await db.select().from(webhooks).where(eq(webhooks.apiKeyId, key.id)).orderBy(webhooks.createdAt).limit(MAX_WEBHOOKS_PER_KEY);
   return { webhooks: rows.map(webhookView), total: rows.length };
+}
+
+/** The webhooks every business key of a listing registered, for its managers' dashboard. */
+export async function listBusinessWebhooks(db: Db, businessId: string) {
+  const rows = await db
+    .select({ webhook: webhooks })
+    .from(webhooks)
+    .innerJoin(apiKeys, eq(apiKeys.id, webhooks.apiKeyId))
+    .where(and(eq(apiKeys.businessId, businessId), eq(apiKeys.kind, "business")))
+    .orderBy(webhooks.createdAt)
+    .limit(MAX_WEBHOOKS_PER_KEY * BUSINESS_KEYS_MAX);
+  return { webhooks: rows.map((row) => webhookView(row.webhook)), total: rows.length };
 }
 
 export async function getWebhook(db: Db, params: OwnWebhookParams) {
