@@ -7,7 +7,9 @@ import type { OpenApiMeta } from "trpc-to-openapi";
  * - anonymous-daily: anonymous allowed at the spec's daily limit per address (v2 and its twins)
  * - lead-submission: anonymous-daily plus tighter lead limits per address, key and business
  * - correction-submission: anonymous-daily plus hourly correction limits per address and per key
- * - key, partner, business, admin: that kind of key required
+ * - key, partner, admin: that kind of key required
+ * - business: a business-scoped key (it decides the business), or a signed-in manager of the
+ *   business its `slug` names (an owner, or an agency member with access)
  * - session: a signed-in person's session cookie (their own account only), per-address minute limit;
  *   mutations need the service's Origin and the session's CSRF token
  * - sign-in: anonymous, the sign-in mail limits per address and per client
