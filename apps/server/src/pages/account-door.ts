@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { createCaller, type Context } from "@directory/api";
 import { formField, sendAccountError, type AccountHandler } from "./account-parts";
+import { mountAgencyPages } from "./agency-pages";
 import { claimPage, requestReview, sendEmailCode, startWebsiteClaim, verifyEmailCode, verifyWebsiteClaim } from "./claim";
 import { dashboardPage, endSessionForm } from "./dashboard";
 import { buyPlan, createKey, developersPage, revokeKey } from "./developers";
@@ -46,6 +47,7 @@ export function mountAccountPages(app: Express, contextFor: (req: Request, res: 
   app.post("/sign-out", pageSecurityHeaders, forms, door(signOut));
   app.get("/dashboard", pageSecurityHeaders, door(dashboardPage));
   app.post("/dashboard/sessions/end", pageSecurityHeaders, forms, door(endSessionForm));
+  mountAgencyPages(app, door, forms);
   // Claiming a listing: "/business/:slug" (pages/index.ts) matches one segment only, so it never takes these.
   app.get("/business/:slug/claim", pageSecurityHeaders, door(claimPage));
   app.post("/business/:slug/claim/website", pageSecurityHeaders, forms, door(startWebsiteClaim));

@@ -13,6 +13,7 @@ import {
   type Me,
   type SessionSummary,
 } from "./account-parts";
+import { agenciesSection } from "./agency-views";
 
 /** /dashboard: the signed-in home. Its keys, plan, businesses, agencies and sessions, and signing out. */
 
@@ -33,7 +34,8 @@ function businessesList(businesses: AccountBusiness[]): string {
   }
   const items = businesses.map(
     (business) => `<li><a href="/business/${encodeURIComponent(business.slug)}">${escapeHtml(business.name)}</a>, ${escapeHtml(business.city)}
-<span class="hint">owner since ${timeText(business.ownerSince)}, proven by ${escapeHtml(business.method)}</span></li>`,
+<span class="hint">owner since ${timeText(business.ownerSince)}, proven by ${escapeHtml(business.method)}</span>
+<a href="/dashboard/business/${encodeURIComponent(business.slug)}">Manage this listing</a></li>`,
   );
   return `<ul>${items.join("")}</ul>`;
 }
@@ -44,7 +46,12 @@ export async function dashboardPage(_req: Request, res: Response, { caller, extr
     res.setHeader("Cache-Control", "no-store");
     return res.redirect(303, "/sign-in");
   }
-  const [keys, sessions, businesses] = [await extras.account.keys.list(), await extras.account.sessions.list(), await extras.account.businesses.list()];
+  const [keys, sessions, businesses, agencies] = [
+    await extras.account.keys.list(),
+    await extras.account.sessions.list(),
+    await extras.account.businesses.list(),
+    await extras.account.agencies.list(),
+  ];
   const { trialPerMonth, keyedPerMonth } = context.rateLimits;
   const main = `<h1>Your dashboard</h1>
 <p>Signed in as <strong>${escapeHtml(me.email)}</strong>.</p>
@@ -53,8 +60,7 @@ export async function dashboardPage(_req: Request, res: Response, { caller, extr
 <section aria-labelledby="keys"><h2 id="keys">API keys</h2>${keysList(keys, me, { revoke: false })}
 <p><a href="/developers#keys">Create or revoke keys on the developer page</a></p></section>
 <section aria-labelledby="businesses"><h2 id="businesses">Businesses</h2>${businessesList(businesses)}</section>
-<section aria-labelledby="agencies"><h2 id="agencies">Agencies</h2>
-<p>You are not part of any agency yet. Agencies that manage listings for several businesses will appear here; see the <a href="/developers">developer page</a> meanwhile.</p></section>
+${agenciesSection(agencies, me)}
 <section aria-labelledby="sessions"><h2 id="sessions">Where you are signed in</h2>
 <ul class="keys">${sessions.map((session) => sessionItem(session, me)).join("")}</ul></section>
 <section aria-labelledby="leave"><h2 id="leave">Sign out</h2>

@@ -12,7 +12,7 @@ import { PAGE_CSP } from "./layout";
  */
 
 /** The developer plan's price, as the payment provider's price is set up (stripe-provider.ts). */
-const PLAN_PRICE = "4,999 INR a month";
+export const PLAN_PRICE = "4,999 INR a month";
 
 const count = (n: number) => n.toLocaleString("en-US");
 
@@ -86,7 +86,7 @@ ${planSection(context, view.me)}`;
  * The page's CSP, but the buy form's answer is a 303 to the provider's hosted checkout, and Chrome
  * applies form-action to a form's redirects too: with a provider, its checkout origin is allowed.
  */
-function allowCheckoutRedirect(res: Response, context: Context): void {
+export function allowCheckoutRedirect(res: Response, context: Context): void {
   const checkout = context.paymentProvider?.checkoutOrigin;
   if (checkout) res.setHeader("Content-Security-Policy", PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${checkout}`));
 }
