@@ -42,6 +42,7 @@ const DRIVER_INDEPENDENT = [
   "apps/server/src/guards-input.security.test.ts",
   "apps/server/src/silent-sockets.security.test.ts",
   "apps/server/src/pages*.test.ts",
+  "apps/server/src/owner-dashboard-pages.test.ts",
   "apps/server/src/agency-pages.test.ts",
   "apps/server/src/page-view-limit.test.ts",
   "apps/server/src/mcp/*.test.ts",

@@ -5,6 +5,7 @@ import { mountAgencyPages } from "./agency-pages";
 import { claimPage, requestReview, sendEmailCode, startWebsiteClaim, verifyEmailCode, verifyWebsiteClaim } from "./claim";
 import { dashboardPage, endSessionForm } from "./dashboard";
 import { buyPlan, createKey, developersPage, revokeKey } from "./developers";
+import { mountOwnerDashboardPages } from "./owner-dashboard";
 import { pageSecurityHeaders } from "./layout";
 import { confirmSignIn, requestSignIn, signInPage, signOut, verifySignIn } from "./sign-in";
 
@@ -47,6 +48,7 @@ export function mountAccountPages(app: Express, contextFor: (req: Request, res: 
   app.post("/sign-out", pageSecurityHeaders, forms, door(signOut));
   app.get("/dashboard", pageSecurityHeaders, door(dashboardPage));
   app.post("/dashboard/sessions/end", pageSecurityHeaders, forms, door(endSessionForm));
+  mountOwnerDashboardPages(app, door);
   mountAgencyPages(app, door, forms);
   // Claiming a listing: "/business/:slug" (pages/index.ts) matches one segment only, so it never takes these.
   app.get("/business/:slug/claim", pageSecurityHeaders, door(claimPage));
