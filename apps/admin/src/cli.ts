@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { registerAccountCommands } from "./account-commands";
+import { registerAgencyCommands } from "./agency-commands";
 import { registerBusinessCommands } from "./business-commands";
 import { registerClaimCommands } from "./claim-commands";
 import { registerCorrectionCommands } from "./correction-commands";
@@ -27,6 +28,7 @@ const program = new Command("admin")
 
 registerKeyCommands(program);
 registerAccountCommands(program);
+registerAgencyCommands(program);
 registerBusinessCommands(program);
 registerClaimCommands(program);
 registerOwnershipClaimCommands(program);

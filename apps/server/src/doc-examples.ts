@@ -115,7 +115,7 @@ export function curlRequest(command: Command): CurlExample {
 }
 
 /** Admin CLI commands that talk to a running server (the rest work on the database directly). */
-const SERVER_COMMANDS = new Set(["keys", "business", "claim", "claims", "corrections", "accounts"]);
+const SERVER_COMMANDS = new Set(["keys", "business", "claim", "claims", "corrections", "accounts", "agencies"]);
 
 /** The words after `admin` or `exec directory-admin`, without a `> file` redirect; null when the command is not the admin CLI. */
 export function adminArgs(command: Command): string[] | null {
