@@ -1,4 +1,5 @@
 import { ownershipClaimProcedure } from "../../procedures/builders";
+import { claimingAgencyId } from "../../services/ownership/agency-claims";
 import { requestReview as request } from "../../services/ownership/review-claims";
 import { ZRequestReviewInput, ZRequestReviewOutput } from "./request-review.types";
 
@@ -6,6 +7,8 @@ import { ZRequestReviewInput, ZRequestReviewOutput } from "./request-review.type
 export const requestReview = ownershipClaimProcedure("start", ZRequestReviewInput)
   .output(ZRequestReviewOutput)
   .mutation(async ({ ctx, input }) => {
-    const review = await request(ctx.db, { businessId: ctx.listing.id, accountId: ctx.session.account.id, evidence: input.evidence });
+    const accountId = ctx.session.account.id;
+    const agencyId = await claimingAgencyId(ctx.db, { agencySlug: input.agencySlug, accountId });
+    const review = await request(ctx.db, { businessId: ctx.listing.id, accountId, agencyId, evidence: input.evidence });
     return { ...review, createdAt: review.createdAt.toISOString() };
   });

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { ZListingSlugInput } from "./ownership.types";
+import { ZClaimStartInput } from "./ownership.types";
 
-export const ZRequestReviewInput = ZListingSlugInput.extend({
+export const ZRequestReviewInput = ZClaimStartInput.extend({
   evidence: z.string().trim().min(1).max(2000).describe("Why the listing is yours, for an operator: your role, how to check it"),
 });
 

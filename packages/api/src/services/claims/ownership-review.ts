@@ -5,6 +5,7 @@ import { requireBusinessBySlug } from "../entities/business-lookup";
 import { isUuid } from "../shared/ids";
 import { addOwner, removeOwner } from "./ownership";
 import { normalizeEmail } from "../accounts/email-address";
+import { grantAccessToClaimingAgency } from "../ownership/agency-claims";
 
 /*
  * The operator's side of ownership: the queue of claims by review, an operator's decision on each,
@@ -128,11 +129,12 @@ export async function approveOwnershipClaim(db: Db, params: { id: string; at?: D
       .update(ownershipClaims)
       .set({ status: "approved", decidedAt: at, decidedBy: OPERATOR })
       .where(and(eq(ownershipClaims.id, claim.id), eq(ownershipClaims.status, "pending")))
-      .returning({ businessId: ownershipClaims.businessId, accountId: ownershipClaims.accountId });
+      .returning({ businessId: ownershipClaims.businessId, accountId: ownershipClaims.accountId, agencyId: ownershipClaims.agencyId });
     if (!decided) throw notPending(await requireClaim(tx, claim.id));
     const [account] = await tx.select({ disabledAt: accounts.disabledAt }).from(accounts).where(eq(accounts.id, decided.accountId));
     if (account?.disabledAt) throw new DomainError("CONFLICT", `The account of ${claim.email} is disabled: it is not made an owner`);
     await addOwner(tx, { businessId: decided.businessId, accountId: decided.accountId, method: "review", decidedBy: OPERATOR, at });
+    await grantAccessToClaimingAgency(tx, decided);
   });
   return requireClaim(db, claim.id);
 }

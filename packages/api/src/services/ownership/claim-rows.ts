@@ -3,6 +3,7 @@ import { ownershipClaims, type Db, type OwnershipClaim } from "@directory/db";
 import { DomainError } from "../../errors";
 import { addOwner, isOpenToSelfProof } from "../claims/ownership";
 import { lockBusiness } from "../claims/lifecycle";
+import { grantAccessToClaimingAgency } from "./agency-claims";
 
 /*
  * The rows of a person's claims on a listing. Every claim is looked up by listing AND person, so a
@@ -24,11 +25,11 @@ export async function assertOpenToSelfProof(db: Db, businessId: string): Promise
 
 /**
  * Starts a proof: the person's earlier pending claim of this method for this listing expires and a
- * new one holds the secret's hash. Returns the new claim's id.
+ * new one holds the secret's hash (and the agency it is made for, if any). Returns the new claim's id.
  */
 export async function replacePendingClaim(
   db: Db,
-  params: { businessId: string; accountId: string; method: ProofMethod; secretHash: string; expiresAt: Date; now: Date },
+  params: { businessId: string; accountId: string; agencyId?: string | null; method: ProofMethod; secretHash: string; expiresAt: Date; now: Date },
 ): Promise<string> {
   return db.transaction(async (tx) => {
     await lockBusiness(tx, params.businessId);
@@ -48,6 +49,7 @@ export async function replacePendingClaim(
       .values({
         businessId: params.businessId,
         accountId: params.accountId,
+        agencyId: params.agencyId ?? null,
         method: params.method,
         status: "pending",
         secretHash: params.secretHash,
@@ -81,7 +83,8 @@ export async function expireClaim(db: Db, claimId: string, now: Date): Promise<v
 /**
  * A proven claim, in one transaction under the business lock: the listing must still be open to
  * proof, the claim still pending and in time (so a token or code works once), and the person
- * becomes an owner through the one write path (addOwner: owner_verified, one entity.updated).
+ * becomes an owner through the one write path (addOwner: owner_verified, one entity.updated); a
+ * claim made for an agency gives the agency access in the same transaction.
  */
 export async function completeProof(db: Db, params: { claimId: string; businessId: string; accountId: string; method: ProofMethod; now: Date }): Promise<void> {
   await db.transaction(async (tx) => {
@@ -91,7 +94,7 @@ export async function completeProof(db: Db, params: { claimId: string; businessI
       .update(ownershipClaims)
       .set({ status: "verified", decidedAt: params.now, decidedBy: `account:${params.accountId}` })
       .where(and(eq(ownershipClaims.id, params.claimId), eq(ownershipClaims.status, "pending"), gt(ownershipClaims.expiresAt, params.now)))
-      .returning({ id: ownershipClaims.id });
+      .returning({ agencyId: ownershipClaims.agencyId });
     if (used.length === 0) throw new DomainError("CONFLICT", "This claim was already used or has expired: start again");
     await addOwner(tx, {
       businessId: params.businessId,
@@ -100,5 +103,6 @@ export async function completeProof(db: Db, params: { claimId: string; businessI
       decidedBy: `account:${params.accountId}`,
       at: params.now,
     });
+    await grantAccessToClaimingAgency(tx, { agencyId: used[0]!.agencyId, accountId: params.accountId, businessId: params.businessId });
   });
 }

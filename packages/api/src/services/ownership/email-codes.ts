@@ -46,7 +46,10 @@ function mailText(params: { name: string; code: string }): string {
  * the listing. Refused when the listing has an owner or no email. A mail that cannot be sent
  * leaves no code waiting.
  */
-export async function sendEmailCode(db: Db, params: { businessId: string; accountId: string; mailer: Mailer; now: Date }): Promise<SentEmailCode> {
+export async function sendEmailCode(
+  db: Db,
+  params: { businessId: string; accountId: string; agencyId?: string | null; mailer: Mailer; now: Date },
+): Promise<SentEmailCode> {
   await assertOpenToSelfProof(db, params.businessId);
   const listing = await listingContact(db, params.businessId);
   if (!listing.email) throw new DomainError("CONFLICT", "This listing has no email address: prove it by its website, or ask for a review");

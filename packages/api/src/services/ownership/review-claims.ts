@@ -19,7 +19,10 @@ export interface RequestedReview {
   createdAt: Date;
 }
 
-export async function requestReview(db: Db, params: { businessId: string; accountId: string; evidence: string }): Promise<RequestedReview> {
+export async function requestReview(
+  db: Db,
+  params: { businessId: string; accountId: string; agencyId?: string | null; evidence: string },
+): Promise<RequestedReview> {
   const evidence = cleanOwnerText(params.evidence.trim(), OWNER_TEXT_LIMITS.long);
   if (!hasVisibleText(evidence))
     throw new DomainError("INVALID_INPUT", "Invalid parameter evidence: say why the listing is yours, in words an operator can read");
@@ -33,11 +36,15 @@ export async function requestReview(db: Db, params: { businessId: string; accoun
       eq(ownershipClaims.method, "review"),
       eq(ownershipClaims.status, "pending"),
     );
-    const [updated] = await tx.update(ownershipClaims).set({ evidence }).where(mine).returning({ createdAt: ownershipClaims.createdAt });
+    const [updated] = await tx
+      .update(ownershipClaims)
+      .set({ evidence, agencyId: params.agencyId ?? null })
+      .where(mine)
+      .returning({ createdAt: ownershipClaims.createdAt });
     if (updated) return { status: "pending" as const, created: false, createdAt: updated.createdAt };
     const [inserted] = await tx
       .insert(ownershipClaims)
-      .values({ businessId: params.businessId, accountId: params.accountId, method: "review", status: "pending", evidence })
+      .values({ businessId: params.businessId, accountId: params.accountId, agencyId: params.agencyId ?? null, method: "review", status: "pending", evidence })
       .returning({ createdAt: ownershipClaims.createdAt });
     return { status: "pending" as const, created: true, createdAt: inserted!.createdAt };
   });

@@ -48,7 +48,10 @@ function homePageOf(website: string | null): URL {
   return url;
 }
 
-export async function startWebsiteClaim(db: Db, params: { businessId: string; accountId: string; now: Date }): Promise<StartedWebsiteClaim> {
+export async function startWebsiteClaim(
+  db: Db,
+  params: { businessId: string; accountId: string; agencyId?: string | null; now: Date },
+): Promise<StartedWebsiteClaim> {
   await assertOpenToSelfProof(db, params.businessId);
   const home = homePageOf((await listingContact(db, params.businessId)).website);
   const token = newWebsiteToken();
