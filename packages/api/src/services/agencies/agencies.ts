@@ -118,6 +118,16 @@ export async function inviteAgencyMember(
       .where(and(eq(agencyMembers.agencyId, params.agency.id), isNull(agencyMembers.removedAt)));
     if ((members?.n ?? 0) >= AGENCY_MEMBERS_MAX) throw new DomainError("CONFLICT", `An agency has at most ${AGENCY_MEMBERS_MAX} members`);
     const person = await ensureAccount(tx, params.email);
+    // Inviting the only owner again as a member would leave the agency with no owner, as removing them would.
+    if (params.role !== "owner") {
+      const owners = await tx
+        .select({ accountId: agencyMembers.accountId })
+        .from(agencyMembers)
+        .where(and(eq(agencyMembers.agencyId, params.agency.id), eq(agencyMembers.role, "owner"), isNull(agencyMembers.removedAt)));
+      if (owners.length === 1 && owners[0]!.accountId === person.id) {
+        throw new DomainError("CONFLICT", "An agency keeps at least one owner: make another member an owner first");
+      }
+    }
     const at = new Date();
     await tx
       .insert(agencyMembers)
