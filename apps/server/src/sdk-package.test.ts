@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,10 +51,13 @@ let tarball: string;
 beforeAll(async () => {
   packDir = mkdtempSync(path.join(tmpdir(), "sdk-pack-"));
   scratch = mkdtempSync(path.join(tmpdir(), "sdk-user-"));
-  const [started] = await Promise.all([
-    startTestServer(),
-    run("npx", ["-y", "pnpm@10.34.8", "pack", "--pack-destination", packDir], { cwd: sdkDir, env: { ...process.env, CI: "true" } }),
-  ]);
+  const pnpm = (...args: string[]) => run("npx", ["-y", "pnpm@10.34.8", ...args], { cwd: sdkDir, env: { ...process.env, CI: "true" } });
+  const pack = async () => {
+    // What pack's prepack runs, unless `pnpm build` already built dist/ from the sources as they are now.
+    if (!sdkBuildIsCurrent()) await pnpm("run", "prepack");
+    await pnpm("pack", "--config.ignore-scripts=true", "--pack-destination", packDir);
+  };
+  const [started] = await Promise.all([startTestServer(), pack()]);
   server = started;
   tarball = path.join(
     packDir,
@@ -141,11 +144,14 @@ describe("the SDK as a published package", () => {
     expect(output).toMatchObject({ code: "NOT_FOUND", status: 404 });
     expect(output.quota?.remaining).toEqual(expect.any(Number));
 
-    // The same compiled script on the Node versions users run (npm's node package, as docs/mcp.md runs the Inspector).
-    for (const version of ["22", "24"]) {
-      const other = await run("npx", ["-y", "-p", `node@${version}`, "node", path.join(scratch, "out/main.js"), server.url], { cwd: scratch });
-      expect(JSON.parse(other.stdout), `on node ${version}`).toMatchObject({ total: 2, first: output.first, code: "NOT_FOUND", status: 404 });
-    }
+    // The same compiled script on the Node versions users run (npm's node package, as docs/mcp.md runs the Inspector), both at once.
+    const versions = ["22", "24"];
+    const others = await Promise.all(
+      versions.map((version) => run("npx", ["-y", "-p", `node@${version}`, "node", path.join(scratch, "out/main.js"), server.url], { cwd: scratch })),
+    );
+    others.forEach((other, i) => {
+      expect(JSON.parse(other.stdout), `on node ${versions[i]}`).toMatchObject({ total: 2, first: output.first, code: "NOT_FOUND", status: 404 });
+    });
   }, 300_000);
 });
 
@@ -155,6 +161,40 @@ function readmeExamples(readme: string): string {
   const imports = lines.filter((line) => line.startsWith("import "));
   const body = lines.filter((line) => !line.startsWith("import "));
   return [...imports, "declare const process: { env: Record<string, string | undefined> };", ...body, "export {};"].join("\n");
+}
+
+/**
+ * Whether packages/sdk/dist is newer than everything its build reads: the SDK's sources, scripts and
+ * configuration, and the service's sources its router types are printed from (@directory/api and
+ * the @directory/db types under them), the shared compiler options and the lockfile.
+ */
+function sdkBuildIsCurrent(): boolean {
+  const distDir = path.join(sdkDir, "dist");
+  if (!existsSync(distDir)) return false;
+  const built = readdirSync(distDir, { recursive: true, encoding: "utf8" }).map((name) => statSync(path.join(distDir, name)).mtimeMs);
+  if (built.length === 0) return false;
+  const inputs = [
+    ...["src", "scripts", "package.json", "tsconfig.json", "tsconfig.build.json"].map((name) => path.join(sdkDir, name)),
+    ...["api", "db"].flatMap((name) => ["src", "package.json", "tsconfig.json"].map((file) => path.join(repoRoot, "packages", name, file))),
+    path.join(repoRoot, "tsconfig.base.json"),
+    path.join(repoRoot, "pnpm-lock.yaml"),
+  ];
+  return newestChange(inputs) < Math.min(...built);
+}
+
+/** The latest modification time of these files and of every file under these folders. */
+function newestChange(paths: string[]): number {
+  let newest = 0;
+  for (const entry of paths) {
+    const stats = statSync(entry, { throwIfNoEntry: false });
+    if (!stats) continue;
+    newest = Math.max(newest, stats.mtimeMs);
+    if (!stats.isDirectory()) continue;
+    for (const name of readdirSync(entry, { recursive: true, encoding: "utf8" })) {
+      newest = Math.max(newest, statSync(path.join(entry, name), { throwIfNoEntry: false })?.mtimeMs ?? 0);
+    }
+  }
+  return newest;
 }
 
 function megabytes(bytes: number): string {
