@@ -145,6 +145,28 @@ describe("the agency pages", () => {
     expect((await getPage(server.url, agencyPage(), owner.cookie)).body).toContain("The agency has no developer keys yet.");
   });
 
+  it("lets a member claim a listing for the agency from the claim page, and refuses a stranger naming it", async () => {
+    const listing = await addListing(server, { name: "Claimed For Agency Dental", email: "desk@for-agency.example" });
+    const claimPage = await getPage(server.url, `/business/${listing.slug}/claim`, member.cookie);
+    expect(claimPage.body).toMatch(/<label for="claim-for">Claim for<\/label><select id="claim-for" name="for"/);
+    expect(claimPage.body).toContain(`<option value="${agencySlug}">Harbour &amp; Co Agency (your agency)</option>`);
+    expect(claimPage.body).not.toContain('name="agencySlug"');
+    const chosen = await getPage(server.url, `/business/${listing.slug}/claim?for=${agencySlug}`, member.cookie);
+    expect(chosen.body).toContain(`<input type="hidden" name="agencySlug" value="${agencySlug}">`);
+    expect(chosen.body).toContain(`<option value="${agencySlug}" selected>`);
+
+    // A stranger has no agency to choose; a form naming one anyway is the procedure's 404, and no claim or mail follows.
+    expect((await getPage(server.url, `/business/${listing.slug}/claim`, stranger.cookie)).body).not.toContain("Claim for");
+    expect((await post(stranger, `/business/${listing.slug}/claim/email`, { agencySlug })).status).toBe(404);
+
+    expect((await post(member, `/business/${listing.slug}/claim/email`, { agencySlug })).status).toBe(200);
+    const code = codeInMail((await smtp.nextMail("desk@for-agency.example")).text);
+    expect((await post(member, `/business/${listing.slug}/claim/email/verify`, { code })).status).toBe(303);
+    expect((await getPage(server.url, agencyPage(), owner.cookie)).body).toContain(
+      `<a href="/dashboard/business/${listing.slug}">Claimed For Agency Dental</a>`,
+    );
+  });
+
   it("shows a developer key once, revokes it, removes a member and keeps the last owner", async () => {
     const created = await post(owner, agencyPage("/keys"), { label: "Reporting bot" });
     expect(created.status).toBe(200);

@@ -2,13 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { startTestSmtpServer, type TestSmtpServer } from "@directory/api/testing";
 import { signInLinkOf } from "./account-pages-fixtures";
+import { addListing } from "./claim-pages-fixtures";
 import { CHROMIUM, horizontalOverflow, launchChromium, PAGE_WIDTHS, seriousAxeViolations, warnOrFailWithoutChromium } from "./browser-fixtures";
 import { startTestServer, type TestServer } from "./testing";
 
 /**
  * The agency pages in a real browser (chromium via playwright-core): a person creates an agency
- * from the dashboard, invites a member and takes a developer key; the pages have no serious or
- * critical axe violation and nothing cut off at 1280 and 390 px. Skips only without chromium.
+ * from the dashboard, invites a member, takes a developer key and chooses it on a claim page; the
+ * pages have no serious or critical axe violation and nothing cut off at 1280 and 390 px. Skips
+ * only without chromium.
  */
 
 warnOrFailWithoutChromium("agency.browser.test.ts");
@@ -75,6 +77,14 @@ describe.skipIf(!CHROMIUM)("agency pages in a browser (chromium)", () => {
     await Promise.all([page.waitForURL(/\/keys$/), page.getByRole("button", { name: "Create key" }).click()]);
     await expect(page.locator("#new-key-value").textContent()).resolves.toMatch(/^bdk_/);
     await expectAccessible(page, "agency-new-key");
+
+    // The claim page of a person with an agency offers "Claim for".
+    const listing = await addListing(server, { name: "Browser Claim For Dental", email: "desk@browser-claim.example" });
+    await page.goto(`${server.url}/business/${listing.slug}/claim`);
+    await page.getByLabel("Claim for").selectOption({ label: "Browser Agency (your agency)" });
+    await Promise.all([page.waitForURL(/\?for=browser-agency$/), page.getByRole("button", { name: "Choose" }).click()]);
+    await expect(page.locator('input[name="agencySlug"]').first().getAttribute("value")).resolves.toBe("browser-agency");
+    await expectAccessible(page, "claim-for-agency");
     await context.close();
   });
 });

@@ -18,9 +18,20 @@ export function claimPath(slug: string, step = ""): string {
   return `/business/${encodeURIComponent(slug)}/claim${step}`;
 }
 
-function postButton(me: Me, action: string, label: string, className = ""): string {
+/** One of the person's agencies a claim may be made for. */
+export interface AgencyChoice {
+  slug: string;
+  name: string;
+}
+
+/** The hidden field that makes a claim one for an agency (none: for the person). */
+function claimForField(claimFor: AgencyChoice | undefined): string {
+  return claimFor ? `<input type="hidden" name="agencySlug" value="${escapeHtml(claimFor.slug)}">` : "";
+}
+
+function postButton(me: Me, action: string, label: string, className = "", hidden = ""): string {
   const cls = className ? ` class="${className}"` : "";
-  return `<form class="inline-form" method="post" action="${escapeHtml(action)}">${csrfField(me)}<button type="submit"${cls}>${escapeHtml(label)}</button></form>`;
+  return `<form class="inline-form" method="post" action="${escapeHtml(action)}">${csrfField(me)}${hidden}<button type="submit"${cls}>${escapeHtml(label)}</button></form>`;
 }
 
 const pendingOf = (status: ClaimStatus, method: "website" | "email" | "review") => status.pending.find((claim) => claim.method === method);
@@ -38,7 +49,7 @@ export function codeForm(status: ClaimStatus, me: Me, button: string, error?: st
 <button type="submit">${escapeHtml(button)}</button></form>`;
 }
 
-function websiteSection(status: ClaimStatus, me: Me): string {
+function websiteSection(status: ClaimStatus, me: Me, claimFor?: AgencyChoice): string {
   const pending = pendingOf(status, "website");
   const waiting = pending
     ? `<p>A token you got is waiting, valid until ${timeText(pending.expiresAt)}. Once it is on the site, have it checked:</p>
@@ -47,10 +58,10 @@ ${postButton(me, claimPath(status.business.slug, "/website/verify"), "Verify the
     : "";
   return `<section aria-labelledby="by-website"><h2 id="by-website">By its website</h2>
 <p>The listing's website is <strong class="agent">${escapeHtml(status.website)}</strong>. Get a token, put it on the site's home page (as a meta tag) or in a file, and we look for it there: it proves you run the site.</p>
-${waiting}${postButton(me, claimPath(status.business.slug, "/website"), pending ? "Get a new website token" : "Get a website token", pending ? "secondary" : "")}</section>`;
+${waiting}${postButton(me, claimPath(status.business.slug, "/website"), pending ? "Get a new website token" : "Get a website token", pending ? "secondary" : "", claimForField(claimFor))}</section>`;
 }
 
-function emailSection(status: ClaimStatus, me: Me): string {
+function emailSection(status: ClaimStatus, me: Me, claimFor?: AgencyChoice): string {
   const pending = pendingOf(status, "email");
   const waiting = pending
     ? `<p>A code was mailed for you, valid until ${timeText(pending.expiresAt)}${pending.attemptsLeft === null ? "" : ` (${escapeHtml(pending.attemptsLeft)} tries left)`}.</p>
@@ -58,7 +69,7 @@ ${codeForm(status, me, "Verify the code")}<p>No mail? Check the spam folder, or 
     : "";
   return `<section aria-labelledby="by-email"><h2 id="by-email">By its email address</h2>
 <p>We mail a 6-digit code to the address the listing gives; whoever reads that mailbox can enter it here. A code works for 30 minutes and 5 tries.</p>
-${waiting}${postButton(me, claimPath(status.business.slug, "/email"), "Send code", pending ? "secondary" : "")}</section>`;
+${waiting}${postButton(me, claimPath(status.business.slug, "/email"), "Send code", pending ? "secondary" : "", claimForField(claimFor))}</section>`;
 }
 
 export interface ReviewDraft {
@@ -66,7 +77,7 @@ export interface ReviewDraft {
   error?: string;
 }
 
-function reviewSection(status: ClaimStatus, me: Me, draft?: ReviewDraft): string {
+function reviewSection(status: ClaimStatus, me: Me, draft?: ReviewDraft, claimFor?: AgencyChoice): string {
   const waiting = pendingOf(status, "review")
     ? `<p class="notice">Your request for a review is waiting for an operator. Sending another replaces what it says.</p>`
     : "";
@@ -75,7 +86,7 @@ function reviewSection(status: ClaimStatus, me: Me, draft?: ReviewDraft): string
     ? "No access to the website or the mailbox? Tell an operator why the listing is yours; they check it and decide."
     : "Tell an operator why the listing is yours; they check it with the current owner and decide.";
   return `<section aria-labelledby="by-review"><h2 id="by-review">By a review</h2><p>${why}</p>${waiting}${error}
-<form class="stack" method="post" action="${claimPath(status.business.slug, "/review")}">${csrfField(me)}
+<form class="stack" method="post" action="${claimPath(status.business.slug, "/review")}">${csrfField(me)}${claimForField(claimFor)}
 <div><label for="claim-evidence">Why the listing is yours</label><textarea id="claim-evidence" name="evidence" rows="5" maxlength="2000" required aria-describedby="claim-evidence-help${draft?.error ? " claim-evidence-error" : ""}"${draft?.error ? ' aria-invalid="true"' : ""}>${escapeHtml(draft?.evidence)}</textarea>
 <span id="claim-evidence-help" class="hint">Your role in the business and how an operator can check it (a phone number on the listing they can call, a registration number). Up to 2,000 characters.</span></div>
 <button type="submit">Ask for a review</button></form></section>`;
@@ -85,6 +96,30 @@ export interface ClaimPageOptions {
   /** A refusal or a piece of news to show at the top. */
   notice?: { text: string; error: boolean };
   review?: ReviewDraft;
+  /** The person's agencies: with any, the page offers to claim for one of them. */
+  agencies?: AgencyChoice[];
+  /** The agency chosen: the start forms then claim for it. */
+  claimFor?: AgencyChoice;
+}
+
+/** "Claim for": yourself, or one of your agencies (a GET form: the page again, its start forms then claiming for the choice). */
+function claimForChooser(status: ClaimStatus, options: ClaimPageOptions): string {
+  const agencies = options.agencies ?? [];
+  if (agencies.length === 0) return "";
+  const chosen = options.claimFor;
+  const choices = agencies
+    .map(
+      (agency) =>
+        `<option value="${escapeHtml(agency.slug)}"${agency.slug === chosen?.slug ? " selected" : ""}>${escapeHtml(agency.name)} (your agency)</option>`,
+    )
+    .join("");
+  const now = chosen
+    ? `You are claiming for <strong>${escapeHtml(chosen.name)}</strong>: once proven, you become the owner and the agency gets access to the listing.`
+    : "You are claiming for yourself.";
+  return `<form class="stack" method="get" action="${claimPath(status.business.slug)}">
+<div><label for="claim-for">Claim for</label><select id="claim-for" name="for" aria-describedby="claim-for-help"><option value="">Yourself</option>${choices}</select>
+<span id="claim-for-help" class="hint">${now}</span></div>
+<button type="submit" class="secondary">Choose</button></form>`;
 }
 
 /** The claim page: the ways open to this person for this listing. */
@@ -99,9 +134,9 @@ export function claimMain(status: ClaimStatus, me: Me, options: ClaimPageOptions
 <p><a href="/business/${encodeURIComponent(status.business.slug)}">See the listing</a></p>`;
   }
   const ways = status.openToSelfProof
-    ? `<p>Prove that ${name} is yours to manage its listing. Choose one way.</p>${status.website ? websiteSection(status, me) : ""}${status.hasEmail ? emailSection(status, me) : ""}`
+    ? `<p>Prove that ${name} is yours to manage its listing. Choose one way.</p>${status.website ? websiteSection(status, me, options.claimFor) : ""}${status.hasEmail ? emailSection(status, me, options.claimFor) : ""}`
     : `<p>${name} already has an owner. If it is yours as well, an operator can review your request.</p>`;
-  return `${heading}${ways}${reviewSection(status, me, options.review)}
+  return `${heading}${claimForChooser(status, options)}${ways}${reviewSection(status, me, options.review, options.claimFor)}
 <p><a href="/business/${encodeURIComponent(status.business.slug)}">Back to the listing</a></p>`;
 }
 
@@ -131,15 +166,15 @@ ${backLinks(status)}`;
 }
 
 /** The answer to "Send code", and to a wrong code: the Code field and one Verify button. */
-export function codeMain(status: ClaimStatus, me: Me, answer: { sent: SentCode } | { error: string }): string {
+export function codeMain(status: ClaimStatus, me: Me, answer: { sent: SentCode; claimFor?: AgencyChoice } | { error: string }): string {
   const news =
     "sent" in answer
-      ? `<p class="notice" role="status">We mailed a 6-digit code to <strong>${escapeHtml(answer.sent.sentTo)}</strong>, the listing's address. It works until ${timeText(answer.sent.expiresAt)}, for 5 tries.</p>`
+      ? `<p class="notice" role="status">We mailed a 6-digit code to <strong>${escapeHtml(answer.sent.sentTo)}</strong>, the listing's address. It works until ${timeText(answer.sent.expiresAt)}, for 5 tries.${answer.claimFor ? ` You are claiming for <strong>${escapeHtml(answer.claimFor.name)}</strong>.` : ""}</p>`
       : "";
   return `<h1>Enter the code for ${escapeHtml(status.business.name)}</h1>${news}
 ${codeForm(status, me, "Verify", "error" in answer ? answer.error : undefined)}
 <p>No mail after a few minutes? Check the spam folder, or send a new code (the one before then stops working).</p>
-${postButton(me, claimPath(status.business.slug, "/email"), "Send code", "secondary")}
+${postButton(me, claimPath(status.business.slug, "/email"), "Send code", "secondary", claimForField("sent" in answer ? answer.claimFor : undefined))}
 ${backLinks(status)}`;
 }
 

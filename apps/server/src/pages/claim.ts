@@ -2,7 +2,7 @@ import type { Request, Response } from "express";
 import { TRPCError } from "@trpc/server";
 import { toPublicError } from "@directory/api";
 import { formField, sendPrivatePage, signedInPerson, type AccountCallers } from "./account-parts";
-import { claimMain, codeMain, reviewMain, tokenMain, tokenNotFoundMain, type ClaimPageOptions } from "./claim-views";
+import { claimMain, codeMain, reviewMain, tokenMain, tokenNotFoundMain, type AgencyChoice, type ClaimPageOptions } from "./claim-views";
 import type { Caller } from "./errors";
 
 /**
@@ -13,6 +13,8 @@ import type { Caller } from "./errors";
  */
 
 const slugOf = (req: Request): string => (typeof req.params.slug === "string" ? req.params.slug : "");
+/** The agency a start form claims for (its hidden field; empty or absent: the person); the procedure checks membership. */
+const agencySlugOf = (req: Request): string | undefined => formField(req, "agencySlug") || undefined;
 
 /** The HTTP status of a procedure's refusal; anything but a tRPC error is rethrown. */
 function refusalOf(error: unknown): { status: number; message: string; error: TRPCError } {
@@ -26,9 +28,16 @@ async function readView(extras: Caller, slug: string) {
   return { me: await extras.account.me(), status: await extras.ownership.claimStatus({ slug }) };
 }
 
-async function sendClaimPage(res: Response, extras: Caller, slug: string, httpStatus: number, options: ClaimPageOptions = {}): Promise<void> {
-  const { me, status } = await readView(extras, slug);
-  sendPrivatePage(res, httpStatus, `Claim ${status.business.name}`, claimMain(status, me, options));
+/** The person's agencies for "Claim for", and the one chosen if it is one of them (any other: the person). */
+async function agencyChoices(extras: Caller, chosen: unknown): Promise<{ agencies: AgencyChoice[]; claimFor?: AgencyChoice }> {
+  const agencies = (await extras.account.agencies.list()).map(({ slug, name }) => ({ slug, name }));
+  return { agencies, claimFor: agencies.find((agency) => agency.slug === chosen) };
+}
+
+async function sendClaimPage(req: Request, res: Response, extras: Caller, httpStatus: number, options: ClaimPageOptions = {}): Promise<void> {
+  const { me, status } = await readView(extras, slugOf(req));
+  const choices = await agencyChoices(extras, agencySlugOf(req));
+  sendPrivatePage(res, httpStatus, `Claim ${status.business.name}`, claimMain(status, me, { ...choices, ...options }));
 }
 
 /**
@@ -36,10 +45,10 @@ async function sendClaimPage(res: Response, extras: Caller, slug: string, httpSt
  * gone, the token or code is spent): the claim page again, as things are now, saying why. Other
  * refusals are rethrown for the door's error page.
  */
-async function answerConflict(res: Response, extras: Caller, slug: string, error: unknown): Promise<void> {
+async function answerConflict(req: Request, res: Response, extras: Caller, error: unknown): Promise<void> {
   const refusal = refusalOf(error);
   if (refusal.status !== 409) throw refusal.error;
-  await sendClaimPage(res, extras, slug, 409, { notice: { text: refusal.message, error: true } });
+  await sendClaimPage(req, res, extras, 409, { notice: { text: refusal.message, error: true } });
 }
 
 function seeOther(res: Response, path: string): void {
@@ -47,12 +56,12 @@ function seeOther(res: Response, path: string): void {
   res.redirect(303, path);
 }
 
-/** GET: the ways this person may claim this listing (signed out: the sign-in page first). */
+/** GET: the ways this person may claim this listing, for themselves or (?for=) one of their agencies; signed out: the sign-in page first. */
 export async function claimPage(req: Request, res: Response, { caller, extras }: AccountCallers): Promise<void> {
   const me = await signedInPerson(caller);
   if (!me) return seeOther(res, "/sign-in");
   const status = await extras.ownership.claimStatus({ slug: slugOf(req) });
-  sendPrivatePage(res, 200, `Claim ${status.business.name}`, claimMain(status, me));
+  sendPrivatePage(res, 200, `Claim ${status.business.name}`, claimMain(status, me, await agencyChoices(extras, req.query.for)));
 }
 
 /** POST: a website token, shown on its answer page and never again. */
@@ -60,9 +69,9 @@ export async function startWebsiteClaim(req: Request, res: Response, { caller, e
   const slug = slugOf(req);
   let token: Awaited<ReturnType<Caller["ownership"]["startWebsiteClaim"]>>;
   try {
-    token = await caller.ownership.startWebsiteClaim({ slug });
+    token = await caller.ownership.startWebsiteClaim({ slug, agencySlug: agencySlugOf(req) });
   } catch (error) {
-    return answerConflict(res, extras, slug, error);
+    return answerConflict(req, res, extras, error);
   }
   const { me, status } = await readView(extras, slug);
   sendPrivatePage(res, 200, "Your website token", tokenMain(status, me, token));
@@ -96,12 +105,13 @@ export async function sendEmailCode(req: Request, res: Response, { caller, extra
   const slug = slugOf(req);
   let sent: Awaited<ReturnType<Caller["ownership"]["sendEmailCode"]>>;
   try {
-    sent = await caller.ownership.sendEmailCode({ slug });
+    sent = await caller.ownership.sendEmailCode({ slug, agencySlug: agencySlugOf(req) });
   } catch (error) {
-    return answerConflict(res, extras, slug, error);
+    return answerConflict(req, res, extras, error);
   }
   const { me, status } = await readView(extras, slug);
-  sendPrivatePage(res, 200, "Enter the code", codeMain(status, me, { sent }));
+  const { claimFor } = await agencyChoices(extras, agencySlugOf(req));
+  sendPrivatePage(res, 200, "Enter the code", codeMain(status, me, { sent, claimFor }));
 }
 
 /** POST: the code. Right: on to the dashboard. Wrong or malformed (400): the form again, with the tries left. Spent (409): the claim page, to send another. */
@@ -111,7 +121,7 @@ export async function verifyEmailCode(req: Request, res: Response, { caller, ext
     await caller.ownership.verifyEmailCode({ slug, code: formField(req, "code") ?? "" });
   } catch (error) {
     const refusal = refusalOf(error);
-    if (refusal.status !== 400) return answerConflict(res, extras, slug, error);
+    if (refusal.status !== 400) return answerConflict(req, res, extras, error);
     const { me, status } = await readView(extras, slug);
     return sendPrivatePage(res, 400, "Enter the code", codeMain(status, me, { error: refusal.message }));
   }
@@ -124,11 +134,11 @@ export async function requestReview(req: Request, res: Response, { caller, extra
   const evidence = formField(req, "evidence") ?? "";
   let review: Awaited<ReturnType<Caller["ownership"]["requestReview"]>>;
   try {
-    review = await caller.ownership.requestReview({ slug, evidence });
+    review = await caller.ownership.requestReview({ slug, evidence, agencySlug: agencySlugOf(req) });
   } catch (error) {
     const refusal = refusalOf(error);
-    if (refusal.status !== 400) return answerConflict(res, extras, slug, error);
-    return sendClaimPage(res, extras, slug, 400, { review: { evidence: evidence.slice(0, 2000), error: `Your request was not sent: ${refusal.message}` } });
+    if (refusal.status !== 400) return answerConflict(req, res, extras, error);
+    return sendClaimPage(req, res, extras, 400, { review: { evidence: evidence.slice(0, 2000), error: `Your request was not sent: ${refusal.message}` } });
   }
   const { status } = await readView(extras, slug);
   sendPrivatePage(res, 200, "Review requested", reviewMain(status, review));
