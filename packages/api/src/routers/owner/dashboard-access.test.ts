@@ -2,6 +2,9 @@ import { TRPCError } from "@trpc/server";
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeys, businesses, claims } from "@directory/db";
+import { ensureAccount } from "../../services/accounts/plans";
+import { createAgency } from "../../services/agencies/agencies";
+import { BUSINESS_AGENCIES_MAX } from "../../services/agencies/agency-access";
 import { addOwner } from "../../services/claims/ownership";
 import { startTestSmtpServer, type TestSmtpServer } from "../../services/mail/test-smtp-server";
 import { anonymousCaller, keyedCaller } from "../../test-callers";
@@ -143,6 +146,30 @@ describe("an agency member", () => {
       expect((await refusal(callerOf(world, person).owner.overview({ slug: listing.slug }))).code).toBe("FORBIDDEN");
     }
     expect((await asOwner.agencies.list({ slug: listing.slug })).map((agency) => agency.slug)).toEqual([]);
+  });
+});
+
+describe("agencies' access", () => {
+  it(`is granted to at most ${BUSINESS_AGENCIES_MAX} agencies at once, so every agency with access is listed and can be withdrawn`, async () => {
+    const listing = await ownedListing("Access Crowded Shop");
+    const asOwner = callerOf(world, "owner").owner;
+    for (let i = 0; i <= BUSINESS_AGENCIES_MAX; i += 1) {
+      const boss = await ensureAccount(database.db, `crowd-boss-${i}@access.test`);
+      const agency = await createAgency(database.db, { accountId: boss.id, name: `Crowd Agency ${i}` });
+      if (i < BUSINESS_AGENCIES_MAX) await asOwner.agencies.grant({ slug: listing.slug, agencySlug: agency.slug });
+      else {
+        const before = await snapshot(database.db, listing.id);
+        expect((await refusal(asOwner.agencies.grant({ slug: listing.slug, agencySlug: agency.slug }))).code).toBe("CONFLICT");
+        expect(await snapshot(database.db, listing.id)).toEqual(before);
+        await asOwner.agencies.withdraw({ slug: listing.slug, agencySlug: "crowd-agency-0" });
+        await asOwner.agencies.grant({ slug: listing.slug, agencySlug: agency.slug });
+      }
+    }
+    const listed = (await asOwner.agencies.list({ slug: listing.slug })).map((agency) => agency.slug);
+    expect(listed).toHaveLength(BUSINESS_AGENCIES_MAX);
+    expect(listed).toContain(`crowd-agency-${BUSINESS_AGENCIES_MAX}`);
+    // Granting again an agency that has access changes no count.
+    await asOwner.agencies.grant({ slug: listing.slug, agencySlug: "crowd-agency-1" });
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
 import { agencies, agencyBusinessAccess, businesses, cities, staleCountAt, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { revokeBusinessKeysHeldBy } from "../owner/business-keys";
@@ -31,17 +31,30 @@ async function agencyBySlug(db: Db, agencySlug: string) {
   return agency;
 }
 
-/** An owner lets an agency manage the listing (again, if it was withdrawn). */
+/** An owner lets an agency manage the listing (again, if it was withdrawn); at most BUSINESS_AGENCIES_MAX at once, so the list shows every one. */
 export async function grantAgencyAccess(db: Db, params: { businessId: string; agencySlug: string; grantedBy: string }): Promise<BusinessAgencyView> {
   const agency = await agencyBySlug(db, params.agencySlug);
   const at = new Date();
-  await db
-    .insert(agencyBusinessAccess)
-    .values({ agencyId: agency.id, businessId: params.businessId, grantedBy: params.grantedBy, grantedAt: at })
-    .onConflictDoUpdate({
-      target: [agencyBusinessAccess.agencyId, agencyBusinessAccess.businessId],
-      set: { grantedBy: params.grantedBy, grantedAt: at, withdrawnAt: null },
-    });
+  await db.transaction(async (tx) => {
+    // The listing's row is the lock: two grants at once cannot both pass the cap.
+    await tx.select({ id: businesses.id }).from(businesses).where(eq(businesses.id, params.businessId)).for("update");
+    const [others] = await tx
+      .select({ n: count() })
+      .from(agencyBusinessAccess)
+      .where(
+        and(eq(agencyBusinessAccess.businessId, params.businessId), ne(agencyBusinessAccess.agencyId, agency.id), isNull(agencyBusinessAccess.withdrawnAt)),
+      );
+    if ((others?.n ?? 0) >= BUSINESS_AGENCIES_MAX) {
+      throw new DomainError("CONFLICT", `A listing grants at most ${BUSINESS_AGENCIES_MAX} agencies access: withdraw one first`);
+    }
+    await tx
+      .insert(agencyBusinessAccess)
+      .values({ agencyId: agency.id, businessId: params.businessId, grantedBy: params.grantedBy, grantedAt: at })
+      .onConflictDoUpdate({
+        target: [agencyBusinessAccess.agencyId, agencyBusinessAccess.businessId],
+        set: { grantedBy: params.grantedBy, grantedAt: at, withdrawnAt: null },
+      });
+  });
   return { slug: agency.slug, name: agency.name, grantedAt: at.toISOString() };
 }
 
