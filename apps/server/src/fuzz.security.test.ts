@@ -6,7 +6,7 @@ import { businesses, categories, cities } from "@directory/db";
 import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 import { problemsOf, summarise, type Failure } from "./fuzz/checks";
 import { mcpCases, mcpTools } from "./fuzz/mcp-cases";
-import { createRandom, type World } from "./fuzz/model";
+import { createRandom, distinctCases, type World } from "./fuzz/model";
 import { pagedListings } from "./fuzz/named-values";
 import { restCases, restOperations } from "./fuzz/rest-cases";
 import { agent, runAll } from "./fuzz/send";
@@ -105,7 +105,7 @@ describe("fuzzing every door with malformed requests", () => {
     expect(procedures.length).toBeGreaterThan(0);
     expect(tools.length).toBeGreaterThan(0);
 
-    const cases = [...restCases(operations, world, random), ...trpcCases(procedures, world, random), ...mcpCases(tools, world, random)];
+    const cases = distinctCases([...restCases(operations, world, random), ...trpcCases(procedures, world, random), ...mcpCases(tools, world, random)]);
     // Interleave the doors so slow and fast cases share the workers evenly.
     for (let i = cases.length - 1; i > 0; i--) {
       const j = random.int(i + 1);

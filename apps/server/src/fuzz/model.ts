@@ -28,6 +28,21 @@ export interface FuzzCase {
   mustNotEcho?: string;
 }
 
+/**
+ * The cases less those identical to an earlier one in what is sent and in how the answer is judged
+ * (random picks repeat one another or an exhaustive case; "no input" and an empty body, or a bare
+ * null input and a JSON null body, come out the same). The kind is only a label.
+ */
+export function distinctCases(cases: FuzzCase[]): FuzzCase[] {
+  const seen = new Set<string>();
+  return cases.filter(({ kind: _label, body, ...request }) => {
+    const key = JSON.stringify([request, Buffer.isBuffer(body) ? body.toString("base64") : (body ?? null), Buffer.isBuffer(body)]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export interface JsonSchemaProperty {
   type?: string | string[];
   maxLength?: number;
