@@ -97,13 +97,14 @@ describe("claiming a listing for an agency", () => {
   it("a person outside the agency naming it gets 404 on every way to start a claim, and nothing is written or mailed", async () => {
     const shop = await listing();
     const asStranger = claimCaller(database, smtp, stranger);
+    // Each call starts only when it is awaited: one started early would reject unobserved meanwhile.
     for (const call of [
-      asStranger.ownership.sendEmailCode({ slug: shop.slug, agencySlug }),
-      asStranger.ownership.startWebsiteClaim({ slug: shop.slug, agencySlug }),
-      asStranger.ownership.requestReview({ slug: shop.slug, agencySlug, evidence: "We manage it for the owner" }),
-      asStranger.ownership.sendEmailCode({ slug: shop.slug, agencySlug: "no-such-agency" }),
+      () => asStranger.ownership.sendEmailCode({ slug: shop.slug, agencySlug }),
+      () => asStranger.ownership.startWebsiteClaim({ slug: shop.slug, agencySlug }),
+      () => asStranger.ownership.requestReview({ slug: shop.slug, agencySlug, evidence: "We manage it for the owner" }),
+      () => asStranger.ownership.sendEmailCode({ slug: shop.slug, agencySlug: "no-such-agency" }),
     ]) {
-      expect(await refusal(call)).toMatchObject({ code: "NOT_FOUND" });
+      expect(await refusal(call())).toMatchObject({ code: "NOT_FOUND" });
     }
     expect(await claimsOf(shop.id, stranger.accountId)).toEqual([]);
     expect(await accessOf(shop.id)).toEqual([]);
