@@ -1,6 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { expect } from "vitest";
+import type { TestSmtpServer } from "@directory/api/testing";
+import { signInLinkOf } from "./account-pages-fixtures";
 
 /**
  * Debian's chromium for the browser tests (or CHROMIUM_PATH). Without it a developer's run skips
@@ -63,4 +66,24 @@ export async function seriousAxeViolations(page: Page, summary: Record<string, R
 /** How far the page is wider than its viewport (0 or less: nothing is cut off horizontally). */
 export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
+}
+
+/** Signs a person in as they do: /sign-in, the link in their mail, its Sign in button; the page ends on /dashboard. */
+export async function signInInBrowser(page: Page, baseUrl: string, smtp: TestSmtpServer, email: string): Promise<void> {
+  await page.goto(`${baseUrl}/sign-in`);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await Promise.all([page.waitForURL(`${baseUrl}/sign-in`), page.getByRole("button", { name: "Send sign-in link" }).click()]);
+  const link = signInLinkOf((await smtp.nextMail(email)).text);
+  await page.goto(link.href);
+  await Promise.all([page.waitForURL(`${baseUrl}/dashboard`), page.getByRole("button", { name: "Sign in" }).click()]);
+}
+
+/** No serious or critical axe-core violation and nothing cut off, on the page as it is, at each of PAGE_WIDTHS; then back at the desktop's. */
+export async function expectAccessibleAtEveryWidth(page: Page, summary: Record<string, Record<string, number>>, name: string): Promise<void> {
+  for (const [label, width] of PAGE_WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    expect(await horizontalOverflow(page), `${name} at ${width}px is cut off horizontally`).toBeLessThanOrEqual(0);
+    expect(await seriousAxeViolations(page, summary, `${name}-${label}`), `${name} at ${width}px`).toEqual([]);
+  }
+  await page.setViewportSize({ width: PAGE_WIDTHS[0][1], height: 900 });
 }
