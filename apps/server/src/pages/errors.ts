@@ -22,6 +22,8 @@ export interface PageCallers {
 
 const TITLES: Record<number, string> = {
   400: "That search did not work",
+  401: "Sign in first",
+  403: "Not yours to open",
   404: "Not found",
   410: "No longer listed",
   429: "Too many requests",
