@@ -35,8 +35,13 @@ export interface FuzzCase {
  */
 export function distinctCases(cases: FuzzCase[]): FuzzCase[] {
   const seen = new Set<string>();
-  return cases.filter(({ kind: _label, body, ...request }) => {
-    const key = JSON.stringify([request, Buffer.isBuffer(body) ? body.toString("base64") : (body ?? null), Buffer.isBuffer(body)]);
+  return cases.filter((fuzzCase) => {
+    const { door, method, target, route, body } = fuzzCase;
+    const headers = Object.entries(fuzzCase.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    // Unset and false flags are judged alike (checks.ts).
+    const judged = [!!fuzzCase.documented, !!fuzzCase.mustRefuse, !!fuzzCase.notification, fuzzCase.mustNotEcho ?? null];
+    const sent = Buffer.isBuffer(body) ? ["buffer", body.toString("base64")] : (body ?? null);
+    const key = JSON.stringify([door, method, target, route, headers, sent, judged]);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
