@@ -1,11 +1,18 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startTestSmtpServer, type TestSmtpServer } from "@directory/api/testing";
+import type { TestSmtpServer } from "@directory/api/testing";
 import { signInLinkOf } from "./account-pages-fixtures";
-import { CHROMIUM, horizontalOverflow, launchChromium, PAGE_WIDTHS, seriousAxeViolations, warnOrFailWithoutChromium } from "./browser-fixtures";
-import { startTestServer, type TestServer } from "./testing";
+import {
+  CHROMIUM,
+  expectNothingCutOffAtEveryWidth,
+  newCspWatchedContext,
+  PAGE_WIDTHS,
+  seriousAxeViolations,
+  startBrowserWorld,
+  warnOrFailWithoutChromium,
+  type BrowserWorld,
+} from "./browser-fixtures";
+import type { TestServer } from "./testing";
 
 /**
  * The account pages in a real browser (chromium via playwright-core), with a real SMTP server on
@@ -13,7 +20,6 @@ import { startTestServer, type TestServer } from "./testing";
  * see its use, revoke it; a second person (with JavaScript off) neither sees it nor revokes it.
  * axe-core finds no serious or critical violation at 1280 and 390 px. Skips only without chromium.
  */
-const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
 /** A category and city of the seeded demo world (as in pages.browser.test.ts). */
 const SEARCH = "/api/v2/businesses?category=dentist&city=Mumbai&limit=1";
 const USES = 3;
@@ -21,46 +27,20 @@ const USES = 3;
 warnOrFailWithoutChromium("account.browser.test.ts");
 
 describe.skipIf(!CHROMIUM)("account pages in a browser (chromium)", () => {
+  let world: BrowserWorld;
   let server: TestServer;
   let smtp: TestSmtpServer;
   let browser: Browser;
   const cspViolations: string[] = [];
-  const axeSummary: Record<string, Record<string, number>> = {};
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    smtp = await startTestSmtpServer();
-    server = await startTestServer({
-      smtpUrl: smtp.url,
-      ownPublicBaseUrl: true,
-      rateLimits: { anonymousPerDay: 1_000_000, openPerMinute: 1_000_000, signInMailsPerClientPerHour: 1000 },
-    });
-    browser = await launchChromium();
+    world = await startBrowserWorld({ artifacts: "account" });
+    ({ server, smtp, browser } = world);
   });
-  afterAll(async () => {
-    writeFileSync(`${ARTIFACTS}account-axe-summary.json`, `${JSON.stringify(axeSummary, null, 2)}\n`);
-    await browser?.close();
-    await server?.close();
-    await smtp?.close();
-  });
+  afterAll(() => world?.close());
 
-  async function newContext(options: { javaScriptEnabled?: boolean; bypassCSP?: boolean } = {}): Promise<BrowserContext> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
-    context.on("console", (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    return context;
-  }
-
-  async function screenshots(page: Page, name: string): Promise<void> {
-    for (const [label, width] of PAGE_WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      const overflow = await horizontalOverflow(page);
-      expect(overflow, `${name} at ${width}px is cut off horizontally`).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `${ARTIFACTS}account-${name}-${label}.png`, fullPage: true });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
+  const newContext = (options: { javaScriptEnabled?: boolean; bypassCSP?: boolean } = {}) => newCspWatchedContext(browser, cspViolations, options);
+  const screenshots = (page: Page, name: string) => expectNothingCutOffAtEveryWidth(page, name, "account");
 
   /** Signs a browser in through the pages: the form, the mail on the SMTP server, its link. */
   async function signIn(page: Page, email: string): Promise<void> {
@@ -82,7 +62,7 @@ describe.skipIf(!CHROMIUM)("account pages in a browser (chromium)", () => {
         await page.setViewportSize({ width, height: 900 });
         const response = await page.goto(`${server.url}${path}`);
         expect(response?.status(), path).toBe(200);
-        expect(await seriousAxeViolations(page, axeSummary, `${name}-${label}`), `${name} (${path}) at ${width}px`).toEqual([]);
+        expect(await seriousAxeViolations(page, world.axeSummary, `${name}-${label}`), `${name} (${path}) at ${width}px`).toEqual([]);
       }
     } finally {
       await page.close();

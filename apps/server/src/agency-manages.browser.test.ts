@@ -2,13 +2,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { businesses } from "@directory/db";
-import { startTestSmtpServer, type TestSmtpServer } from "@directory/api/testing";
+import type { TestSmtpServer } from "@directory/api/testing";
 import { snapshot } from "../../../packages/api/src/routers/owner/dashboard-access-fixtures";
 import { sessionHeaders, signInOverHttp, trpcCall, trpcData, type HttpSession } from "./account-http-fixtures";
-import { CHROMIUM, expectAccessibleAtEveryWidth, launchChromium, signInInBrowser, warnOrFailWithoutChromium } from "./browser-fixtures";
+import { CHROMIUM, expectAccessibleAtEveryWidth, signInInBrowser, startBrowserWorld, warnOrFailWithoutChromium, type BrowserWorld } from "./browser-fixtures";
 import { addListing } from "./claim-pages-fixtures";
 import { accountIdOf, makeOwner, proposeCorrection, publicClaims, sendLead } from "./owner-dashboard-fixtures";
-import { startTestServer, type TestServer } from "./testing";
+import type { TestServer } from "./testing";
 
 /**
  * Issue 40's "an agency manages two businesses and cannot touch a third", in a real browser
@@ -23,25 +23,16 @@ import { startTestServer, type TestServer } from "./testing";
 warnOrFailWithoutChromium("agency-manages.browser.test.ts");
 
 describe.skipIf(!CHROMIUM)("an agency in a browser (chromium)", () => {
+  let world: BrowserWorld;
   let server: TestServer;
   let smtp: TestSmtpServer;
   let browser: Browser;
-  const axeSummary: Record<string, Record<string, number>> = {};
 
   beforeAll(async () => {
-    smtp = await startTestSmtpServer();
-    server = await startTestServer({
-      smtpUrl: smtp.url,
-      ownPublicBaseUrl: true,
-      rateLimits: { anonymousPerDay: 1_000_000, openPerMinute: 1_000_000, signInMailsPerClientPerHour: 1000 },
-    });
-    browser = await launchChromium();
+    world = await startBrowserWorld();
+    ({ server, smtp, browser } = world);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await smtp?.close();
-  });
+  afterAll(() => world?.close());
 
   /** A tRPC mutation as the person's program makes it on the service's own origin. */
   async function mutate<T>(session: HttpSession, path: string, input: unknown): Promise<T> {
@@ -103,7 +94,7 @@ describe.skipIf(!CHROMIUM)("an agency in a browser (chromium)", () => {
       await expect(standing(item, "Stale facts")).resolves.toMatch(/^\d+$/);
     }
     await expect(page.getByRole("link", { name: third.name }).count()).resolves.toBe(0);
-    await expectAccessibleAtEveryWidth(page, axeSummary, "agency-businesses");
+    await expectAccessibleAtEveryWidth(page, world.axeSummary, "agency-businesses");
 
     // Each one's dashboard, opened from the agency page: a fact edited with the form, shown on the page, stated under the member's account.
     for (const listing of [first, second]) {

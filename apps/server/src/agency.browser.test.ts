@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { startTestSmtpServer, type TestSmtpServer } from "@directory/api/testing";
-import { signInLinkOf } from "./account-pages-fixtures";
+import type { TestSmtpServer } from "@directory/api/testing";
 import { addListing } from "./claim-pages-fixtures";
-import { CHROMIUM, horizontalOverflow, launchChromium, PAGE_WIDTHS, seriousAxeViolations, warnOrFailWithoutChromium } from "./browser-fixtures";
-import { startTestServer, type TestServer } from "./testing";
+import { CHROMIUM, expectAccessibleAtEveryWidth, signInInBrowser, startBrowserWorld, warnOrFailWithoutChromium, type BrowserWorld } from "./browser-fixtures";
+import type { TestServer } from "./testing";
 
 /**
  * The agency pages in a real browser (chromium via playwright-core): a person creates an agency
@@ -16,50 +15,24 @@ import { startTestServer, type TestServer } from "./testing";
 warnOrFailWithoutChromium("agency.browser.test.ts");
 
 describe.skipIf(!CHROMIUM)("agency pages in a browser (chromium)", () => {
+  let world: BrowserWorld;
   let server: TestServer;
   let smtp: TestSmtpServer;
   let browser: Browser;
-  const axeSummary: Record<string, Record<string, number>> = {};
 
   beforeAll(async () => {
-    smtp = await startTestSmtpServer();
-    server = await startTestServer({
-      smtpUrl: smtp.url,
-      ownPublicBaseUrl: true,
-      rateLimits: { anonymousPerDay: 1_000_000, openPerMinute: 1_000_000, signInMailsPerClientPerHour: 1000 },
-    });
-    browser = await launchChromium();
+    world = await startBrowserWorld();
+    ({ server, smtp, browser } = world);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await smtp?.close();
-  });
+  afterAll(() => world?.close());
 
-  async function signIn(page: Page, email: string): Promise<void> {
-    await page.goto(`${server.url}/sign-in`);
-    await page.getByLabel("Email", { exact: true }).fill(email);
-    await Promise.all([page.waitForURL(`${server.url}/sign-in`), page.getByRole("button", { name: "Send sign-in link" }).click()]);
-    const link = signInLinkOf((await smtp.nextMail(email)).text);
-    await page.goto(link.href);
-    await Promise.all([page.waitForURL(`${server.url}/dashboard`), page.getByRole("button", { name: "Sign in" }).click()]);
-  }
-
-  /** axe-core and the overflow check on the page as it is now, at both widths. */
-  async function expectAccessible(page: Page, name: string): Promise<void> {
-    for (const [label, width] of PAGE_WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      expect(await horizontalOverflow(page), `${name} at ${width}px is cut off horizontally`).toBeLessThanOrEqual(0);
-      expect(await seriousAxeViolations(page, axeSummary, `${name}-${label}`), `${name} at ${width}px`).toEqual([]);
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
+  const expectAccessible = (page: Page, name: string) => expectAccessibleAtEveryWidth(page, world.axeSummary, name);
 
   it("creates an agency, invites a member and shows a key once, accessibly at both widths", { timeout: 180_000 }, async () => {
     // CSP bypassed only so axe can be injected; the pages' own CSP is checked by the HTTP tests.
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const page = await context.newPage();
-    await signIn(page, "browser-agency@example.org");
+    await signInInBrowser(page, server.url, smtp, "browser-agency@example.org");
     await expectAccessible(page, "dashboard");
 
     await page.getByLabel("Agency name").fill("Browser Agency");

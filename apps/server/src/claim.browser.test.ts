@@ -1,12 +1,18 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startTestSmtpServer, type TestSmtpServer } from "@directory/api/testing";
-import { signInLinkOf } from "./account-pages-fixtures";
-import { CHROMIUM, horizontalOverflow, launchChromium, PAGE_WIDTHS, seriousAxeViolations, warnOrFailWithoutChromium } from "./browser-fixtures";
+import type { Browser, Page } from "playwright-core";
+import type { TestSmtpServer } from "@directory/api/testing";
+import {
+  CHROMIUM,
+  expectAccessibleAtEveryWidth,
+  expectNothingCutOffAtEveryWidth,
+  newCspWatchedContext,
+  signInInBrowser,
+  startBrowserWorld,
+  warnOrFailWithoutChromium,
+  type BrowserWorld,
+} from "./browser-fixtures";
 import { addListing, codeInMail, startLoopbackSite, wrongCode, type LoopbackSite } from "./claim-pages-fixtures";
-import { startTestServer, type TestServer } from "./testing";
+import type { TestServer } from "./testing";
 
 /**
  * Claiming listings in a real browser (chromium via playwright-core), with a real SMTP server and a
@@ -15,65 +21,30 @@ import { startTestServer, type TestServer } from "./testing";
  * public pages say Owner-verified. axe-core finds no serious or critical violation on the claim
  * page, the token's page and the code form at 1280 and 390 px. Skips only without chromium.
  */
-const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
-
 warnOrFailWithoutChromium("claim.browser.test.ts");
 
 describe.skipIf(!CHROMIUM)("claiming a listing in a browser (chromium)", () => {
+  let world: BrowserWorld;
   let server: TestServer;
   let smtp: TestSmtpServer;
   let site: LoopbackSite;
   let browser: Browser;
   const cspViolations: string[] = [];
-  const axeSummary: Record<string, Record<string, number>> = {};
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    smtp = await startTestSmtpServer();
-    server = await startTestServer({
-      smtpUrl: smtp.url,
-      ownPublicBaseUrl: true,
-      rateLimits: { anonymousPerDay: 1_000_000, openPerMinute: 1_000_000, signInMailsPerClientPerHour: 1000 },
-    });
+    world = await startBrowserWorld({ artifacts: "claim" });
+    ({ server, smtp, browser } = world);
     site = await startLoopbackSite();
-    browser = await launchChromium();
   });
   afterAll(async () => {
-    writeFileSync(`${ARTIFACTS}claim-axe-summary.json`, `${JSON.stringify(axeSummary, null, 2)}\n`);
-    await browser?.close();
     await site?.close();
-    await server?.close();
-    await smtp?.close();
+    await world?.close();
   });
 
-  async function newContext(options: { javaScriptEnabled?: boolean; bypassCSP?: boolean } = {}): Promise<BrowserContext> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
-    context.on("console", (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    return context;
-  }
-
+  const newContext = (options: { javaScriptEnabled?: boolean; bypassCSP?: boolean } = {}) => newCspWatchedContext(browser, cspViolations, options);
   /** Full-page screenshots at both widths, none cut off horizontally. */
-  async function screenshots(page: Page, name: string): Promise<void> {
-    for (const [label, width] of PAGE_WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      const overflow = await horizontalOverflow(page);
-      expect(overflow, `${name} at ${width}px is cut off horizontally`).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `${ARTIFACTS}claim-${name}-${label}.png`, fullPage: true });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
-
-  /** Signs a browser in through the pages: the form, the mail on the SMTP server, its link. */
-  async function signIn(page: Page, email: string): Promise<void> {
-    await page.goto(`${server.url}/sign-in`);
-    await page.getByLabel("Email", { exact: true }).fill(email);
-    await Promise.all([page.waitForURL(`${server.url}/sign-in`), page.getByRole("button", { name: "Send sign-in link" }).click()]);
-    const link = signInLinkOf((await smtp.nextMail(email)).text);
-    await page.goto(link.href);
-    await Promise.all([page.waitForURL(`${server.url}/dashboard`), page.getByRole("button", { name: "Sign in" }).click()]);
-  }
+  const screenshots = (page: Page, name: string) => expectNothingCutOffAtEveryWidth(page, name, "claim");
+  const signIn = (page: Page, email: string) => signInInBrowser(page, server.url, smtp, email);
 
   /** From the listing's public page to its claim page, by the link a visitor sees. */
   async function openClaimPage(page: Page, slug: string): Promise<void> {
@@ -81,14 +52,7 @@ describe.skipIf(!CHROMIUM)("claiming a listing in a browser (chromium)", () => {
     await Promise.all([page.waitForURL(`${server.url}/business/${slug}/claim`), page.getByRole("link", { name: "Claim this business" }).click()]);
   }
 
-  /** axe-core on the page as it is (a form's answer cannot be loaded again by URL), at both widths; the context must bypass CSP. */
-  async function expectAccessible(page: Page, name: string): Promise<void> {
-    for (const [label, width] of PAGE_WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      expect(await seriousAxeViolations(page, axeSummary, `${name}-${label}`), `${name} at ${width}px`).toEqual([]);
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
+  const expectAccessible = (page: Page, name: string) => expectAccessibleAtEveryWidth(page, world.axeSummary, name);
 
   it("claims one listing by its website and another by a mailed code, and both pages say Owner-verified", { timeout: 180_000 }, async () => {
     const email = "browser-claimant@example.org";

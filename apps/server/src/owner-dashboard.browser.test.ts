@@ -1,15 +1,12 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { startTestSmtpServer, type TestSmtpServer } from "@directory/api/testing";
-import { signInLinkOf } from "./account-pages-fixtures";
-import { CHROMIUM, horizontalOverflow, launchChromium, PAGE_WIDTHS, seriousAxeViolations, warnOrFailWithoutChromium } from "./browser-fixtures";
+import type { TestSmtpServer } from "@directory/api/testing";
+import { CHROMIUM, expectAccessibleAtEveryWidth, signInInBrowser, startBrowserWorld, warnOrFailWithoutChromium, type BrowserWorld } from "./browser-fixtures";
 import { listingsWithCitations, makeOwner, publicClaims, sendLead } from "./owner-dashboard-fixtures";
-import { startTestServer, type Api, type TestServer } from "./testing";
+import type { Api, TestServer } from "./testing";
 
 /**
  * The owner dashboard in a real browser (chromium via playwright-core): from /dashboard to a
@@ -18,52 +15,21 @@ import { startTestServer, type Api, type TestServer } from "./testing";
  * on. axe-core finds no serious or critical violation, and nothing is cut off, at 1280 and 390 px.
  * Skips only without chromium.
  */
-const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
-
 warnOrFailWithoutChromium("owner-dashboard.browser.test.ts");
 
 describe.skipIf(!CHROMIUM)("the owner dashboard in a browser (chromium)", () => {
+  let world: BrowserWorld;
   let server: TestServer;
   let smtp: TestSmtpServer;
   let browser: Browser;
-  const axeSummary: Record<string, Record<string, number>> = {};
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    smtp = await startTestSmtpServer();
-    server = await startTestServer({
-      smtpUrl: smtp.url,
-      ownPublicBaseUrl: true,
-      rateLimits: { anonymousPerDay: 1_000_000, openPerMinute: 1_000_000, signInMailsPerClientPerHour: 1000 },
-    });
-    browser = await launchChromium();
+    world = await startBrowserWorld({ artifacts: "owner-dashboard" });
+    ({ server, smtp, browser } = world);
   });
-  afterAll(async () => {
-    writeFileSync(`${ARTIFACTS}owner-dashboard-axe-summary.json`, `${JSON.stringify(axeSummary, null, 2)}\n`);
-    await browser?.close();
-    await server?.close();
-    await smtp?.close();
-  });
+  afterAll(() => world?.close());
 
-  async function signIn(page: Page, email: string): Promise<void> {
-    await page.goto(`${server.url}/sign-in`);
-    await page.getByLabel("Email", { exact: true }).fill(email);
-    await Promise.all([page.waitForURL(`${server.url}/sign-in`), page.getByRole("button", { name: "Send sign-in link" }).click()]);
-    const link = signInLinkOf((await smtp.nextMail(email)).text);
-    await page.goto(link.href);
-    await Promise.all([page.waitForURL(`${server.url}/dashboard`), page.getByRole("button", { name: "Sign in" }).click()]);
-  }
-
-  /** axe-core and the overflow check on the page as it is, at both widths, with a screenshot of each. */
-  async function expectAccessible(page: Page, name: string): Promise<void> {
-    for (const [label, width] of PAGE_WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      expect(await horizontalOverflow(page), `${name} at ${width}px is cut off horizontally`).toBeLessThanOrEqual(0);
-      expect(await seriousAxeViolations(page, axeSummary, `${name}-${label}`), `${name} at ${width}px`).toEqual([]);
-      await page.screenshot({ path: `${ARTIFACTS}owner-dashboard-${name}-${label}.png`, fullPage: true });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
+  const expectAccessible = (page: Page, name: string) => expectAccessibleAtEveryWidth(page, world.axeSummary, name, "owner-dashboard");
 
   async function visibilityOverMcp(key: string): Promise<Api.TVisibilityOutput> {
     const mcp = new Client({ name: "owner-dashboard-browser-test", version: "1.0.0" });
@@ -84,7 +50,7 @@ describe.skipIf(!CHROMIUM)("the owner dashboard in a browser (chromium)", () => 
     // axe is injected into the page, so this context bypasses the CSP; the pages need no script of their own.
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const page = await context.newPage();
-    await signIn(page, email);
+    await signInInBrowser(page, server.url, smtp, email);
     const accountId = await makeOwner(server, email, listing.id);
 
     await page.goto(`${server.url}/dashboard`);
