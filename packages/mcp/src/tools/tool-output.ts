@@ -85,12 +85,22 @@ export function listedOutputSchema(schema: z.ZodType): JsonSchema {
   return terse(compact(z.toJSONSchema(schema, { io: "output" })), true) as JsonSchema;
 }
 
+/**
+ * Made once per schema: an MCP server is made for every HTTP request, and converting each tool's
+ * schema again each time was most of what that cost. The schemas are module constants, so they key
+ * the cache for the life of the process.
+ */
+const toolOutputs = new WeakMap<z.ZodObject, z.ZodObject>();
+
 /** The procedure's output schema for registerTool: it validates as the procedure's, and lists compact. */
 export function toolOutput<Schema extends z.ZodObject>(schema: Schema): Schema {
+  const made = toolOutputs.get(schema);
+  if (made) return made as Schema;
   const listed = listedOutputSchema(schema);
   // Given its def, clone makes a copy with no parent link, which z.toJSONSchema would follow.
   const copy = schema.clone(schema.def);
   // z.toJSONSchema takes a schema's own JSON Schema when it has one; a fresh copy each time, as it may change it.
   copy._zod.toJSONSchema = () => structuredClone(listed);
+  toolOutputs.set(schema, copy);
   return copy;
 }
