@@ -43,8 +43,17 @@ describe("directory-admin claims and business owners", () => {
 
     const pending = JSON.parse((await admin("claims", "list", "--json")).stdout);
     expect(pending).toContainEqual(
-      expect.objectContaining({ id: claim!.id, email, method: "review", status: "pending", business: expect.objectContaining({ slug: business!.slug }) }),
+      expect.objectContaining({
+        id: claim!.id,
+        email,
+        method: "review",
+        status: "pending",
+        agencySlug: null,
+        business: expect.objectContaining({ slug: business!.slug }),
+      }),
     );
+    const line = (await admin("claims", "list")).stdout.split("\n").find((row) => row.startsWith(claim!.id));
+    expect(line?.split("\t").slice(4, 7)).toEqual([business!.slug, email, "-"]);
 
     expect((await admin("claims", "approve", claim!.id)).stdout.trim()).toBe(`approved ${claim!.id}: ${email} owns ${business!.slug}`);
 

@@ -14,7 +14,7 @@ function claimLine(claim: OwnershipClaim): string {
   const decided = claim.decidedAt ? `${claim.decidedBy ?? "?"} ${claim.decidedAt}` : "-";
   // One line per claim: the evidence's line breaks would split it.
   const evidence = claim.evidence?.replace(/\s+/g, " ") ?? "";
-  return [claim.id, claim.createdAt, claim.status, claim.method, claim.business.slug, claim.email, decided, evidence].join("\t");
+  return [claim.id, claim.createdAt, claim.status, claim.method, claim.business.slug, claim.email, claim.agencySlug ?? "-", decided, evidence].join("\t");
 }
 
 export function registerOwnershipClaimCommands(program: Command): void {
@@ -22,7 +22,7 @@ export function registerOwnershipClaimCommands(program: Command): void {
 
   claims
     .command("list")
-    .description("claims of one status, the pending queue oldest first: id, created, status, method, slug, email, decided, evidence")
+    .description("claims of one status, the pending queue oldest first: id, created, status, method, slug, email, agency (- for none), decided, evidence")
     .option("--status <status>", "pending, verified, approved, rejected or expired", "pending")
     .option("--limit <n>", "at most this many (200 at most)", "100")
     .option("--json", "print JSON")

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
-import { accounts, businesses, businessOwners, ownershipClaims, type Db, type OwnershipClaimStatus, type OwnershipMethod } from "@directory/db";
+import { accounts, agencies, businesses, businessOwners, ownershipClaims, type Db, type OwnershipClaimStatus, type OwnershipMethod } from "@directory/db";
 import { DomainError } from "../../errors";
 import { requireBusinessBySlug } from "../entities/business-lookup";
 import { isUuid } from "../shared/ids";
@@ -29,6 +29,8 @@ export interface OwnershipClaimSummary {
   createdAt: string;
   decidedAt: string | null;
   decidedBy: string | null;
+  /** The agency the claim is made for (it gets access when the claim succeeds); null for a claim for oneself. */
+  agencySlug: string | null;
 }
 
 export interface ListOwnershipClaimsParams {
@@ -47,6 +49,7 @@ const claimColumns = {
   createdAt: ownershipClaims.createdAt,
   decidedAt: ownershipClaims.decidedAt,
   decidedBy: ownershipClaims.decidedBy,
+  agencySlug: agencies.slug,
 };
 
 function selectClaims(db: Db) {
@@ -54,7 +57,8 @@ function selectClaims(db: Db) {
     .select(claimColumns)
     .from(ownershipClaims)
     .innerJoin(businesses, eq(businesses.id, ownershipClaims.businessId))
-    .innerJoin(accounts, eq(accounts.id, ownershipClaims.accountId));
+    .innerJoin(accounts, eq(accounts.id, ownershipClaims.accountId))
+    .leftJoin(agencies, eq(agencies.id, ownershipClaims.agencyId));
 }
 
 type ClaimRow = Awaited<ReturnType<typeof selectClaims>>[number];
@@ -70,6 +74,7 @@ function summarise(row: ClaimRow): OwnershipClaimSummary {
     createdAt: row.createdAt.toISOString(),
     decidedAt: row.decidedAt?.toISOString() ?? null,
     decidedBy: row.decidedBy,
+    agencySlug: row.agencySlug,
   };
 }
 

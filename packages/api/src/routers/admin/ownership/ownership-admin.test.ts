@@ -5,6 +5,7 @@ import { createContext } from "../../../context";
 import { createCaller } from "../../../root";
 import { createApiKey } from "../../../services/access/api-keys";
 import { ensureAccount } from "../../../services/accounts/plans";
+import { createAgency } from "../../../services/agencies/agencies";
 import { activeOwnerIds } from "../../../services/claims/ownership";
 import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../../testing";
 
@@ -80,6 +81,7 @@ describe("ownershipAdmin.claims", () => {
       createdAt: "2026-01-02T03:04:05.000Z",
       decidedAt: null,
       decidedBy: null,
+      agencySlug: null,
     });
 
     const eventsBefore = (await updatesOf(business.id)).length;
@@ -98,6 +100,19 @@ describe("ownershipAdmin.claims", () => {
     // A listing with an owner is claimed through review: a second claimant joins the first.
     await admin().claims.approve({ id: newer.claim.id });
     expect((await activeOwnerIds(database.db, business.id)).sort()).toEqual([older.account.id, newer.account.id].sort());
+  });
+
+  it("names the agency a claim is made for (null for a claim for oneself)", async () => {
+    const business = await unclaimedBusiness();
+    const { claim, account } = await reviewClaim(business.id, "agency-claimant@example.org");
+    const agency = await createAgency(database.db, { accountId: account.id, name: "Queue Test Agency" });
+    await database.db.update(ownershipClaims).set({ agencyId: agency.id }).where(eq(ownershipClaims.id, claim.id));
+    const own = await reviewClaim(business.id, "own-claimant@example.org");
+
+    const pending = await admin().claims.list({});
+    expect(pending.find((row) => row.id === claim.id)?.agencySlug).toBe(agency.slug);
+    expect(pending.find((row) => row.id === own.claim.id)?.agencySlug).toBeNull();
+    expect(await admin().claims.reject({ id: claim.id })).toMatchObject({ id: claim.id, agencySlug: agency.slug });
   });
 
   it("rejects a claim: no owner, the listing stays unclaimed, nothing in the outbox", async () => {

@@ -16,6 +16,10 @@ export const ZOwnershipClaimSummary = z.object({
   createdAt: z.string(),
   decidedAt: z.string().nullable(),
   decidedBy: z.string().nullable().describe('"operator", or "account:<id>" when the claimant proved it'),
+  agencySlug: z
+    .string()
+    .nullable()
+    .describe("The agency the claim is made for, which gets access to the listing when it succeeds; null for a claim for oneself"),
 });
 
 export type TOwnershipClaimSummary = z.infer<typeof ZOwnershipClaimSummary>;
