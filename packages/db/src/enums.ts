@@ -101,6 +101,14 @@ export const OPERATING_STATUSES = ["open", "temporarily_closed", "permanently_cl
 export type OperatingStatus = (typeof OPERATING_STATUSES)[number];
 
 /**
+ * What a profile reads as the business's operating status: one a claim states, or unverified when
+ * none does and every current fact is past its useful life (standingOf, services/claims/freshness.ts).
+ * unverified is never a claim's value: it is what the directory says when nothing current supports open.
+ */
+export const OPERATING_STANDINGS = [...OPERATING_STATUSES, "unverified"] as const;
+export type OperatingStanding = (typeof OPERATING_STANDINGS)[number];
+
+/**
  * pending: waiting for an admin; accepted: it became an admin-verified claim; rejected: an admin
  * said no; superseded: another proposal for the same property was accepted first.
  */

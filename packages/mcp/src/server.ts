@@ -42,7 +42,7 @@ Ranking of search_businesses and get_category_leaders: ${RANKING.search} Each re
 Use search_businesses, search_by_keyword, get_category_leaders or get_listicle to find businesses; their slugs feed get_business_profile, get_buyer_questions, get_offers and compare_businesses. get_available_cities lists the cities of a category; the resource directory://categories lists the valid categories.
 submit_lead sends the user's contact details to a business and ${LEAD_CONSENT_RULE} get_lead_status follows a lead up. suggest_correction reports a wrong or closed fact for an admin to check.
 get_my_visibility_score and get_my_citations are for business owners and need a business-scoped API key.
-Every fact is a claim with its source: ${CONFIDENCE_MEANING} A permanently closed business is in no list but its profile says so (operatingStatus).`;
+Every fact is a claim with its source: ${CONFIDENCE_MEANING} A permanently closed business is in no list but its profile says so (operatingStatus); unverified there means no one stated its status and every fact is stale: say so before sending anyone.`;
 
 /** One finished tool call: a result with isError is an error even though the HTTP answer is 200. */
 export interface ToolCallRecord {

@@ -33,7 +33,7 @@ const outputTypes = createOutputTypes({
     EntityAiSignals: { description: "Descriptions and the directory-owned completeness metric (score contract 2.1)", at: ["Entity.aiSignals"] },
     EntityLinks: { description: "Where else this entity is served", at: ["Entity.links"] },
     OperatingStatus: {
-      description: "Open, temporarily closed (reopensOn) or permanently closed (closedOn)",
+      description: "Open, temporarily closed (reopensOn), permanently closed (closedOn), or unverified (since: no status stated and every fact stale)",
       at: ["Entity.operatingStatus", "AgentProfileEntity.operatingStatus"],
     },
     OperatingStatusValue: { description: "Whether the business operates", at: ["OperatingStatus.status"] },

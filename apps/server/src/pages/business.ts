@@ -75,12 +75,15 @@ function attributionLines(attributions: Profile["attributions"]): string {
   return attributions.map((a) => `<p class="attribution">${escapeHtml(a.text)} (<a href="${escapeHtml(a.url)}">${escapeHtml(a.licence)}</a>)</p>`).join("");
 }
 
-/** A closed business's page says so at the top, before anything a visitor might act on. */
+/** A closed (or unverified) business's page says so at the top, before anything a visitor might act on. */
 function closureNotice(status: Profile["operatingStatus"]): string {
   if (status.status === "permanently_closed")
     return `<p class="closure" role="status"><strong>Permanently closed</strong> since ${escapeHtml(status.closedOn ?? "")}</p>`;
   if (status.status === "temporarily_closed") {
     return `<p class="closure" role="status"><strong>Temporarily closed</strong>${status.reopensOn ? `, reopening ${escapeHtml(status.reopensOn)}` : ""}</p>`;
+  }
+  if (status.status === "unverified") {
+    return `<p class="closure" role="status"><strong>Unverified</strong> since ${escapeHtml(status.since?.slice(0, 10) ?? "")}: every fact below is past its useful life and no one has said the business is open. Check before you go.</p>`;
   }
   return "";
 }

@@ -131,7 +131,7 @@ export function toolText(result: Record<string, unknown>): string {
  * operatingStatus and freshness fields in the text (structuredContent keeps both).
  */
 export function standingLine(profile: Record<string, unknown>): string {
-  const status = (profile.operatingStatus ?? {}) as { status?: string; closedOn?: string; reopensOn?: string };
+  const status = (profile.operatingStatus ?? {}) as { status?: string; closedOn?: string; reopensOn?: string; since?: string };
   const freshness = (profile.freshness ?? {}) as { lastVerifiedAt?: string | null; staleCount?: number };
   const claims = Array.isArray(profile.claims) ? (profile.claims as { property?: string; stale?: boolean }[]) : [];
   const closure =
@@ -139,7 +139,9 @@ export function standingLine(profile: Record<string, unknown>): string {
       ? `PERMANENTLY CLOSED${status.closedOn ? ` since ${status.closedOn}` : ""}`
       : status.status === "temporarily_closed"
         ? `TEMPORARILY CLOSED${status.reopensOn ? `, reopens ${status.reopensOn}` : ""}`
-        : "open";
+        : status.status === "unverified"
+          ? `UNVERIFIED since ${status.since?.slice(0, 10) ?? "unknown"} (no one states it open and every fact is stale: check before sending anyone)`
+          : "open";
   const stale = [...new Set(claims.filter((claim) => claim.stale).map((claim) => String(claim.property)))];
   const staleCount = freshness.staleCount ?? stale.length;
   const staleText = staleCount === 0 ? "no stale facts" : `${staleCount} stale fact${staleCount === 1 ? "" : "s"} (${stale.join(", ")}: check or say how old)`;

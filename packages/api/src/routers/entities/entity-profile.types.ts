@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CLAIM_PROPERTIES, CLAIM_VERIFICATIONS, OPERATING_STATUSES, PLAN_TIERS } from "@directory/db/enums";
+import { CLAIM_PROPERTIES, CLAIM_VERIFICATIONS, OPERATING_STANDINGS, PLAN_TIERS } from "@directory/db/enums";
 import type { CacheScope } from "../../procedures/meta";
 import { cleanedJson, ownerList, ZOwnerLongText, ZOwnerText, ZOwnerTextList } from "../../services/shared/owner-text-schemas";
 
@@ -91,8 +91,15 @@ export const ZEntityProfile = z.object({
   services: ZOwnerTextList,
   structuredData: cleanedJson(z.record(z.string(), z.unknown())).describe("schema.org JSON-LD (LocalBusiness subtype)"),
   operatingStatus: z
-    .object({ status: z.enum(OPERATING_STATUSES), closedOn: z.string().optional(), reopensOn: z.string().optional() })
-    .describe("open unless a claim says otherwise; a permanently_closed business is in no list, search or feed, but its profile still answers"),
+    .object({
+      status: z.enum(OPERATING_STANDINGS),
+      closedOn: z.string().optional(),
+      reopensOn: z.string().optional(),
+      since: z.string().optional().describe("unverified only: when the newest current fact went stale"),
+    })
+    .describe(
+      "open unless a claim says otherwise; a permanently_closed business is in no list, search or feed, but its profile still answers; unverified when no claim states it and every current fact is stale (nothing current supports open; since says from when)",
+    ),
   freshness: z.object({
     lastVerifiedAt: z
       .string()

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { OPERATING_STATUSES } from "@directory/db/enums";
+import { OPERATING_STANDINGS } from "@directory/db/enums";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZOwnerLongText, ZOwnerText } from "../../services/shared/owner-text-schemas";
 import { DECOMMISSIONED_RESPONSE } from "./entities.types";
@@ -19,8 +19,15 @@ export const ZAgentProfile = z.object({
     verified: z.boolean(),
     trustScore: z.number().min(0).max(100).describe("Mean confidence of the current claims, 0-100"),
     operatingStatus: z
-      .object({ status: z.enum(OPERATING_STATUSES), closedOn: z.string().optional(), reopensOn: z.string().optional() })
-      .describe("open unless a claim says otherwise; a permanently closed business is in no list, and agentInstructions says so first"),
+      .object({
+        status: z.enum(OPERATING_STANDINGS),
+        closedOn: z.string().optional(),
+        reopensOn: z.string().optional(),
+        since: z.string().optional().describe("unverified only: when the newest current fact went stale"),
+      })
+      .describe(
+        "open unless a claim says otherwise; a permanently closed business is in no list, and agentInstructions says so first; unverified when no claim states it and every current fact is stale (nothing current supports open; since says from when)",
+      ),
   }),
   contact: z.object({ phone: ZOwnerText, website: ZOwnerText, address: ZOwnerText }),
   actions: z.array(

@@ -2,7 +2,7 @@ import type { Claim, Db } from "@directory/db";
 import { requireServableBySlug, type BusinessRecord } from "./business-lookup";
 import { listAnsweredOwnerQuestions } from "./buyer-questions";
 import { listClaims } from "../claims/claims";
-import type { OperatingStatusValue } from "../claims/claim-values";
+import { standingOf, type Standing } from "../claims/freshness";
 import { describeOpeningHours } from "./opening-hours";
 import { publicUrls } from "../shared/public-urls";
 import { LEAD_CONSENT_RULE } from "../agents/agent-facts";
@@ -125,10 +125,13 @@ function actions(business: BusinessRecord, baseUrl: string) {
 }
 
 /** Said first, in the directory's words: an agent must not send anyone to a closed business. */
-function closureSentence(status: OperatingStatusValue): string {
+function closureSentence(status: Standing): string {
   if (status.status === "permanently_closed") return `This business closed permanently on ${status.closedOn}: do not send anyone there or submit leads to it. `;
   if (status.status === "temporarily_closed") {
     return `This business is temporarily closed${status.reopensOn ? ` until ${status.reopensOn}` : ""}: say so before suggesting a visit. `;
+  }
+  if (status.status === "unverified") {
+    return `Nothing current says this business is open: every fact here went stale by ${status.since.slice(0, 10)} and no one has stated its status since; say so and suggest checking before a visit. `;
   }
   return "";
 }
@@ -146,7 +149,7 @@ export async function getAgentProfile(db: Db, params: AgentProfileParams) {
     listAnsweredOwnerQuestions(db, { businessId: business.id, limit: MAX_OWNER_INTENTS }),
   ]);
   const current = new Map(currentClaims.map((claim) => [claim.property, claim]));
-  const operatingStatus = (current.get("operatingStatus")?.value as OperatingStatusValue | undefined) ?? { status: "open" as const };
+  const operatingStatus = standingOf(currentClaims, new Date());
   const ownerIntents = ownerQuestions.map((q) => ({
     query: q.question,
     answer: q.answer ?? "",

@@ -2,7 +2,7 @@ import { isVouched, type Claim, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import { findBusinessById, requireServable, requireServableBySlug, type BusinessRecord } from "./business-lookup";
 import { listClaims, toPublicClaim } from "../claims/claims";
-import { staleAfterOf } from "../claims/freshness";
+import { staleAfterOf, standingOf } from "../claims/freshness";
 import { businessAsOf, claimsAsOf } from "./as-of";
 import { attributionsFor } from "../registry/attribution";
 import { SCORE_CONTRACT_VERSION } from "../search/disclosures";
@@ -54,12 +54,6 @@ function assertHistoryAllowed(params: EntityProfileParams): void {
 
 function staleAt(claim: Claim, at: Date): boolean {
   return staleAfterOf(claim.property, claim.observedAt) <= at;
-}
-
-/** The operating status the current claim states; a business with no such claim is open. */
-function operatingStatusOf(held: readonly Claim[]): { status: "open" | "temporarily_closed" | "permanently_closed"; closedOn?: string; reopensOn?: string } {
-  const claim = held.find((row) => row.property === "operatingStatus" && row.supersededAt === null);
-  return (claim?.value as ReturnType<typeof operatingStatusOf> | undefined) ?? { status: "open" };
 }
 
 /** lastVerifiedAt: the newest fact a person vouched for (admin-verified or the owner's); staleCount: current facts past their useful life. */
@@ -119,7 +113,10 @@ async function buildEntityProfile(db: Db, params: { business: BusinessRecord; hi
     },
     services: business.services,
     structuredData: toJsonLd(business, baseUrl),
-    operatingStatus: operatingStatusOf(held),
+    operatingStatus: standingOf(
+      held.filter((claim) => claim.supersededAt === null),
+      asOf ?? new Date(),
+    ),
     freshness: freshnessOf(claims),
     claims,
     attributions: attributionsFor(claims),
