@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { SingleBar, Presets } from "cli-progress";
-import { importRegistry, IMPORT_SOURCE_PATTERN, scanOsmExtract, type ImportSummary } from "@directory/api";
+import { importFeed, IMPORT_SOURCE_PATTERN, osmRegistryFeed, type ImportSummary } from "@directory/api";
 import { createDatabase, migrate } from "@directory/db";
 import { choreDatabaseOptions } from "./env";
 
@@ -38,15 +38,18 @@ export function registerImportCommands(program: Command): void {
       const database = await createDatabase(databaseOptions);
       try {
         log(`reading ${file} ...`);
-        const scan = await scanOsmExtract(file, { source: options.source });
-        log(`read ${scan.elements} elements: ${scan.records.length} businesses in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+        // The whole file is read once first (a bad one fails here, before anything is written);
+        // then its businesses are written as they are read again, so memory stays flat.
+        const feed = osmRegistryFeed(file, { source: options.source });
+        const survey = await feed.survey();
+        log(`read ${survey.elements} elements: ${survey.candidates} business candidates in ${((performance.now() - started) / 1000).toFixed(1)} s`);
         await migrate(database);
         const bar = new SingleBar(
           { format: "importing [{bar}] {percentage}% | {value}/{total} businesses", stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000 },
           Presets.shades_classic,
         );
-        if (!options.json) bar.start(scan.records.length, 0);
-        const summary = await importRegistry(database.db, scan, {
+        if (!options.json) bar.start(survey.candidates, 0);
+        const summary = await importFeed(database.db, feed, {
           source: options.source,
           dryRun: options.dryRun,
           allowRemovals: options.allowRemovals,

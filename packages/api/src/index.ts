@@ -51,10 +51,11 @@ export type { WebhookConfig } from "./context";
 export { seedDemoWorld } from "./seed-demo-world";
 export { isDatabaseEmpty, type SeedOptions } from "@directory/db/seed";
 /** Registry imports (OpenStreetMap first), for the admin CLI and the bench. */
-export { importRegistry, type ImportSummary } from "./services/registry/import-registry";
+export { importFeed, importRegistry, type ImportSummary } from "./services/registry/import-registry";
 export { SOURCE_PATTERN as IMPORT_SOURCE_PATTERN } from "./services/registry/registry-record";
 export { scanOsmExtract } from "./services/registry/osm/scan-osm";
-export type { RegistryScan } from "./services/registry/registry-record";
+export { osmRegistryFeed } from "./services/registry/osm/osm-feed";
+export type { RegistryFeed, RegistryScan } from "./services/registry/registry-record";
 export { seedDemoDocuments } from "./services/graph/demo-documents";
 export {
   ingestDocuments,

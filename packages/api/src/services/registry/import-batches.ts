@@ -12,22 +12,39 @@ export async function relaxedCommit(tx: Db): Promise<void> {
   await tx.execute(sql`set local synchronous_commit = off`);
 }
 
-/** Runs work over items with at most `concurrency` at once, in order of start; the first failure stops the rest. */
-export async function forEachConcurrently<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      const item = items[next++]!;
-      try {
-        await work(item);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+/**
+ * Batches in flight, at most `concurrency` at once: start() waits for a free slot, so the reader
+ * that produces batches never runs more than that ahead of the database. The first failure is
+ * thrown by the next start() or by drain(), and no batch starts after it.
+ */
+export class BatchesInFlight {
+  private readonly running = new Set<Promise<void>>();
+  private failure: { error: unknown } | null = null;
+
+  constructor(private readonly concurrency: number) {}
+
+  async start(work: () => Promise<void>): Promise<void> {
+    while (this.running.size >= Math.max(1, this.concurrency) && !this.failure) await Promise.race(this.running);
+    this.throwIfFailed();
+    const running: Promise<void> = work().then(
+      () => void this.running.delete(running),
+      (error: unknown) => {
+        this.running.delete(running);
+        this.failure ??= { error };
+      },
+    );
+    this.running.add(running);
+  }
+
+  /** Waits for every batch started; throws the first failure. */
+  async drain(): Promise<void> {
+    while (this.running.size > 0) await Promise.race(this.running);
+    this.throwIfFailed();
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure) throw this.failure.error;
+  }
 }
 
 /**

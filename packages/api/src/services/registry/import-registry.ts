@@ -1,33 +1,13 @@
-import type { ClaimProperty, Db } from "@directory/db";
+import type { Db } from "@directory/db";
 import { insertMissingCategories } from "@directory/db/seed";
 import { DomainError } from "../../errors";
-import { createBusinesses } from "../claims/business-creation";
-import { writeClaims, type NewClaim } from "../claims/claim-writes";
-import { setInService } from "../claims/lifecycle";
-import { recordEntityUpdates, type EntityUpdate } from "../claims/outbox";
-import { forEachConcurrently, relaxedCommit, withRetryOnRace } from "./import-batches";
+import { applyBatch, COUNTED, type BatchContext } from "./import-batch";
+import { BatchesInFlight, relaxedCommit, withRetryOnRace } from "./import-batches";
+import { RecordIdSet } from "./record-id-set";
 import { ensureCities } from "./registry-cities";
-import { SOURCE_PATTERN, type RegistryRecord, type RegistryScan } from "./registry-record";
-import { matchMovedRecords } from "./registry-matching";
-import { knownRecords, plannedRemovals, rekeyMovedRecords, removeMissing, upsertRecords } from "./registry-record-rows";
-
-/** The properties a registry speaks for: one it listed before and lists no more is retracted (null). */
-const REGISTRY_PROPERTIES = [
-  "name",
-  "category",
-  "city",
-  "coordinates",
-  "address",
-  "postalCode",
-  "phone",
-  "website",
-  "email",
-  "description",
-  "openingHours",
-  "openingHoursText",
-] as const satisfies readonly ClaimProperty[];
-
-const ABSENT: Partial<Record<ClaimProperty, unknown>> = { openingHours: [] };
+import { addCounts, SOURCE_PATTERN, type RegistryFeed, type RegistryRecord, type RegistryScan, type ScanCounts } from "./registry-record";
+import { heldRecords, MovedRecords, type HeldRecords } from "./registry-matching";
+import { removeRecords, unlistedInService } from "./registry-record-rows";
 
 export const DEFAULT_BATCH_SIZE = 500;
 
@@ -52,7 +32,7 @@ export interface ImportOptions {
   concurrency?: number;
   /** Lets the import remove more than MAX_REMOVED_SHARE of the source's records in the area (`--allow-removals`). */
   allowRemovals?: boolean;
-  /** Called after each committed batch with the records done so far. */
+  /** Called after each committed batch with the records done so far, and the most there can be. */
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -73,60 +53,76 @@ export interface ImportSummary {
 
 class DryRunRollback extends Error {}
 
-/**
- * Applies a registry scan as a diff. Each batch of records is one transaction: new records add
- * businesses, known ones write their facts through the claim write path (a fact equal to what the
- * source said last is no change), records back after a removal reactivate their business. Only
- * when every batch is in do records of the same source inside the scan's area that the scan no
- * longer has take their businesses out of service (removed_from_source), so a run that fails
- * half-way removes nothing, and running it again (a diff) finishes it. An import that would remove
- * more than MAX_REMOVED_SHARE of them is refused before anything is written, unless allowRemovals.
- * Each business that changes gets exactly one entity.updated.
- */
+/** Applies records held in memory (tests, small registries) as a diff: importFeed over them. */
 export async function importRegistry(db: Db, scan: RegistryScan, options: ImportOptions): Promise<ImportSummary> {
+  return importFeed(db, feedOfScan(scan, options.source, options.batchSize ?? DEFAULT_BATCH_SIZE), options);
+}
+
+/**
+ * Applies a registry feed as a diff, streaming: records are written a batch at a time as the feed
+ * gives them, each batch one transaction (import-batch.ts), so memory does not grow with the feed
+ * and a run killed half-way leaves whole batches only. Records whose id is new but which continue
+ * a held one take it over (registry-matching.ts). Only when every batch is in do records of the
+ * same source inside the feed's area that it no longer lists take their businesses out of service
+ * (removed_from_source), so a run that fails half-way removes nothing, and running it again (a
+ * diff) finishes it. An import that would remove more than MAX_REMOVED_SHARE of them is refused
+ * before anything is written, unless allowRemovals.
+ */
+export async function importFeed(db: Db, feed: RegistryFeed, options: ImportOptions): Promise<ImportSummary> {
   const { source, dryRun = false, batchSize = DEFAULT_BATCH_SIZE, at = new Date() } = options;
   if (!SOURCE_PATTERN.test(source)) throw new Error(`Invalid source "${source}": lower-case letters, digits, dots and dashes, at most 40 characters`);
+  // The whole file is read once before anything is written: a bad one fails here.
+  const survey = await feed.survey();
   const summary: ImportSummary = {
     source,
     dryRun,
-    elements: scan.elements,
-    records: scan.records.length,
+    elements: survey.elements,
+    records: 0,
     ...{ added: 0, changed: 0, unchanged: 0, removed: 0, reactivated: 0 },
-    ...{ skipped: scan.skipped, unmappedTags: scan.unmappedTags, unparsedOpeningHours: scan.unparsedOpeningHours },
+    ...{ skipped: { ...survey.skipped }, unmappedTags: survey.unmappedTags, unparsedOpeningHours: { ...survey.unparsedOpeningHours } },
   };
-  const seen = new Set<string>();
-  for (const { recordId } of scan.records) {
-    if (seen.has(recordId))
-      throw new DomainError("INVALID_INPUT", `Record ${recordId} appears twice in the records of source "${source}": one record is one business`);
-    seen.add(recordId);
-  }
-  // A source cannot have seen a business after the import that writes it down.
-  const records = scan.records.map((record) => (record.observedAt > at ? { ...record, observedAt: at } : record));
-  const batches: RegistryRecord[][] = [];
-  for (let start = 0; start < records.length; start += batchSize) batches.push(records.slice(start, start + batchSize));
-  let done = 0;
   const run = async (inTransaction: <T>(work: (tx: Db) => Promise<T>) => Promise<T>, concurrency: number) => {
-    const context = await inTransaction(async (tx): Promise<BatchContext> => {
-      const moved = await matchMovedRecords(tx, scan, source);
-      // Before any batch: a refused import has written nothing.
-      const planned = await plannedRemovals(tx, scan, source, new Set(moved.values()));
-      if (!options.allowRemovals && planned.removed > MAX_REMOVED_SHARE * planned.inService) throw removalsRefused(source, planned);
-      await insertMissingCategories(tx);
-      // Every city first, in one transaction: batches running side by side then never wait on
-      // each other's new cities.
-      const citySlugs = await ensureCities(
-        tx,
-        records.map((record) => record.city),
-      );
-      return { source, at, citySlugs, moved };
-    });
-    await forEachConcurrently(batches, concurrency, async (batch) => {
-      const counts = await withRetryOnRace(() => inTransaction((tx) => applyBatch(tx, batch, context)));
-      for (const key of COUNTED) summary[key] += counts[key];
-      done += batch.length;
-      options.onProgress?.(done, records.length);
-    });
-    summary.removed = await inTransaction((tx) => removeMissing(tx, scan, source, at));
+    const held = await inTransaction((tx) => heldRecords(tx, source, survey.area, survey.listed));
+    if (!options.allowRemovals) await refuseMassRemoval(feed, held, source);
+    await inTransaction((tx) => insertMissingCategories(tx));
+    const citySlugs = new Map<number, string>();
+    const moved = new MovedRecords(held);
+    const inFlight = new BatchesInFlight(concurrency);
+    const counts: ScanCounts = { skipped: {}, unmappedTags: {}, unparsedOpeningHours: {} };
+    let done = 0;
+    let pending: RegistryRecord[] = [];
+    const send = async (records: RegistryRecord[]) => {
+      const newCities = records.map((record) => record.city).filter((city) => !citySlugs.has(city.id));
+      if (newCities.length > 0) {
+        // New cities in a transaction of their own once the batches in flight are in: batches side
+        // by side then never wait on each other's new cities.
+        await inFlight.drain();
+        for (const [id, slug] of await inTransaction((tx) => ensureCities(tx, newCities))) citySlugs.set(id, slug);
+      }
+      const context: BatchContext = { source, at, citySlugs, moved: moved.match(records) };
+      summary.records += records.length;
+      await inFlight.start(async () => {
+        const batchCounts = await withRetryOnRace(() => inTransaction((tx) => applyBatch(tx, records, context)));
+        for (const key of COUNTED) summary[key] += batchCounts[key];
+        done += records.length;
+        options.onProgress?.(done, survey.candidates);
+      });
+    };
+    await feed.stream(async (records) => {
+      // A source cannot have seen a business after the import that writes it down.
+      for (const record of records) pending.push(record.observedAt > at ? { ...record, observedAt: at } : record);
+      while (pending.length >= batchSize) await send(pending.splice(0, batchSize));
+    }, counts);
+    if (pending.length > 0) await send(pending);
+    pending = [];
+    await inFlight.drain();
+    addCounts(summary.skipped, counts.skipped);
+    addCounts(summary.unparsedOpeningHours, counts.unparsedOpeningHours);
+    // Last, in batches: a run killed here has removed some; run again, it removes the rest.
+    const gone = await inTransaction((tx) => unlistedInService(tx, source, survey.area, survey.listed));
+    for (let start = 0; start < gone.length; start += batchSize) {
+      summary.removed += await inTransaction((tx) => removeRecords(tx, source, gone.slice(start, start + batchSize), at));
+    }
   };
   if (!dryRun) {
     await run((work) => db.transaction((tx) => relaxedCommit(tx).then(() => work(tx))), options.concurrency ?? 1);
@@ -143,6 +139,38 @@ export async function importRegistry(db: Db, scan: RegistryScan, options: Import
   return summary;
 }
 
+/**
+ * The MAX_REMOVED_SHARE guard, before anything is written. Most imports list nearly every held
+ * record and pass at once; only when more are unlisted does it matter how many of them records
+ * with new ids continue, which one read of the feed, writing nothing, tells.
+ */
+async function refuseMassRemoval(feed: RegistryFeed, held: HeldRecords, source: string): Promise<void> {
+  const limit = MAX_REMOVED_SHARE * held.inService;
+  if (held.unlistedInService <= limit) return;
+  const moved = new MovedRecords(held);
+  await feed.stream(async (records) => void moved.match(records), { skipped: {}, unmappedTags: {}, unparsedOpeningHours: {} });
+  const removed = held.unlistedInService - moved.continuedInService;
+  if (removed > limit) throw removalsRefused(source, { removed, inService: held.inService });
+}
+
+/** Records held in memory as a feed: their ids listed, each twice-listed one refused before anything is written. */
+function feedOfScan(scan: RegistryScan, source: string, batchSize: number): RegistryFeed {
+  return {
+    async survey() {
+      const listed = new RecordIdSet();
+      for (const { recordId } of scan.records) {
+        if (!listed.add(recordId))
+          throw new DomainError("INVALID_INPUT", `Record ${recordId} appears twice in the records of source "${source}": one record is one business`);
+      }
+      const { area, elements, skipped, unmappedTags, unparsedOpeningHours } = scan;
+      return { area, elements, candidates: scan.records.length, listed, skipped, unmappedTags, unparsedOpeningHours };
+    },
+    async stream(take) {
+      for (let start = 0; start < scan.records.length; start += batchSize) await take(scan.records.slice(start, start + batchSize));
+    },
+  };
+}
+
 function removalsRefused(source: string, planned: { removed: number; inService: number }): DomainError {
   return new DomainError(
     "CONFLICT",
@@ -150,88 +178,4 @@ function removalsRefused(source: string, planned: { removed: number; inService: 
       `more than ${MAX_REMOVED_SHARE * 100}%: is the file the whole area its header claims? Run it again with --allow-removals if these removals are meant`,
     { removed: planned.removed, inService: planned.inService },
   );
-}
-
-const COUNTED = ["added", "changed", "unchanged", "reactivated"] as const;
-type BatchCounts = Record<(typeof COUNTED)[number], number>;
-
-function claimsOf(record: RegistryRecord, citySlug: string, source: string, known: boolean): NewClaim[] {
-  const facts: Partial<Record<ClaimProperty, unknown>> = { ...record.facts, city: citySlug };
-  const provenance = { source, confidence: record.confidence, verification: "registry" as const, observedAt: record.observedAt, recordId: record.recordId };
-  return REGISTRY_PROPERTIES.flatMap((property): NewClaim[] => {
-    if (facts[property] !== undefined) return [{ property, value: facts[property], ...provenance }];
-    // A fact the source dropped: retracted, but only where this source had stated it.
-    return known ? [{ property, value: ABSENT[property] ?? null, ...provenance, ifSourceStated: true }] : [];
-  });
-}
-
-interface BatchContext {
-  source: string;
-  at: Date;
-  /** GeoNames id -> city slug, for every city of the scan (added before the batches). */
-  citySlugs: Map<number, string>;
-  /** New record id -> the held record it continues (registry-matching.ts). */
-  moved: Map<string, string>;
-}
-
-async function applyBatch(tx: Db, records: readonly RegistryRecord[], context: BatchContext): Promise<BatchCounts> {
-  const { source, at, citySlugs } = context;
-  const counts: BatchCounts = { added: 0, changed: 0, unchanged: 0, reactivated: 0 };
-  await rekeyMovedRecords(tx, source, records, context.moved);
-  const known = await knownRecords(
-    tx,
-    source,
-    records.map((record) => record.recordId),
-  );
-  const fresh = records.filter((record) => !known.has(record.recordId));
-  const existing = records.filter((record) => known.has(record.recordId));
-
-  const created = await createBusinesses(
-    tx,
-    fresh.map((record) => ({ label: `${source} ${record.recordId}`, claims: claimsOf(record, citySlugs.get(record.city.id)!, source, false) })),
-    at,
-  );
-  counts.added = created.length;
-
-  const written = await writeClaims(
-    tx,
-    existing.map((record) => {
-      const row = known.get(record.recordId)!;
-      return {
-        business: { id: row.business_id, slug: row.slug },
-        label: `${source} ${record.recordId}`,
-        claims: claimsOf(record, citySlugs.get(record.city.id)!, source, true),
-      };
-    }),
-    at,
-    { events: false },
-  );
-  const returning = existing.filter((record) => known.get(record.recordId)!.removed).map((record) => known.get(record.recordId)!.business_id);
-  const reactivated = new Set(await setInService(tx, returning, null, at, { onlyReason: "removed_from_source", events: false }));
-
-  const updates: EntityUpdate[] = [];
-  for (const record of existing) {
-    const row = known.get(record.recordId)!;
-    const recorded = written.get(row.business_id)?.recorded ?? [];
-    if (reactivated.has(row.business_id)) {
-      counts.reactivated += 1;
-      updates.push({ businessId: row.business_id, slug: row.slug, change: "status", properties: recorded });
-    } else if (recorded.length > 0) {
-      counts.changed += 1;
-      updates.push({ businessId: row.business_id, slug: row.slug, change: "claims", properties: recorded });
-    } else {
-      counts.unchanged += 1;
-    }
-  }
-  await recordEntityUpdates(tx, updates, at);
-  await upsertRecords(
-    tx,
-    source,
-    records,
-    new Map([
-      ...fresh.map((record, index) => [record.recordId, created[index]!.id] as const),
-      ...existing.map((record) => [record.recordId, known.get(record.recordId)!.business_id] as const),
-    ]),
-  );
-  return counts;
 }

@@ -2,61 +2,105 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@directory/db";
 import { distanceKm } from "@directory/db/gazetteer";
 import { kebab } from "@directory/db/seed";
-import type { RegistryScan } from "./registry-record";
+import { RecordIdSet } from "./record-id-set";
+import type { BoundingBox, RegistryRecord } from "./registry-record";
 
 /** How far a renamed-id record may be from the one it continues: a node redrawn as its building, a pin nudged. */
 export const SAME_PLACE_METRES = 150;
 /** Degrees around the area within which records we hold are considered (~1 km). */
 const AREA_MARGIN_DEGREES = 0.01;
+/** Held records read per query: the import never holds them all as rows. */
+const PAGE_ROWS = 10_000;
 
-interface HeldRecord {
+interface Orphan {
   record_id: string;
-  name: string;
   lat: number;
   lng: number;
+  /** In service inside the area itself: a removal, unless a record continues it. */
+  removable: boolean;
+}
+
+/** What the database holds of a source around a file's area, as the import needs it before writing. */
+export interface HeldRecords {
+  /** Held records the file still lists: a record under one of these ids continues itself. */
+  listed: RecordIdSet;
+  /** Held records the file no longer lists, by name (kebab): what a record with a new id may continue. */
+  orphansByName: Map<string, Orphan[]>;
+  /** Records in service inside the area, and how many of them the file no longer lists. */
+  inService: number;
+  unlistedInService: number;
+}
+
+/**
+ * Reads the source's records around the area page by page, keeping of each only its id (8 bytes,
+ * record-id-set.ts) unless the file no longer lists it: those few are kept whole, to be matched.
+ */
+export async function heldRecords(db: Db, source: string, area: BoundingBox | null, listedInFile: RecordIdSet): Promise<HeldRecords> {
+  const held: HeldRecords = { listed: new RecordIdSet(), orphansByName: new Map(), inService: 0, unlistedInService: 0 };
+  if (!area) return held;
+  let after = "";
+  for (;;) {
+    const rows = rowsOf<{ record_id: string; name: string; lat: number; lng: number; in_service_in_area: boolean }>(
+      await db.execute(sql`
+        select record_id, name, lat, lng,
+          (removed_at is null and lat between ${area.minLat} and ${area.maxLat} and lng between ${area.minLng} and ${area.maxLng}) as in_service_in_area
+        from registry_records
+        where source = ${source} and record_id > ${after}
+          and lat between ${area.minLat - AREA_MARGIN_DEGREES} and ${area.maxLat + AREA_MARGIN_DEGREES}
+          and lng between ${area.minLng - AREA_MARGIN_DEGREES} and ${area.maxLng + AREA_MARGIN_DEGREES}
+        order by record_id limit ${PAGE_ROWS}`),
+    );
+    for (const row of rows) {
+      if (row.in_service_in_area) held.inService++;
+      if (listedInFile.has(row.record_id)) {
+        held.listed.add(row.record_id);
+        continue;
+      }
+      if (row.in_service_in_area) held.unlistedInService++;
+      const key = kebab(row.name);
+      const orphan = { record_id: row.record_id, lat: row.lat, lng: row.lng, removable: row.in_service_in_area };
+      held.orphansByName.set(key, [...(held.orphansByName.get(key) ?? []), orphan]);
+    }
+    if (rows.length < PAGE_ROWS) return held;
+    after = rows[rows.length - 1]!.record_id;
+  }
 }
 
 /**
  * Records whose id is new to us but which continue one we hold: OSM ids are stable, yet an element
  * can be deleted and drawn again (a shop node becomes its building's way) and an extract can be
  * renumbered by the tool that cut it. Such a record matches a held record of the same source that
- * this scan no longer has, with the same name (case, accents and punctuation aside) within
- * SAME_PLACE_METRES; the nearest wins, each held record at most once. Without this, every such
- * business would be removed and added again: a new id, its history and owner edits lost.
- * Returns new record id -> held record id.
+ * the file no longer lists, with the same name (case, accents and punctuation aside) within
+ * SAME_PLACE_METRES; the nearest wins, each held record at most once, records taken in the file's
+ * order. Without this, every such business would be removed and added again: a new id, its
+ * history and owner edits lost.
  */
-export async function matchMovedRecords(db: Db, scan: RegistryScan, source: string): Promise<Map<string, string>> {
-  const area = scan.area;
-  if (!area) return new Map();
-  const held = rowsOf<HeldRecord>(
-    await db.execute(sql`
-      select record_id, name, lat, lng from registry_records
-      where source = ${source} and lat between ${area.minLat - AREA_MARGIN_DEGREES} and ${area.maxLat + AREA_MARGIN_DEGREES}
-        and lng between ${area.minLng - AREA_MARGIN_DEGREES} and ${area.maxLng + AREA_MARGIN_DEGREES}`),
-  );
-  const heldIds = new Set(held.map((record) => record.record_id));
-  const inScan = new Set(scan.records.map((record) => record.recordId));
-  const orphansByName = new Map<string, HeldRecord[]>();
-  for (const record of held) {
-    if (inScan.has(record.record_id)) continue;
-    const key = kebab(record.name);
-    orphansByName.set(key, [...(orphansByName.get(key) ?? []), record]);
-  }
-  const matches = new Map<string, string>();
-  const taken = new Set<string>();
-  for (const record of scan.records) {
-    if (heldIds.has(record.recordId)) continue;
-    const candidates = orphansByName.get(kebab(record.facts.name)) ?? [];
-    let best: { id: string; metres: number } | null = null;
-    for (const candidate of candidates) {
-      if (taken.has(candidate.record_id)) continue;
-      const metres = distanceKm(candidate.lat, candidate.lng, record.facts.coordinates.lat, record.facts.coordinates.lng) * 1000;
-      if (metres <= SAME_PLACE_METRES && (!best || metres < best.metres)) best = { id: candidate.record_id, metres };
+export class MovedRecords {
+  private readonly taken = new Set<string>();
+  /** Held records in service in the area that a record continues: not removals. */
+  continuedInService = 0;
+
+  constructor(private readonly held: HeldRecords) {}
+
+  /** New record id -> the held record id it continues, for one batch. */
+  match(records: readonly RegistryRecord[]): Map<string, string> {
+    const matches = new Map<string, string>();
+    if (this.held.orphansByName.size === 0) return matches;
+    for (const record of records) {
+      if (this.held.listed.has(record.recordId)) continue;
+      const candidates = this.held.orphansByName.get(kebab(record.facts.name)) ?? [];
+      let best: { orphan: Orphan; metres: number } | null = null;
+      for (const orphan of candidates) {
+        if (this.taken.has(orphan.record_id)) continue;
+        const metres = distanceKm(orphan.lat, orphan.lng, record.facts.coordinates.lat, record.facts.coordinates.lng) * 1000;
+        if (metres <= SAME_PLACE_METRES && (!best || metres < best.metres)) best = { orphan, metres };
+      }
+      if (best) {
+        matches.set(record.recordId, best.orphan.record_id);
+        this.taken.add(best.orphan.record_id);
+        if (best.orphan.removable) this.continuedInService++;
+      }
     }
-    if (best) {
-      matches.set(record.recordId, best.id);
-      taken.add(best.id);
-    }
+    return matches;
   }
-  return matches;
 }

@@ -2,13 +2,21 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@directory/db";
 import { setInService } from "../claims/lifecycle";
 import { textList } from "../shared/sql-lists";
-import type { RegistryRecord, RegistryScan } from "./registry-record";
+import type { RecordIdSet } from "./record-id-set";
+import type { BoundingBox, RegistryRecord } from "./registry-record";
+
+const PAGE_ROWS = 10_000;
 
 /*
  * The registry_records rows an import keeps: which record of a source stands for which business,
  * where it was and when the source last listed it. import-registry.ts reads and writes them batch
  * by batch through these.
  */
+
+export interface HeldRow {
+  record_id: string;
+  business_id: string;
+}
 
 export interface KnownRecord {
   record_id: string;
@@ -58,51 +66,43 @@ export async function upsertRecords(tx: Db, source: string, records: readonly Re
       is distinct from (excluded.name, excluded.lat, excluded.lng, excluded.observed_at, null)`);
 }
 
-/** Records of this source in service inside the scan's area: what its removals are weighed against. */
-async function inServiceInArea(tx: Db, scan: RegistryScan, source: string, lock: boolean): Promise<{ record_id: string; business_id: string }[]> {
-  // The scanner sets it: the header's bounding box, else the extent of the data (registry-record.ts).
-  const area = scan.area;
-  if (!area) return [];
-  return rowsOf<{ record_id: string; business_id: string }>(
-    await tx.execute(sql`
-      select record_id, business_id from registry_records
-      where source = ${source} and removed_at is null
-        and lat between ${area.minLat} and ${area.maxLat} and lng between ${area.minLng} and ${area.maxLng}
-      ${lock ? sql`for update` : sql``}`),
-  );
-}
-
-function missingFrom<T extends { record_id: string }>(scan: RegistryScan, rows: readonly T[], continued: ReadonlySet<string> = new Set()): T[] {
-  const present = new Set(scan.records.map((record) => record.recordId));
-  return rows.filter((row) => !present.has(row.record_id) && !continued.has(row.record_id));
-}
-
 /**
- * What removeMissing will take out of service once the batches are in, counted before any of
- * them: `continued` are the held records that new ones take over (registry-matching.ts).
+ * Records of this source in service inside the area that the file no longer lists, read page by
+ * page so that only these are held: what the import's last step takes out of service.
  */
-export async function plannedRemovals(
-  tx: Db,
-  scan: RegistryScan,
-  source: string,
-  continued: ReadonlySet<string>,
-): Promise<{ removed: number; inService: number }> {
-  const inArea = await inServiceInArea(tx, scan, source, false);
-  return { removed: missingFrom(scan, inArea, continued).length, inService: inArea.length };
+export async function unlistedInService(db: Db, source: string, area: BoundingBox | null, listed: RecordIdSet): Promise<HeldRow[]> {
+  // The scanner sets it: the header's bounding box, else the extent of the data (registry-record.ts).
+  if (!area) return [];
+  const gone: HeldRow[] = [];
+  let after = "";
+  for (;;) {
+    const rows = rowsOf<HeldRow>(
+      await db.execute(sql`
+        select record_id, business_id from registry_records
+        where source = ${source} and removed_at is null and record_id > ${after}
+          and lat between ${area.minLat} and ${area.maxLat} and lng between ${area.minLng} and ${area.maxLng}
+        order by record_id limit ${PAGE_ROWS}`),
+    );
+    for (const row of rows) if (!listed.has(row.record_id)) gone.push(row);
+    if (rows.length < PAGE_ROWS) return gone;
+    after = rows[rows.length - 1]!.record_id;
+  }
 }
 
-/** Records of this source inside the scan's area that it no longer has: their businesses leave service. */
-export async function removeMissing(tx: Db, scan: RegistryScan, source: string, at: Date): Promise<number> {
-  const gone = missingFrom(scan, await inServiceInArea(tx, scan, source, true));
-  if (gone.length === 0) return 0;
-  await tx.execute(sql`
-    update registry_records set removed_at = ${at.toISOString()}::timestamptz
-    where source = ${source} and record_id = any(${textList(gone.map((row) => row.record_id))})`);
+/** These records' businesses leave service (removed_from_source); one still in service is counted. */
+export async function removeRecords(tx: Db, source: string, records: readonly HeldRow[], at: Date): Promise<number> {
+  if (records.length === 0) return 0;
+  const removed = rowsOf<{ business_id: string }>(
+    await tx.execute(sql`
+      update registry_records set removed_at = ${at.toISOString()}::timestamptz
+      where source = ${source} and removed_at is null and record_id = any(${textList(records.map((row) => row.record_id))})
+      returning business_id`),
+  );
   await setInService(
     tx,
-    gone.map((row) => row.business_id),
+    removed.map((row) => row.business_id),
     "removed_from_source",
     at,
   );
-  return gone.length;
+  return removed.length;
 }

@@ -23,6 +23,8 @@ export class OsmFileError extends Error {
 export interface OsmVisitor {
   header?(header: OsmHeader, offset: number): void;
   element(element: OsmElement, offset: number): void;
+  /** After each data block's elements, awaited before the next block is read: a slow consumer holds the reading back. */
+  blockDone?(offset: number): Promise<void> | void;
 }
 
 /**
@@ -98,6 +100,7 @@ export async function readOsmPbf(file: string, options: DecodeOptions, visitor: 
       } else if (type === "OSMData") {
         const elements = decode(() => decodePrimitiveBlock(blobContent(blob), options));
         for (const element of elements) visitor.element(element, block);
+        await visitor.blockDone?.(block);
       }
       // Another type is not ours to read: the format says to skip it.
     }
