@@ -4,7 +4,7 @@ import { agencies, agencyMembers } from "@directory/db";
 import { startTestSmtpServer, type TestSmtpServer } from "@directory/api/testing";
 import { sessionHeaders, trpcCall, trpcData } from "./account-http-fixtures";
 import { getPage, OWN_ORIGIN, postForm, signInThroughPages, type PageSession } from "./account-pages-fixtures";
-import { addListing, buttonsNamed, codeInMail } from "./claim-pages-fixtures";
+import { addListing, buttonsNamed, codeInMail, startLoopbackSite, wrongCode } from "./claim-pages-fixtures";
 import { startTestServer, type TestServer } from "./testing";
 
 /**
@@ -165,6 +165,26 @@ describe("the agency pages", () => {
     expect((await getPage(server.url, agencyPage(), owner.cookie)).body).toContain(
       `<a href="/dashboard/business/${listing.slug}">Claimed For Agency Dental</a>`,
     );
+  });
+
+  it("keeps the agency a claim is for when a website check fails or a code is wrong: the new token or code is for it too", async () => {
+    const site = await startLoopbackSite();
+    try {
+      const listing = await addListing(server, { name: "Kept For Agency Dental", website: site.home, email: "desk@kept-for.example" });
+      const agencyField = `<input type="hidden" name="agencySlug" value="${agencySlug}">`;
+      expect((await post(member, `/business/${listing.slug}/claim/website`, { agencySlug })).status).toBe(200);
+      const notFound = await post(member, `/business/${listing.slug}/claim/website/verify`);
+      expect(notFound.status).toBe(409);
+      expect(notFound.body).toMatch(new RegExp(`claim/website">[^]*?${agencyField}<button type="submit" class="secondary">Get a new website token<`));
+
+      expect((await post(member, `/business/${listing.slug}/claim/email`, { agencySlug })).status).toBe(200);
+      const code = codeInMail((await smtp.nextMail("desk@kept-for.example")).text);
+      const wrong = await post(member, `/business/${listing.slug}/claim/email/verify`, { code: wrongCode(code) });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body).toMatch(new RegExp(`claim/email">[^]*?${agencyField}<button type="submit" class="secondary">Send code<`));
+    } finally {
+      await site.close();
+    }
   });
 
   it("shows a developer key once, revokes it, removes a member and keeps the last owner", async () => {

@@ -155,18 +155,18 @@ ${postButton(me, claimPath(status.business.slug, "/website/verify"), "Verify")}
 ${backLinks(status)}`;
 }
 
-/** The answer to a website check that did not find the token (or could not look): why, Verify again, or a new token. */
-export function tokenNotFoundMain(status: ClaimStatus, me: Me, heading: string, message: string): string {
+/** The answer to a website check that did not find the token (or could not look): why, Verify again, or a new token (for whom the waiting one was). */
+export function tokenNotFoundMain(status: ClaimStatus, me: Me, heading: string, message: string, claimFor?: AgencyChoice): string {
   return `<h1>${escapeHtml(heading)}</h1>
 <p class="notice error">${escapeHtml(message)}</p>
 <p>Put the token in place, then verify again. It is kept only as a hash, so it cannot be shown again: if you no longer have it, get a new one (the old one then stops working).</p>
 ${postButton(me, claimPath(status.business.slug, "/website/verify"), "Verify")}
-${postButton(me, claimPath(status.business.slug, "/website"), "Get a new website token", "secondary")}
+${postButton(me, claimPath(status.business.slug, "/website"), "Get a new website token", "secondary", claimForField(claimFor))}
 ${backLinks(status)}`;
 }
 
-/** The answer to "Send code", and to a wrong code: the Code field and one Verify button. */
-export function codeMain(status: ClaimStatus, me: Me, answer: { sent: SentCode; claimFor?: AgencyChoice } | { error: string }): string {
+/** The answer to "Send code", and to a wrong code: the Code field and one Verify button; a new code is for whom the claim is. */
+export function codeMain(status: ClaimStatus, me: Me, answer: ({ sent: SentCode } | { error: string }) & { claimFor?: AgencyChoice }): string {
   const news =
     "sent" in answer
       ? `<p class="notice" role="status">We mailed a 6-digit code to <strong>${escapeHtml(answer.sent.sentTo)}</strong>, the listing's address. It works until ${timeText(answer.sent.expiresAt)}, for 5 tries.${answer.claimFor ? ` You are claiming for <strong>${escapeHtml(answer.claimFor.name)}</strong>.` : ""}</p>`
@@ -174,7 +174,7 @@ export function codeMain(status: ClaimStatus, me: Me, answer: { sent: SentCode; 
   return `<h1>Enter the code for ${escapeHtml(status.business.name)}</h1>${news}
 ${codeForm(status, me, "Verify", "error" in answer ? answer.error : undefined)}
 <p>No mail after a few minutes? Check the spam folder, or send a new code (the one before then stops working).</p>
-${postButton(me, claimPath(status.business.slug, "/email"), "Send code", "secondary", claimForField("sent" in answer ? answer.claimFor : undefined))}
+${postButton(me, claimPath(status.business.slug, "/email"), "Send code", "secondary", claimForField(answer.claimFor))}
 ${backLinks(status)}`;
 }
 

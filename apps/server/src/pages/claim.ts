@@ -2,7 +2,7 @@ import type { Request, Response } from "express";
 import { TRPCError } from "@trpc/server";
 import { toPublicError } from "@directory/api";
 import { formField, sendPrivatePage, signedInPerson, type AccountCallers } from "./account-parts";
-import { claimMain, codeMain, reviewMain, tokenMain, tokenNotFoundMain, type AgencyChoice, type ClaimPageOptions } from "./claim-views";
+import { claimMain, codeMain, reviewMain, tokenMain, tokenNotFoundMain, type AgencyChoice, type ClaimPageOptions, type ClaimStatus } from "./claim-views";
 import type { Caller } from "./errors";
 
 /**
@@ -32,6 +32,15 @@ async function readView(extras: Caller, slug: string) {
 async function agencyChoices(extras: Caller, chosen: unknown): Promise<{ agencies: AgencyChoice[]; claimFor?: AgencyChoice }> {
   const agencies = (await extras.account.agencies.list()).map(({ slug, name }) => ({ slug, name }));
   return { agencies, claimFor: agencies.find((agency) => agency.slug === chosen) };
+}
+
+/**
+ * Whom the person's waiting claim of this method is for (an agency they still belong to), so that
+ * a new token or code after a failed check is asked for the same agency, not silently for the person.
+ */
+async function pendingClaimFor(extras: Caller, status: ClaimStatus, method: "website" | "email"): Promise<AgencyChoice | undefined> {
+  const agencySlug = status.pending.find((claim) => claim.method === method)?.agencySlug;
+  return agencySlug ? (await agencyChoices(extras, agencySlug)).claimFor : undefined;
 }
 
 async function sendClaimPage(req: Request, res: Response, extras: Caller, httpStatus: number, options: ClaimPageOptions = {}): Promise<void> {
@@ -95,7 +104,8 @@ export async function verifyWebsiteClaim(req: Request, res: Response, { caller, 
       return sendPrivatePage(res, refusal.status, `Claim ${status.business.name}`, claimMain(status, me, { notice: { text: refusal.message, error: true } }));
     // 403 is the site refused as not public, or this form's CSRF token or Origin: either way the site was not looked at.
     const heading = refusal.status === 409 ? "The token was not found" : "The website was not checked";
-    return sendPrivatePage(res, refusal.status, heading, tokenNotFoundMain(status, me, heading, refusal.message));
+    const claimFor = await pendingClaimFor(extras, status, "website");
+    return sendPrivatePage(res, refusal.status, heading, tokenNotFoundMain(status, me, heading, refusal.message, claimFor));
   }
   seeOther(res, "/dashboard");
 }
@@ -123,7 +133,12 @@ export async function verifyEmailCode(req: Request, res: Response, { caller, ext
     const refusal = refusalOf(error);
     if (refusal.status !== 400) return answerConflict(req, res, extras, error);
     const { me, status } = await readView(extras, slug);
-    return sendPrivatePage(res, 400, "Enter the code", codeMain(status, me, { error: refusal.message }));
+    return sendPrivatePage(
+      res,
+      400,
+      "Enter the code",
+      codeMain(status, me, { error: refusal.message, claimFor: await pendingClaimFor(extras, status, "email") }),
+    );
   }
   seeOther(res, "/dashboard");
 }

@@ -71,6 +71,10 @@ describe("claiming a listing for an agency", () => {
     const code = await mailedCode(member, shop.slug, shop.mailbox, agencySlug.toUpperCase());
     expect(await claimsOf(shop.id, member.accountId)).toEqual([{ method: "email", status: "pending", agencyId: await agencyId() }]);
     expect(await accessOf(shop.id)).toEqual([]);
+    // The claim page keeps the agency when the person asks for a new code.
+    expect((await claimCaller(database, smtp, member).ownership.claimStatus({ slug: shop.slug })).pending).toEqual([
+      expect.objectContaining({ method: "email", agencySlug }),
+    ]);
 
     await claimCaller(database, smtp, member).ownership.verifyEmailCode({ slug: shop.slug, code });
     expect(await ownersOf(shop.id)).toEqual([member.accountId]);

@@ -64,7 +64,7 @@ describe("proving a listing by its email", () => {
     expect(stored.secretHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(code);
     expect((await claimCaller(database, smtp, person).ownership.claimStatus({ slug: listing.slug })).pending).toEqual([
-      { method: "email", status: "pending", expiresAt: stored.expiresAt!.toISOString(), attemptsLeft: 5 },
+      { method: "email", status: "pending", expiresAt: stored.expiresAt!.toISOString(), attemptsLeft: 5, agencySlug: null },
     ]);
 
     for (const left of [4, 3, 2, 1]) {

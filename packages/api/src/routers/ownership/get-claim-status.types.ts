@@ -14,6 +14,7 @@ export const ZGetClaimStatusOutput = z.object({
         status: z.literal("pending"),
         expiresAt: z.string().nullable().describe("ISO time the token or code stops working; null for a review"),
         attemptsLeft: z.number().int().nullable().describe("Tries left for an email code; null otherwise"),
+        agencySlug: z.string().nullable().describe("The agency the claim is made for (one of yours when you started it); null: for yourself"),
       }),
     )
     .describe("The person's claims on this listing still waiting (never a token or code)"),

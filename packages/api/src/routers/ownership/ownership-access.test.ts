@@ -62,7 +62,7 @@ describe("a listing that has an owner", () => {
     expect(await as.claimStatus({ slug: owned.slug })).toMatchObject({
       openToSelfProof: false,
       isOwner: false,
-      pending: [{ method: "review", status: "pending", expiresAt: null, attemptsLeft: null }],
+      pending: [{ method: "review", status: "pending", expiresAt: null, attemptsLeft: null, agencySlug: null }],
     });
     expect(await refusal(claimCaller(database, smtp, owner).ownership.requestReview({ slug: owned.slug, evidence: "mine" }))).toEqual({
       code: "CONFLICT",

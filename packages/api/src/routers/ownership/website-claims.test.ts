@@ -70,7 +70,7 @@ describe("proving a listing by its website", () => {
 
     const status = await claimCaller(database, smtp, person).ownership.claimStatus({ slug: listing.slug });
     expect(status).toMatchObject({ openToSelfProof: true, isOwner: false, website: `${site.origin}/`, hasEmail: true });
-    expect(status.pending).toEqual([{ method: "website", status: "pending", expiresAt: started.expiresAt, attemptsLeft: null }]);
+    expect(status.pending).toEqual([{ method: "website", status: "pending", expiresAt: started.expiresAt, attemptsLeft: null, agencySlug: null }]);
     expect(JSON.stringify(status)).not.toContain(started.token);
 
     site.routes.set("/", homePage(`<META content='${started.token}' data-x="a>b" NAME=Business-Directory-Verification />`));

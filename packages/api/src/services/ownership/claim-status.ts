@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import { ownershipClaims, type Db, type OwnershipMethod } from "@directory/db";
+import { agencies, ownershipClaims, type Db, type OwnershipMethod } from "@directory/db";
 import { isOpenToSelfProof, isOwner } from "../claims/ownership";
 import { EMAIL_CODE_TRIES } from "./email-codes";
 import { listingContact } from "./listing-contact";
@@ -14,14 +14,22 @@ export interface ClaimStatus {
   /** Whether the listing has an email a code can go to (the address itself is shown masked when a code is sent). */
   hasEmail: boolean;
   /** The person's claims on the listing still waiting: a token to place, a code to enter, a review to be decided. */
-  pending: { method: Exclude<OwnershipMethod, "operator" | "invitation">; status: "pending"; expiresAt: Date | null; attemptsLeft: number | null }[];
+  pending: {
+    method: Exclude<OwnershipMethod, "operator" | "invitation">;
+    status: "pending";
+    expiresAt: Date | null;
+    attemptsLeft: number | null;
+    /** The agency the claim is for (the person chose it), so a new token or code is asked for it again; null: for the person. */
+    agencySlug: string | null;
+  }[];
 }
 
 export async function claimStatus(db: Db, params: { businessId: string; accountId: string; now: Date }): Promise<ClaimStatus> {
   const listing = await listingContact(db, params.businessId);
   const rows = await db
-    .select({ method: ownershipClaims.method, expiresAt: ownershipClaims.expiresAt, attempts: ownershipClaims.attempts })
+    .select({ method: ownershipClaims.method, expiresAt: ownershipClaims.expiresAt, attempts: ownershipClaims.attempts, agencySlug: agencies.slug })
     .from(ownershipClaims)
+    .leftJoin(agencies, eq(agencies.id, ownershipClaims.agencyId))
     .where(and(eq(ownershipClaims.businessId, params.businessId), eq(ownershipClaims.accountId, params.accountId), eq(ownershipClaims.status, "pending")))
     .orderBy(asc(ownershipClaims.createdAt));
   return {
@@ -37,6 +45,7 @@ export async function claimStatus(db: Db, params: { businessId: string; accountI
         status: "pending" as const,
         expiresAt: row.expiresAt,
         attemptsLeft: row.method === "email" ? Math.max(0, EMAIL_CODE_TRIES - row.attempts) : null,
+        agencySlug: row.agencySlug,
       })),
   };
 }
