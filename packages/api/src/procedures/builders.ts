@@ -18,7 +18,7 @@ import {
   signInMailLimits,
   type OwnershipClaimCall,
 } from "./limits";
-import { ZRequestSignInInput, ZSubmitCorrectionInput, ZSubmitLeadInput } from "./submission-inputs";
+import { ZAgencySlug, ZRequestSignInInput, ZSubmitCorrectionInput, ZSubmitLeadInput } from "./submission-inputs";
 import { managedBusiness } from "./managed-business";
 import { assertOwnOrigin, signedInSession } from "./session-access";
 import { t } from "./trpc-instance";
@@ -135,7 +135,7 @@ export const businessProcedure = baseProcedure
   .use(anonymousMinuteLimit)
   .use(managedBusiness({ sessionsOnly: false, ownersOnly: false }));
 
-/** Guarantee: as businessProcedure, for a signed-in manager only (no key): the listing's keys, webhooks and leads' contact details. */
+/** Guarantee: as businessProcedure, for a signed-in manager only (no key): the listing's keys, webhooks and co-owners, so a leaked key cannot mint more. */
 export const businessManagerProcedure = baseProcedure
   .meta({ access: "session", cache: "private" })
   .use(anonymousMinuteLimit)
@@ -192,7 +192,7 @@ export function ownershipClaimProcedure<TInput extends ZodType<{ slug: string }>
   });
 }
 
-const ZAgencySlugInput = z.object({ agencySlug: z.string().trim().toLowerCase().min(1).max(80).describe("The agency's slug") });
+const ZAgencySlugInput = z.object({ agencySlug: ZAgencySlug });
 
 function agencyMembership(ownersOnly: boolean) {
   return sessionProcedure.input(ZAgencySlugInput).use(async ({ ctx, input, next }) => {

@@ -102,5 +102,8 @@ export const ZPersonEmail = z
   .transform((email) => email.toLowerCase())
   .refine((email) => !email.endsWith(".invalid"), "must be an address that receives mail (not under .invalid)");
 
+/** An agency named by its slug, wherever one is named (agency.*, access granted by owners, claims for an agency): case and spaces aside. */
+export const ZAgencySlug = z.string().trim().toLowerCase().min(1).max(80).describe("The agency's slug");
+
 /** An address to mail a sign-in link to; bound before the sign-in mail limits, which count per address. */
 export const ZRequestSignInInput = z.object({ email: ZPersonEmail });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AGENCY_ROLES, LEAD_STATUSES, OWNERSHIP_METHODS } from "@directory/db/enums";
-import { ZPersonEmail } from "../../procedures/submission-inputs";
+import { ZAgencySlug, ZPersonEmail } from "../../procedures/submission-inputs";
 import { ZOwnerLongText, ZOwnerText } from "../../services/shared/owner-text-schemas";
 import { ZManagedSlug } from "./owner-listing.types";
 
@@ -43,7 +43,7 @@ export const ZCoOwner = z.object({ email: z.string(), method: z.enum(OWNERSHIP_M
 export const ZCoOwnerInput = z.object({ slug: ZSlug, email: ZPersonEmail });
 
 export const ZGrantedAgency = z.object({ slug: z.string(), name: ZOwnerText, grantedAt: z.string() });
-export const ZAgencyAccessInput = z.object({ slug: ZSlug, agencySlug: z.string().trim().min(1).max(80) });
+export const ZAgencyAccessInput = z.object({ slug: ZSlug, agencySlug: ZAgencySlug });
 
 export const ZAgencyRole = z.enum(AGENCY_ROLES);
 

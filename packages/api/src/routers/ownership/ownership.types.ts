@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZAgencySlug } from "../../procedures/submission-inputs";
 import { ZOwnerText } from "../../services/shared/owner-text-schemas";
 
 /** The listing a claim is about, by its slug (current or former). */
@@ -6,14 +7,9 @@ export const ZListingSlugInput = z.object({ slug: z.string().trim().min(1).max(2
 
 /** Starting a claim: the listing, and optionally one of the person's agencies it is claimed for. */
 export const ZClaimStartInput = ZListingSlugInput.extend({
-  agencySlug: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .min(1)
-    .max(80)
-    .optional()
-    .describe("Claim for this agency, of which you are a member (404 otherwise): when the claim succeeds it also gets access to the listing"),
+  agencySlug: ZAgencySlug.optional().describe(
+    "Claim for this agency, of which you are a member (404 otherwise): when the claim succeeds it also gets access to the listing",
+  ),
 });
 
 /** A proof that held: the person now owns the listing. */
