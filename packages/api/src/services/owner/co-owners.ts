@@ -60,10 +60,12 @@ export async function inviteCoOwner(
 export async function removeCoOwner(db: Db, params: { businessId: string; email: string }): Promise<{ remainingOwners: number }> {
   return db.transaction(async (tx) => {
     const listing = await lockBusiness(tx, params.businessId);
-    const owners = await listCoOwners(tx, listing.id);
-    if (!owners.some((owner) => owner.email === normalizeEmail(params.email))) {
-      throw new DomainError("NOT_FOUND", `${params.email} is not an owner of ${listing.slug}`);
-    }
+    const owners = await activeOwnerIds(tx, listing.id);
+    const [person] = await tx
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(eq(accounts.email, normalizeEmail(params.email)));
+    if (!person || !owners.includes(person.id)) throw new DomainError("NOT_FOUND", `${params.email} is not an owner of ${listing.slug}`);
     if (owners.length === 1) throw new DomainError("CONFLICT", "A listing keeps at least one owner; an operator can remove the last one");
     return removeOwner(tx, { businessId: listing.id, email: params.email });
   });

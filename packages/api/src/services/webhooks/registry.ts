@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import { apiKeys, webhookDeliveries, webhookDeliveryAttempts, webhooks, type Db, type WebhookEventType } from "@directory/db";
 import { DomainError } from "../../errors";
 import type { AuthenticatedKey } from "../access/api-keys";
@@ -108,13 +108,13 @@ export async function listWebhooks(db: Db, key: AuthenticatedKey) {
   return { webhooks: rows.map(webhookView), total: rows.length };
 }
 
-/** The webhooks every business key of a listing registered, for its managers' dashboard. */
+/** The webhooks the listing's active business keys registered, for its managers' dashboard. */
 export async function listBusinessWebhooks(db: Db, businessId: string) {
   const rows = await db
     .select({ webhook: webhooks })
     .from(webhooks)
     .innerJoin(apiKeys, eq(apiKeys.id, webhooks.apiKeyId))
-    .where(and(eq(apiKeys.businessId, businessId), eq(apiKeys.kind, "business")))
+    .where(and(eq(apiKeys.businessId, businessId), eq(apiKeys.kind, "business"), isNull(apiKeys.revokedAt)))
     .orderBy(webhooks.createdAt)
     .limit(MAX_WEBHOOKS_PER_KEY * BUSINESS_KEYS_MAX);
   return { webhooks: rows.map((row) => webhookView(row.webhook)), total: rows.length };
