@@ -3,7 +3,8 @@
  *   BENCH_DATABASE_URL  PostgreSQL server database to use (default .../directory_bench; created if missing)
  *   BENCH_BUSINESSES    world size to seed into an empty bench database (default 1,000,000)
  *   BENCH_SECONDS       seconds per load run (default 15); BENCH_CONNECTIONS (default 10)
- *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, feed, webhooks, import, tokens, wherewhen, partnerfeed); default all
+ *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, feed, webhooks, import, osm, tokens, wherewhen, partnerfeed); default all
+ *   BENCH_OSM_BUSINESSES businesses in the tiled OSM extract of the osm part (default 1,000,000)
  *   BENCH_SERVER_FLAGS  node flags for the measured server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (NODE_OPTIONS refuses --cpu-prof)
  */
 import { execFileSync } from "node:child_process";
@@ -15,6 +16,7 @@ import { copyFeedRate, timeOffsetPage, walkFeed } from "./feed";
 import { benchFirstStart } from "./first-start";
 import { benchGraph } from "./graph";
 import { benchImport } from "./import";
+import { benchOsmImport } from "./osm-import";
 import { benchKeyword } from "./keyword";
 import { benchMcpTokens } from "./mcp-tokens";
 import { benchPartnerFeed, preparePartnerFeed } from "./partner-feed";
@@ -89,7 +91,7 @@ async function benchTokens(): Promise<void> {
   }
 }
 
-/** BENCH_ONLY=keyword,graph runs only those parts (start, search, keyword, graph, feed, webhooks, import, tokens, wherewhen, partnerfeed); the report says so. */
+/** BENCH_ONLY=keyword,graph runs only those parts (start, search, keyword, graph, feed, webhooks, import, osm, tokens, wherewhen, partnerfeed); the report says so. */
 const only = process.env.BENCH_ONLY?.split(",").map((part) => part.trim());
 const runs = (part: string) => !only || only.includes(part);
 if (only) note(`> Partial run: BENCH_ONLY=${only.join(",")}`);
@@ -103,6 +105,7 @@ if (runs("graph")) await benchGraph(databaseUrl, note);
 if (runs("feed")) await benchFeed();
 if (runs("webhooks")) await benchWebhooks(databaseUrl, note);
 if (runs("import")) await benchImport(databaseUrl, note);
+if (runs("osm")) await benchOsmImport(databaseUrl, note);
 if (runs("tokens")) await benchTokens();
 if (runs("wherewhen"))
   await benchWhereWhen(databaseUrl, note, {

@@ -25,7 +25,7 @@ const bytesField = (field: number, bytes: Buffer | string) => {
   const payload = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
   return Buffer.concat([varint((field << 3) | 2), varint(payload.length), payload]);
 };
-const packedField = (field: number, values: readonly number[]) => bytesField(field, Buffer.concat(values.map((value) => varint(value))));
+const packedField = (field: number, values: readonly (number | bigint)[]) => bytesField(field, Buffer.concat(values.map((value) => varint(value))));
 
 export interface TestHeader {
   /** Degrees; omitted means no bounding box in the header. */
@@ -67,32 +67,65 @@ export function headerBlock(header: TestHeader = {}): Buffer {
   return Buffer.concat(parts);
 }
 
+export interface TestWay {
+  id: number;
+  refs: readonly number[];
+  tags?: Record<string, string>;
+  /** Last edit, seconds since the epoch. */
+  timestamp?: number;
+}
+
+/** A block's string table: index 0 is the empty string, as the format wants. */
+function stringTable() {
+  const strings = new Map<string, number>([["", 0]]);
+  return {
+    id: (text: string) => strings.get(text) ?? strings.set(text, strings.size).size - 1,
+    encoded: () => bytesField(1, Buffer.concat([...strings.keys()].map((text) => bytesField(1, text)))),
+  };
+}
+
+/** Tags (fields 2 and 3) and metadata (field 4), as nodes and ways both carry them. */
+function commonFields(element: { tags?: Record<string, string>; timestamp?: number }, stringId: (text: string) => number): Buffer[] {
+  const entries = Object.entries(element.tags ?? {});
+  const info = element.timestamp === undefined ? [] : [bytesField(4, Buffer.concat([numberField(1, 1), numberField(2, element.timestamp)]))];
+  return [
+    packedField(
+      2,
+      entries.map(([key]) => stringId(key)),
+    ),
+    packedField(
+      3,
+      entries.map(([, value]) => stringId(value)),
+    ),
+    ...info,
+  ];
+}
+
 /** One primitive block of plain (not dense) nodes, coordinates at the default 100-nanodegree granularity. */
 export function nodesBlock(nodes: readonly TestNode[]): Buffer {
-  const strings = [""];
-  const stringId = (text: string) => {
-    const found = strings.indexOf(text);
-    return found > 0 ? found : strings.push(text) - 1;
-  };
-  const encoded = nodes.map((node) => {
-    const entries = Object.entries(node.tags ?? {});
-    const keys = entries.map(([key]) => stringId(key));
-    const vals = entries.map(([, value]) => stringId(value));
-    const info = node.timestamp === undefined ? [] : [bytesField(4, Buffer.concat([numberField(1, 1), numberField(2, node.timestamp)]))];
-    return bytesField(
+  const strings = stringTable();
+  const encoded = nodes.map((node) =>
+    bytesField(
       1,
       Buffer.concat([
         signedField(1, node.id),
-        packedField(2, keys),
-        packedField(3, vals),
-        ...info,
+        ...commonFields(node, strings.id),
         signedField(8, Math.round(node.lat * 1e7)),
         signedField(9, Math.round(node.lng * 1e7)),
       ]),
-    );
+    ),
+  );
+  return Buffer.concat([strings.encoded(), bytesField(2, Buffer.concat(encoded))]);
+}
+
+/** One primitive block of ways, their node refs delta-coded as the format says. */
+export function waysBlock(ways: readonly TestWay[]): Buffer {
+  const strings = stringTable();
+  const encoded = ways.map((way) => {
+    const deltas = way.refs.map((ref, i) => zigzag(ref - (i === 0 ? 0 : way.refs[i - 1]!)));
+    return bytesField(3, Buffer.concat([numberField(1, way.id), ...commonFields(way, strings.id), packedField(8, deltas)]));
   });
-  const stringTable = bytesField(1, Buffer.concat(strings.map((text) => bytesField(1, text))));
-  return Buffer.concat([stringTable, bytesField(2, Buffer.concat(encoded))]);
+  return Buffer.concat([strings.encoded(), bytesField(2, Buffer.concat(encoded))]);
 }
 
 /** A Blob message holding the payload zlib-compressed; rawSize overrides the declared size. */
