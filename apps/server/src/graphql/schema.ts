@@ -126,20 +126,23 @@ const Point = new GraphQLInputObjectType({
   fields: { lat: { type: nonNull(GraphQLFloat), description: "-90 to 90" }, lng: { type: nonNull(GraphQLFloat), description: "-180 to 180" } },
 });
 
-/** The where-when arguments of the searches, as the procedures take them (their rules and 400s are the procedures'). */
+/** The place and where-when arguments of the searches, as the procedures take them (their rules and 400s are the procedures'). */
 interface WhereWhenArgs {
+  country?: string | null;
   openNow?: boolean | null;
   openAt?: string | null;
   near?: { lat: number; lng: number } | null;
   radiusKm?: number | null;
 }
 const whereWhenArgs = {
+  country: { type: GraphQLString, description: "Only this country: an ISO 3166-1 alpha-2 code, e.g. LI (either case)" },
   openNow: { type: GraphQLBoolean, description: "true: only businesses open now, each in its city's time zone" },
   openAt: { type: GraphQLString, description: "Only businesses open at this ISO 8601 instant (Z or an offset)" },
   near: { type: Point, description: "Search around this point; the category is then optional" },
   radiusKm: { type: GraphQLFloat, description: "Radius around near, in km: above 0, at most 50, default 5" },
 };
 const givenWhereWhen = (args: WhereWhenArgs) => ({
+  country: given(args.country),
   openNow: given(args.openNow),
   openAt: given(args.openAt),
   near: given(args.near),

@@ -23,6 +23,8 @@ function pageNumber(value: unknown): number | null {
 interface BrowseSearch {
   category: string;
   city: string;
+  /** An ISO 3166-1 alpha-2 code as sent; the procedure checks it (a 400 naming country). */
+  country: string;
   /** "lat,lng" as sent; the procedure checks it (a 400 naming near). */
   near: string;
   radiusKm: string;
@@ -30,8 +32,8 @@ interface BrowseSearch {
 }
 
 function searchHref(search: BrowseSearch, cursor?: string, page?: number): string {
-  const { category, city, near, radiusKm, openNow } = search;
-  return `/browse${queryString({ category, city, near, radiusKm, openNow: openNow ? "true" : undefined, cursor, page })}`;
+  const { category, city, country, near, radiusKm, openNow } = search;
+  return `/browse${queryString({ category, city, country: country || undefined, near, radiusKm, openNow: openNow ? "true" : undefined, cursor, page })}`;
 }
 
 /**
@@ -56,19 +58,20 @@ export async function browsePage(req: Request, res: Response, { caller, extras, 
   const search: BrowseSearch = {
     category: text(req.query.category),
     city: text(req.query.city),
+    country: text(req.query.country),
     near: text(req.query.near),
     radiusKm: text(req.query.radiusKm),
     openNow: checked(req.query.openNow),
   };
-  const { category, city, near, openNow } = search;
-  const formValues = { category, city, near, openNow };
+  const { category, city, country, near, openNow } = search;
+  const formValues = { category, city, country, near, openNow };
   const cursor = text(req.query.cursor) || undefined;
   const page = pageNumber(req.query.page);
-  if ((!near && (!category || !city)) || page === null || (page > 1 && !cursor)) {
+  if ((!near && (!category || (!city && !country))) || page === null || (page > 1 && !cursor)) {
     const problem =
       page === null || (page > 1 && !cursor)
         ? "That page link is not valid; start from the first page."
-        : "Choose both a category and a city, or a place to search near (category and city are then optional).";
+        : "Choose a category and a city (or a country), or a place to search near (category and city are then optional).";
     const main = `<h1>Browse the directory</h1><p>${escapeHtml(problem)}</p>${searchForms(formValues)}`;
     res
       .status(400)
@@ -81,6 +84,7 @@ export async function browsePage(req: Request, res: Response, { caller, extras, 
     const result = await caller.search.lookupBusinesses({
       category: category || undefined,
       city: city || undefined,
+      country: country || undefined,
       limit: BROWSE_PAGE_SIZE,
       cursor,
       openNow: openNow || undefined,
@@ -93,7 +97,7 @@ export async function browsePage(req: Request, res: Response, { caller, extras, 
     const found = { category: result.category, city: result.city };
     const cityLabel = found.city ? `${found.city.name}, ${found.city.country}` : "";
     const what = found.category?.name ?? "Businesses";
-    const where = found.city ? ` in ${found.city.name}` : "";
+    const where = found.city ? ` in ${found.city.name}` : country ? ` in ${country.toUpperCase()}` : "";
     const heading = `${openNow ? "Open now: " : ""}${what}${where}${near ? ` near ${near}` : ""}`;
     const first = (page - 1) * BROWSE_PAGE_SIZE + 1;
     const pages = Math.ceil(result.totalMatches / BROWSE_PAGE_SIZE);
@@ -114,7 +118,7 @@ ${items ? `<ol class="results" start="${first}">${items}</ol>` : "<p>No business
 ${pager({ ...search, category: found.category?.slug ?? category, city: cityLabel || city }, page, pages, result.nextCursor)}
 ${searchForms({ ...formValues, category: found.category?.name ?? category, city: cityLabel || city })}`;
     // Later pages, open-now and near searches are the same listing narrowed: the plain first page is the one to index.
-    const plain = !near && !openNow && found.category && found.city;
+    const plain = !near && !openNow && !country && found.category && found.city;
     const canonical = plain ? `${baseUrl}${browseHref(found.category!.slug, cityLabel)}` : undefined;
     res.type("html").send(
       layout(

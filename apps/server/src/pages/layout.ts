@@ -104,6 +104,8 @@ export interface SearchValues {
   q?: string;
   /** "lat,lng" as typed or filled in by "Use my location". */
   near?: string;
+  /** An ISO 3166-1 alpha-2 code as typed; the procedure checks it (a 400 naming country). */
+  country?: string;
   openNow?: boolean;
 }
 
@@ -119,6 +121,8 @@ export function searchForms(values: SearchValues = {}, headingLevel = 2): string
 <form class="search" action="/browse" method="get" role="search" aria-label="By category and city">
 <div><label for="f-category">Category</label><input id="f-category" name="category" maxlength="100" placeholder="e.g. dentist" value="${escapeHtml(values.category)}"></div>
 <div><label for="f-city">City</label><input id="f-city" name="city" maxlength="100" placeholder="e.g. Mumbai" value="${escapeHtml(values.city)}"></div>
+<div><label for="f-country">Country code (optional)</label><input id="f-country" name="country" maxlength="2" autocomplete="off" placeholder="e.g. LI" aria-describedby="f-country-help" value="${escapeHtml(values.country)}">
+<span id="f-country-help" class="hint">Two letters (ISO 3166-1). With a country, the city may be left empty.</span></div>
 <div><label for="f-near">Near (latitude,longitude)</label><input id="f-near" name="near" maxlength="60" inputmode="decimal" autocomplete="off" placeholder="e.g. 19.076,72.8777" aria-describedby="f-near-help f-near-status" value="${escapeHtml(values.near)}">
 <span id="f-near-help" class="hint">Optional. With a place, category and city may be left empty.</span>
 <button type="button" class="secondary" data-near-target="f-near" data-near-status="f-near-status" hidden>Use my location</button><span id="f-near-status" class="hint" role="status"></span></div>

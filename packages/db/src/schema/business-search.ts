@@ -11,7 +11,9 @@ import { tsvector } from "./tsvector";
  *
  * document: the descriptive fields weighted by where a word appears (name A, services and keywords
  * B, USP and tagline C, description D), plus one lexeme naming the city ("in city <id>"; it holds
- * spaces, which no query word can), so a city-bound search is one GIN intersection.
+ * spaces, which no query word can), so a city-bound search is one GIN intersection, and one naming
+ * the listing's country ("in country LI", migration 0034) for a country-bound search. Its words are
+ * folded by search_fold (accents removed, migration 0034), and so are a query's (keyword-ranking.ts).
  */
 export const businessSearch = pgTable(
   "business_search",
@@ -32,4 +34,9 @@ export const businessSearch = pgTable(
 /** The lexeme that puts a business in its city's posting list; the trigger of migration 0011 writes the same. */
 export function cityLexeme(cityId: number): string {
   return `in city ${cityId}`;
+}
+
+/** The lexeme that puts a business in its country's posting list (ISO 3166-1 alpha-2, upper case, as listings carry it); migration 0034. */
+export function countryLexeme(countryCode: string): string {
+  return `in country ${countryCode}`;
 }

@@ -21,6 +21,7 @@ export const buyerQuestions = pgTable(
     check("buyer_questions_owner_xor_template", sql`(${t.businessId} is null) <> (${t.categorySlug} is null)`),
     index("buyer_questions_business_idx").on(t.businessId),
     index("buyer_questions_category_idx").on(t.categorySlug),
-    index("buyer_questions_text_idx").using("gin", sql`to_tsvector('simple', ${t.question} || ' ' || coalesce(${t.answer}, ''))`),
+    // search_fold (migration 0034): accents folded as in business_search's document, so "hotel" finds "Hôtel".
+    index("buyer_questions_text_idx").using("gin", sql`to_tsvector('simple', search_fold(${t.question} || ' ' || coalesce(${t.answer}, '')))`),
   ],
 );

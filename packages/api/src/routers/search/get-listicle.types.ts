@@ -4,7 +4,9 @@ import { ZListing } from "./listing.types";
 import { whereWhenInput } from "../../services/where-when/where-when-params";
 import {
   ZCategoryParam,
+  COUNTRY_400,
   ZCityParam,
+  ZCountryParam,
   ZCursorParam,
   ZListicleSort,
   ZOpenFilterCount,
@@ -18,6 +20,7 @@ import { WHERE_WHEN_400, WHERE_WHEN_DESCRIPTION } from "./where-when.types";
 export const ZGetListicleInput = z.object({
   category: ZCategoryParam,
   city: ZCityParam,
+  country: ZCountryParam,
   limit: ZToolLimit,
   sort: ZListicleSort,
   cursor: ZCursorParam,
@@ -49,9 +52,9 @@ export const getListicleMeta: OpenApiMeta = {
     summary: "Best N of a category in a city, never a paid placement",
     description:
       "The REST door of the MCP tool get_listicle: ordered by directory completeness score then name, or with sort=rating best-rated first; orderedBy names the order used. Pages with a cursor: pass nextCursor back as cursor until it is null. " +
-      `${WHERE_WHEN_DESCRIPTION} The category and city stay required: near narrows the city's listicle to the circle.`,
+      `${WHERE_WHEN_DESCRIPTION} The category and city stay required: near narrows the city's listicle to the circle. country=<ISO 3166-1 alpha-2> looks the city up in that country.`,
     errorResponses: {
-      400: `Invalid parameter: category or city missing or longer than 100 characters, limit outside 1 to 10, sort other than completeness, rating or distance, or a cursor that is not an unchanged nextCursor of the same listicle; ${WHERE_WHEN_400}`,
+      400: `Invalid parameter: category or city missing or longer than 100 characters, limit outside 1 to 10, sort other than completeness, rating or distance, or a cursor that is not an unchanged nextCursor of the same listicle, ${COUNTRY_400}; ${WHERE_WHEN_400}`,
       404: "Unknown category: the body names it and the closest valid values (GET /api/v2/categories lists them all), or an unknown city",
     },
   },

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZFieldsParam, ZListing } from "./listing.types";
 import { whereWhenInput } from "../../services/where-when/where-when-params";
-import { ZCategorySort, ZOpenFilterCount } from "./search.types";
+import { COUNTRY_400, COUNTRY_DESCRIPTION, ZCategorySort, ZCountryParam, ZOpenFilterCount } from "./search.types";
 import { WHERE_WHEN_400, WHERE_WHEN_DESCRIPTION } from "./where-when.types";
 
 export const LOOKUP_MAX_LIMIT = 50;
@@ -10,6 +10,7 @@ export const LOOKUP_MAX_LIMIT = 50;
 export const ZLookupBusinessesInput = z.object({
   category: z.string().trim().min(1).max(100).optional().describe("Category name, plural or synonym; optional with near"),
   city: z.string().trim().min(1).max(100).optional().describe('City name or alias, optionally with ", CC" country code; optional with near'),
+  country: ZCountryParam,
   limit: z.number().int().min(1).max(LOOKUP_MAX_LIMIT).default(10).describe(`1 to ${LOOKUP_MAX_LIMIT}, default 10`),
   fields: ZFieldsParam,
   cursor: z.string().trim().min(1).max(1_000).optional().describe("nextCursor of the previous page, unchanged: continues the listing in its order"),
@@ -51,9 +52,9 @@ export const lookupBusinessesMeta: OpenApiMeta = {
       "an unknown category or city is a 404 that names it. Same listing shape and order as searchBusinesses. " +
       "Pages with a cursor: pass nextCursor back as cursor until it is null; totalMatches counts every page. " +
       "sort=rating orders best-rated first (no rating last), then by review count, then name; rankingDisclosure names the order used. " +
-      `${WHERE_WHEN_DESCRIPTION} With near, city is optional too.`,
+      `${COUNTRY_DESCRIPTION} ${WHERE_WHEN_DESCRIPTION} With near or country, city is optional too.`,
     errorResponses: {
-      400: `Invalid parameter: category or city missing (without near) or longer than 100 characters, limit outside 1 to 50, sort other than ranking, rating or distance, or a cursor that is not an unchanged nextCursor of the same search; ${WHERE_WHEN_400}`,
+      400: `Invalid parameter: category missing (without near), city missing (without near or country) or longer than 100 characters, limit outside 1 to 50, sort other than ranking, rating or distance, or a cursor that is not an unchanged nextCursor of the same search, ${COUNTRY_400}; ${WHERE_WHEN_400}`,
       404: "Unknown category or city: the body names which one did not resolve",
     },
   },

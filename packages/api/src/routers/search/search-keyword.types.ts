@@ -2,7 +2,19 @@ import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZListing } from "./listing.types";
 import { whereWhenInput } from "../../services/where-when/where-when-params";
-import { ZCityParam, ZCursorParam, ZKeywordSort, ZOpenFilterCount, ZPaging, ZResolvedCategory, ZResolvedCity, ZToolLimit } from "./search.types";
+import {
+  COUNTRY_400,
+  COUNTRY_DESCRIPTION,
+  ZCityParam,
+  ZCountryParam,
+  ZCursorParam,
+  ZKeywordSort,
+  ZOpenFilterCount,
+  ZPaging,
+  ZResolvedCategory,
+  ZResolvedCity,
+  ZToolLimit,
+} from "./search.types";
 import { WHERE_WHEN_400, WHERE_WHEN_DESCRIPTION } from "./where-when.types";
 
 /** How long a keyword query may be, after trimming: the pages' form, MCP's prompts and completions read it from here. */
@@ -16,6 +28,7 @@ export const ZSearchKeywordInput = z.object({
     .max(KEYWORD_QUERY_LENGTH.max)
     .describe('e.g. "root canal emergency", "dentist in bombay" or a name; typos tolerated'),
   city: ZCityParam.optional().describe("Only this city"),
+  country: ZCountryParam,
   limit: ZToolLimit,
   sort: ZKeywordSort,
   cursor: ZCursorParam,
@@ -26,6 +39,8 @@ export const ZSearchKeywordOutput = z.object({
   query: z.string(),
   city: ZResolvedCity.nullable(),
   cityFromWords: z.string().nullable().describe("Query words read as the city"),
+  country: z.string().nullable().describe("Country searched (ISO code), from country or the words"),
+  countryFromWords: z.string().nullable().describe("Query words read as the country"),
   category: ZResolvedCategory.nullable().describe("Category recognised in the words"),
   matchedBy: z.enum(["all_words", "corrected_words", "some_words", "category", "fuzzy_name", "nothing"]),
   wordsUsed: z.array(z.string()),
@@ -49,10 +64,10 @@ export const searchKeywordMeta: OpenApiMeta = {
     tags: ["search"],
     summary: "Free-text search over names, descriptions, services, USPs, taglines, keywords and buyer questions",
     description:
-      "The REST door of the MCP tool search_by_keyword. Typos are tolerated; a city or category inside the words is recognised (e.g. dentist in bombay); when all words together match nothing, the best partial match answers and wordsDropped names the words left out. city narrows to one city. Ordered by relevance, or with sort=rating best-rated first. Pages with a cursor: pass nextCursor back as cursor until it is null; totalMatches counts at most the 500 best candidates. " +
-      `${WHERE_WHEN_DESCRIPTION} The filters apply to the ranked candidates, so they too count at most 500.`,
+      "The REST door of the MCP tool search_by_keyword. Typos are tolerated; a city, country or category inside the words is recognised (e.g. dentist in bombay, hotel liechtenstein), and a category named with a place is looked for in that place only, never answered by a business merely named like the place; when all words together match nothing, the best partial match answers and wordsDropped names the words left out. city narrows to one city. Ordered by relevance, or with sort=rating best-rated first. Pages with a cursor: pass nextCursor back as cursor until it is null; totalMatches counts at most the 500 best candidates. Accents are ignored (hotel finds Hôtel). " +
+      `${COUNTRY_DESCRIPTION} ${WHERE_WHEN_DESCRIPTION} The filters apply to the ranked candidates, so they too count at most 500.`,
     errorResponses: {
-      400: `Invalid parameter: query shorter than ${KEYWORD_QUERY_LENGTH.min} or longer than ${KEYWORD_QUERY_LENGTH.max} characters, limit outside 1 to 10, sort other than relevance, rating or distance, or a cursor that is not an unchanged nextCursor of the same search; ${WHERE_WHEN_400}`,
+      400: `Invalid parameter: query shorter than ${KEYWORD_QUERY_LENGTH.min} or longer than ${KEYWORD_QUERY_LENGTH.max} characters, limit outside 1 to 10, sort other than relevance, rating or distance, or a cursor that is not an unchanged nextCursor of the same search, ${COUNTRY_400}; ${WHERE_WHEN_400}`,
       404: "Unknown city: the body names it and the closest valid values (suggestions)",
     },
   },

@@ -1,10 +1,24 @@
 import { z } from "zod";
 import { CATEGORY_SORTS, DISTANCE_SORT, KEYWORD_SORTS, LISTICLE_SORTS } from "../../services/search/disclosures";
+import { isCountryCode } from "../../services/search/countries";
 import { ZListing } from "./listing.types";
 
 /** Shared pieces of the agent-facing discovery procedures (the MCP tools call these). */
 export const ZCategoryParam = z.string().trim().min(1).max(100).describe('e.g. "dentist"; plurals and synonyms work');
 export const ZCityParam = z.string().trim().min(1).max(100).describe('City or alias, e.g. "Mumbai" or "Bangalore, IN"');
+/**
+ * `country`: an ISO 3166-1 alpha-2 code, either case in ("li", "LI"), upper case out as listings
+ * carry it; every search and the cities list take it from here, so each door refuses the same
+ * codes (a 400 naming country).
+ */
+export const ZCountryParam = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{2}$/, 'an ISO 3166-1 alpha-2 country code, e.g. "LI"')
+  .toUpperCase()
+  .refine(isCountryCode, 'an ISO 3166-1 alpha-2 country code, e.g. "LI"; this one is not assigned')
+  .meta({ description: "ISO 3166-1 alpha-2, e.g. LI", example: "LI" })
+  .optional();
 export const ZToolLimit = z.number().int().min(1).max(10).default(5).describe("Results per page");
 
 /**
@@ -25,6 +39,11 @@ export const ZKeywordSort = z
   .enum([...KEYWORD_SORTS, DISTANCE_SORT])
   .default("relevance")
   .describe("rating: best-rated first; distance: nearest (needs near)");
+
+/** What the OpenAPI descriptions of the searches that take country say about it, and its part of a 400's description. */
+export const COUNTRY_DESCRIPTION =
+  "country=<ISO 3166-1 alpha-2> (either case) keeps the listings of that country (each listing's country), and a city named with it is looked up in that country.";
+export const COUNTRY_400 = "country not an assigned ISO 3166-1 alpha-2 code";
 
 /** Paging, the same on every listing: pass nextCursor back as cursor until it is null. */
 export const ZCursorParam = z.string().trim().min(1).max(1_000).optional().describe("The previous page's nextCursor");

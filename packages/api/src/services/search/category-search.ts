@@ -77,6 +77,8 @@ export interface RankedListingsParams extends WhereWhenInput {
   category?: string | undefined;
   /** Omitted: across every city (national or product listings), or around near. */
   city?: string | undefined;
+  /** Only this country's listings (upper-case ISO 3166-1 alpha-2); a named city is looked up in it. */
+  country?: string | undefined;
   limit: number;
   sort?: CategorySort | typeof DISTANCE_SORT | undefined;
   cursor?: string | undefined;
@@ -88,12 +90,19 @@ export function searchOrderDisclosure(sort: CategorySort | typeof DISTANCE_SORT 
   return sort === DISTANCE_SORT ? distanceDisclosure("are in the ranking order (plan tier, then internal score, then name)") : categoryDisclosure(sort);
 }
 
-/** The category and city a search names, resolved (404 naming an unknown one); a category is needed unless near names a point. */
-export async function resolveSearchScope(db: Db, params: { category?: string | undefined; city?: string | undefined }, whereWhen: WhereWhen) {
+/**
+ * The category and city a search names, resolved (404 naming an unknown one; a city in the
+ * country when one is given); a category is needed unless near names a point.
+ */
+export async function resolveSearchScope(
+  db: Db,
+  params: { category?: string | undefined; city?: string | undefined; country?: string | undefined },
+  whereWhen: WhereWhen,
+) {
   if (!params.category && !whereWhen.near) throw invalidParameter("category", "give a category, or near=<lat>,<lng> to search every category around a point");
   const [foundCategory, foundCity] = await Promise.all([
     params.category ? resolveCategory(db, params.category) : null,
-    params.city ? resolveCity(db, params.city) : null,
+    params.city ? resolveCity(db, params.city, params.country) : null,
   ]);
   const category = params.category ? await requireResolved(db, foundCategory, "category", params.category) : null;
   const city = params.city ? await requireResolved(db, foundCity, "city", params.city) : null;
@@ -102,13 +111,14 @@ export async function resolveSearchScope(db: Db, params: { category?: string | u
 
 /**
  * The page of a category search under its where-when parameters: within near's circle (nearPage),
- * open at an instant (rankedPage's open filter), or the plain ranked page.
+ * open at an instant (rankedPage's open filter), or the plain ranked page; in `country` when given.
  */
 export async function categorySearchPage(
   db: Db,
   params: {
     category: Category | null;
     city: City | null;
+    country?: string | undefined;
     sort: CategorySort | typeof DISTANCE_SORT;
     limit: number;
     cursor?: string | undefined;
@@ -116,12 +126,14 @@ export async function categorySearchPage(
   },
 ): Promise<FilteredPage<BusinessRecord>> {
   const { category, city, whereWhen } = params;
-  if (whereWhen.near) return nearPage(db, { categorySlug: category?.slug ?? null, cityId: city?.id ?? null, ...params });
+  const country = city ? null : (params.country ?? null);
+  if (whereWhen.near) return nearPage(db, { ...params, categorySlug: category?.slug ?? null, cityId: city?.id ?? null, country });
   if (!category || params.sort === DISTANCE_SORT) throw new Error("categorySearchPage: a category, and sort=distance only with near, are checked before");
   const open = whereWhen.at && whereWhen.openKey ? { at: whereWhen.at, key: whereWhen.openKey, timeZone: city?.timeZone ?? null } : null;
   const page = await rankedPage(db, {
     categorySlug: category.slug,
     cityId: city?.id ?? null,
+    country,
     limit: params.limit,
     cursor: params.cursor,
     sort: params.sort,
@@ -152,7 +164,7 @@ export async function rankedListings(db: Db, params: RankedListingsParams) {
   const sort = params.sort ?? "ranking";
   const whereWhen = readWhereWhen(params);
   const { category, city } = await resolveSearchScope(db, params, whereWhen);
-  const page = await categorySearchPage(db, { category, city, sort, limit: params.limit, cursor: params.cursor, whereWhen });
+  const page = await categorySearchPage(db, { category, city, country: params.country, sort, limit: params.limit, cursor: params.cursor, whereWhen });
   return {
     category: category ? resolvedCategory(category) : null,
     city: city ? resolvedCity(city) : null,
@@ -189,6 +201,8 @@ export async function listicle(
   params: WhereWhenInput & {
     category: string;
     city: string;
+    /** The city is looked up in this country (a listicle is one city's, so that is the whole filter). */
+    country?: string | undefined;
     limit: number;
     sort?: ListicleSort | typeof DISTANCE_SORT | undefined;
     cursor?: string | undefined;
@@ -197,7 +211,7 @@ export async function listicle(
 ) {
   const sort = params.sort ?? "completeness";
   const whereWhen = readWhereWhen(params);
-  const [foundCategory, foundCity] = await Promise.all([resolveCategory(db, params.category), resolveCity(db, params.city)]);
+  const [foundCategory, foundCity] = await Promise.all([resolveCategory(db, params.category), resolveCity(db, params.city, params.country)]);
   const category = await requireResolved(db, foundCategory, "category", params.category);
   const city = await requireResolved(db, foundCity, "city", params.city);
   const page = await listiclePage(db, { category, city, sort, limit: params.limit, cursor: params.cursor, whereWhen });

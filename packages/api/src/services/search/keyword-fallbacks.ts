@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import { businessSearch, businesses, cityLexeme, rowsOf, type City, type Db } from "@directory/db";
+import { businessSearch, businesses, rowsOf, type Db } from "@directory/db";
 import { selectBusinessRecords } from "../entities/business-lookup";
 import { servableCondition } from "../entities/servable";
 import { KEYWORD_CANDIDATES, type KeywordSort } from "./disclosures";
-import { servableSearchRow } from "./keyword-ranking";
+import { scopeLexeme, servableSearchRow, type KeywordScope } from "./keyword-ranking";
 import type { ListingSource } from "./listing";
 import type { QueryReading } from "./query-reading";
 import { RATING_ORDER } from "./rating-order";
@@ -22,12 +22,12 @@ const MAX_RELAXED_WORDS = 6;
 /** Words that say nothing alone: a partial match never keeps them, so "on" cannot stand in for "open on sunday". */
 const FUNCTION_WORDS = new Set(["a", "an", "the", "and", "or", "on", "in", "at", "of", "for", "to", "with", "near", "me", "my", "by"]);
 
-/** Business names similar to the query (businesses_name_trgm_idx), in the city when there is one. */
-export function fuzzyName(db: Db, query: string, city: City | null, limit: number, sort: KeywordSort): Promise<ListingSource[]> {
+/** Business names similar to the query (businesses_name_trgm_idx), in the scope's city or country when it names one. */
+export function fuzzyName(db: Db, query: string, scope: KeywordScope, limit: number, sort: KeywordSort): Promise<ListingSource[]> {
   const similarity = sql`similarity(${businesses.name}, ${query})`;
-  const inCity = city ? eq(businesses.cityId, city.id) : undefined;
+  const inPlace = scope.city ? eq(businesses.cityId, scope.city.id) : scope.country ? eq(businesses.country, scope.country) : undefined;
   return selectBusinessRecords(db)
-    .where(and(sql`${businesses.name} % ${query}`, inCity, servableCondition()))
+    .where(and(sql`${businesses.name} % ${query}`, inPlace, servableCondition()))
     .orderBy(...(sort === "rating" ? RATING_ORDER : [desc(similarity), asc(businesses.planTier), asc(businesses.name)]))
     .limit(limit);
 }
@@ -62,16 +62,16 @@ function subsets(words: string[], size: number): string[][] {
  * answering the words the best-ranked of its first candidates holds. The words naming a category
  * stay in every subset: "vegan bakery open sunday" may lose "vegan", never "bakery".
  */
-export async function bestWordSubset(db: Db, reading: QueryReading, city: City | null): Promise<string[] | null> {
+export async function bestWordSubset(db: Db, reading: QueryReading, scope: KeywordScope): Promise<string[] | null> {
   const words = [...new Set(reading.words)].filter((word) => !FUNCTION_WORDS.has(word));
   const required = words.filter((word) => reading.categoryWords.includes(word));
   const optional = words.filter((word) => !required.includes(word)).slice(0, MAX_RELAXED_WORDS);
   if (optional.length === 0 || words.length < 2) return null;
-  const lexeme = (word: string) => sql`plainto_tsquery('simple', ${word})`;
+  const lexeme = (word: string) => sql`plainto_tsquery('simple', search_fold(${word}))`;
   const all = (list: string[]) => sql.join(list.map(lexeme), sql` && `);
-  const inCity = city
-    ? sql`and ${businessSearch.cityId} = ${city.id} and ${businessSearch.document} @@ (quote_literal(${cityLexeme(city.id)}))::tsquery`
-    : sql``;
+  const place = scopeLexeme(scope);
+  const inCity = scope.city ? sql`and ${businessSearch.cityId} = ${scope.city.id}` : sql``;
+  const inPlace = place ? sql`${inCity} and ${businessSearch.document} @@ (quote_literal(${place}))::tsquery` : sql``;
   for (let size = optional.length - 1; size >= (required.length > 0 ? 0 : 1); size--) {
     const alternatives = subsets(optional, size).map((subset) => sql`(${all([...required, ...subset])})`);
     const matching = sql.join(alternatives, sql` || `);
@@ -82,7 +82,7 @@ export async function bestWordSubset(db: Db, reading: QueryReading, city: City |
     const found = await db.execute(sql`select hits from (
         select array[${hits}] as hits, ts_rank(${businessSearch.document}, ${matching}) as rank, ${businessSearch.businessId} as id
         from ${businessSearch}
-        where ${businessSearch.document} @@ (${matching}) and ${servableSearchRow} ${inCity}
+        where ${businessSearch.document} @@ (${matching}) and ${servableSearchRow} ${inPlace}
         limit ${sql.raw(String(KEYWORD_CANDIDATES))}
       ) candidates order by rank desc, id limit 1`);
     const row = rowsOf<{ hits: boolean[] }>(found)[0];

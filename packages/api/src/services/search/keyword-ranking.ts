@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { businessSearch, businesses, buyerQuestions, cityLexeme, preparedQuery, type City, type Db } from "@directory/db";
+import { businessSearch, businesses, buyerQuestions, cityLexeme, countryLexeme, preparedQuery, type City, type Db } from "@directory/db";
 import { servableCondition } from "../entities/servable";
 import { KEYWORD_CANDIDATES, type KeywordSort } from "./disclosures";
 import { selectListings, type ListingSource } from "./listing";
@@ -19,19 +19,38 @@ export type TextHit = ListingSource & { totalMatches: number };
 /** servableCondition, on the narrow table's copy of status and expiry. */
 export const servableSearchRow = servableCondition(businessSearch);
 
+/** Where a keyword search looks: a city, a country (a city is in one already), or both null: everywhere. */
+export interface KeywordScope {
+  city: City | null;
+  country: string | null;
+}
+
+/** The words of a query as the document holds them: accents folded (search_fold, migration 0034), as the stored words are. */
+export function queryWords(query: SQL): SQL {
+  return sql`websearch_to_tsquery('simple', search_fold(${query}))`;
+}
+
+/** The scope's lexeme ("in city <id>" or "in country <CC>") as a tsquery the document must match too; null everywhere. */
+export function scopeLexeme(scope: KeywordScope): string | null {
+  if (scope.city) return cityLexeme(scope.city.id);
+  return scope.country ? countryLexeme(scope.country) : null;
+}
+
 /**
  * One round trip, a prepared statement: matches and ranks a bounded candidate set on the narrow
  * business_search table (business_search_document_idx; a city is one more lexeme in the same GIN
  * lookup), then reads the listing columns of the `limit` winners only. Candidates carry their rank,
  * not their tsvector, so the union that merges text and buyer-question matches sorts small rows.
  */
-function rankedByTextQuery(withCity: boolean, sort: KeywordSort): SQL {
-  const words = sql`websearch_to_tsquery('simple', ${sql.placeholder("query")})`;
-  const matching = withCity ? sql`(${words} && (quote_literal(${sql.placeholder("cityLexeme")}))::tsquery)` : words;
-  const inCity = withCity ? eq(businessSearch.cityId, sql.placeholder("cityId")) : undefined;
+function rankedByTextQuery(scope: "everywhere" | "city" | "country", sort: KeywordSort): SQL {
+  const words = queryWords(sql`${sql.placeholder("query")}`);
+  const place = sql`(quote_literal(${sql.placeholder("scopeLexeme")}))::tsquery`;
+  const matching = scope === "everywhere" ? words : sql`(${words} && ${place})`;
+  const inCity =
+    scope === "city" ? eq(businessSearch.cityId, sql.placeholder("cityId")) : scope === "country" ? sql`${businessSearch.document} @@ ${place}` : undefined;
   const candidate = sql`select ${businessSearch.businessId} as business_id, ts_rank(${businessSearch.document}, ${words}) as rank, ${businessSearch.planTier} as plan_tier, ${businessSearch.name} as name from ${businessSearch}`;
   const questionMatches = sql`select distinct ${buyerQuestions.businessId} from ${buyerQuestions}
-    where ${buyerQuestions.businessId} is not null and to_tsvector('simple', ${buyerQuestions.question} || ' ' || coalesce(${buyerQuestions.answer}, '')) @@ ${words}
+    where ${buyerQuestions.businessId} is not null and to_tsvector('simple', search_fold(${buyerQuestions.question} || ' ' || coalesce(${buyerQuestions.answer}, ''))) @@ ${words}
     limit ${sql.raw(String(QUESTION_CANDIDATES))}`;
   // sort=rating reads the candidates' ratings (at most KEYWORD_CANDIDATES + QUESTION_CANDIDATES rows).
   const byRating = sort === "rating";
@@ -57,20 +76,24 @@ function rankedByTextQuery(withCity: boolean, sort: KeywordSort): SQL {
     order by ${finalOrder}`;
 }
 
-/** One prepared statement per order and scope; the default's SQL is what it was before sort existed. */
+/** One prepared statement per order and scope. */
 const RANKED_BY_TEXT = {
   relevance: {
-    everywhere: preparedQuery<TextHit>(rankedByTextQuery(false, "relevance")),
-    inCity: preparedQuery<TextHit>(rankedByTextQuery(true, "relevance")),
+    everywhere: preparedQuery<TextHit>(rankedByTextQuery("everywhere", "relevance")),
+    inCity: preparedQuery<TextHit>(rankedByTextQuery("city", "relevance")),
+    inCountry: preparedQuery<TextHit>(rankedByTextQuery("country", "relevance")),
   },
   rating: {
-    everywhere: preparedQuery<TextHit>(rankedByTextQuery(false, "rating")),
-    inCity: preparedQuery<TextHit>(rankedByTextQuery(true, "rating")),
+    everywhere: preparedQuery<TextHit>(rankedByTextQuery("everywhere", "rating")),
+    inCity: preparedQuery<TextHit>(rankedByTextQuery("city", "rating")),
+    inCountry: preparedQuery<TextHit>(rankedByTextQuery("country", "rating")),
   },
 } satisfies Record<KeywordSort, unknown>;
 
-/** The ranked text matches of the words, at most `limit`, each with the number of all candidates. */
-export function rankByText(db: Db, query: string, city: City | null, limit: number, sort: KeywordSort): Promise<TextHit[]> {
+/** The ranked text matches of the words in the scope, at most `limit`, each with the number of all candidates. */
+export function rankByText(db: Db, query: string, scope: KeywordScope, limit: number, sort: KeywordSort): Promise<TextHit[]> {
   const queries = RANKED_BY_TEXT[sort];
-  return city ? queries.inCity(db, { query, cityLexeme: cityLexeme(city.id), cityId: city.id, limit }) : queries.everywhere(db, { query, limit });
+  const lexeme = scopeLexeme(scope);
+  if (scope.city) return queries.inCity(db, { query, scopeLexeme: lexeme!, cityId: scope.city.id, limit });
+  return lexeme ? queries.inCountry(db, { query, scopeLexeme: lexeme, limit }) : queries.everywhere(db, { query, limit });
 }

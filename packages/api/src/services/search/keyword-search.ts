@@ -3,10 +3,11 @@ import { decodeOffsetCursor, listingFingerprint } from "../shared/opaque-cursor"
 import { isPlain, readWhereWhen, type WhereWhenInput } from "../where-when/where-when-params";
 import { DISTANCE_SORT, distanceDisclosure, KEYWORD_RANKING, KEYWORD_RATING, type KeywordSort } from "./disclosures";
 import { bestWordSubset, fuzzyName, NAME_SIMILARITY, trigramSimilarity } from "./keyword-fallbacks";
-import { KEYWORD_RANKED_MAX, rankByText, type TextHit } from "./keyword-ranking";
+import { KEYWORD_RANKED_MAX, rankByText, type KeywordScope, type TextHit } from "./keyword-ranking";
 import type { ListingSource } from "./listing";
-import { CATEGORY_QUERIES, filteredListings } from "./category-search";
-import { readQuery } from "./query-reading";
+import { filteredListings } from "./category-search";
+import { rankedPage } from "./ranking";
+import { namesCategoryInPlace, readQuery } from "./query-reading";
 import { normalizeTerm, referenceData } from "./reference-data";
 import { requireResolved, resolveCity, resolvedCategory, resolvedCity } from "./resolve";
 import { candidatesPage, filterCandidates } from "./where-when-search";
@@ -39,6 +40,9 @@ export interface KeywordResult {
   corrections: { from: string; to: string }[];
   /** The words that named the city, when the city came from the query rather than the city argument. */
   cityWords: string[];
+  /** The country searched in (the country argument, or named by the words), when no city narrows it further. */
+  country: string | null;
+  countryWords: string[];
   category: Category | null;
 }
 
@@ -48,14 +52,21 @@ export interface KeywordResult {
  * in-memory reference data (a city or category in the words, misspellings corrected); a trigram
  * match on the name when it is close enough to be the business asked for (the slow path); the
  * best subset of the words (wordsDropped says which were left out); the recognised category alone;
- * and last any looser name match.
+ * and last any looser name match. A category named in a place (namesCategoryInPlace) is looked for
+ * in that place only, and never answered by names. `country` (upper-case ISO code) bounds it all.
  */
-export async function searchByKeyword(db: Db, params: { query: string; city?: string; limit: number; sort?: KeywordSort }): Promise<KeywordResult> {
+export async function searchByKeyword(
+  db: Db,
+  params: { query: string; city?: string | undefined; country?: string | undefined; limit: number; sort?: KeywordSort },
+): Promise<KeywordResult> {
   const sort = params.sort ?? "relevance";
-  const givenCity = params.city ? await resolveCity(db, params.city) : null;
+  const givenCity = params.city ? await resolveCity(db, params.city, params.country) : null;
+  const givenScope: KeywordScope = { city: givenCity, country: givenCity ? null : (params.country ?? null) };
   const asGiven = normalizeTerm(params.query).split(" ").filter(Boolean);
   const result = (hits: ListingSource[], listingMatch: KeywordHit["matchedBy"], rest: Partial<KeywordResult> & { matchedBy: KeywordMatch }): KeywordResult => ({
     city: givenCity,
+    country: givenScope.country,
+    countryWords: [],
     unknownCity: false,
     hits: hits.slice(0, params.limit).map((record) => ({ ...withoutCount(record), matchedBy: listingMatch })),
     totalMatches: (hits[0] as Partial<TextHit> | undefined)?.totalMatches ?? hits.length,
@@ -68,39 +79,45 @@ export async function searchByKeyword(db: Db, params: { query: string; city?: st
   });
   if (params.city && !givenCity) return { ...result([], "full_text", { matchedBy: "nothing" }), unknownCity: true };
 
-  const fullText = await rankByText(db, params.query, givenCity, params.limit, sort);
+  const fullText = await rankByText(db, params.query, givenScope, params.limit, sort);
   if (fullText.length > 0) return result(fullText, "full_text", { matchedBy: "all_words" });
 
-  const reading = readQuery(await referenceData(db), params.query, { cityGiven: givenCity !== null });
+  const reading = readQuery(await referenceData(db), params.query, { cityGiven: givenCity !== null, country: params.country ?? null });
   const city = reading.city ?? givenCity;
-  const read = { city, corrections: reading.corrections, cityWords: reading.cityWords, category: reading.category, wordsUsed: reading.words };
+  const scope: KeywordScope = { city, country: city ? null : (reading.country ?? givenScope.country) };
+  const read = { ...scope, corrections: reading.corrections, cityWords: reading.cityWords, countryWords: reading.countryWords, category: reading.category };
   const readMatch = reading.corrections.length > 0 ? "corrected_words" : "all_words";
-  const changed = reading.city !== null || reading.corrections.length > 0;
+  const changed = reading.city !== null || reading.country !== null || reading.corrections.length > 0;
   if (changed && reading.words.length > 0) {
-    const readText = await rankByText(db, reading.words.join(" "), city, params.limit, sort);
-    if (readText.length > 0) return result(readText, "full_text", { ...read, matchedBy: readMatch });
+    const readText = await rankByText(db, reading.words.join(" "), scope, params.limit, sort);
+    if (readText.length > 0) return result(readText, "full_text", { ...read, wordsUsed: reading.words, matchedBy: readMatch });
   }
 
-  const fuzzy = await fuzzyName(db, params.query, city, Math.max(params.limit, FALLBACK_CANDIDATES), sort);
+  // A category in a place: the place's words are no business's name to match (query-reading.ts).
+  const byNames = !namesCategoryInPlace(reading);
+  const fuzzy = byNames ? await fuzzyName(db, params.query, scope, Math.max(params.limit, FALLBACK_CANDIDATES), sort) : [];
   const byName = result(fuzzy, "fuzzy_name", { ...read, wordsUsed: asGiven, matchedBy: "fuzzy_name" });
   if (fuzzy.some((hit) => trigramSimilarity(hit.name, params.query) >= NAME_SIMILARITY)) return byName;
 
-  const kept = await bestWordSubset(db, reading, city);
+  const kept = await bestWordSubset(db, reading, scope);
   if (kept) {
-    const partial = await rankByText(db, kept.join(" "), city, params.limit, sort);
+    const partial = await rankByText(db, kept.join(" "), scope, params.limit, sort);
     const dropped = reading.words.filter((word) => !kept.includes(word));
     if (partial.length > 0) return result(partial, "full_text", { ...read, wordsUsed: kept, wordsDropped: dropped, matchedBy: "some_words" });
   }
   if (reading.category) {
-    const queries = CATEGORY_QUERIES[sort === "rating" ? "rating" : "ranking"];
-    const slug = reading.category.slug;
-    const limit = Math.max(params.limit, FALLBACK_CANDIDATES);
-    const inCategory = city ? await queries.inCity(db, { category: slug, cityId: city.id, limit }) : await queries.national(db, { category: slug, limit });
+    const page = await rankedPage(db, {
+      categorySlug: reading.category.slug,
+      cityId: city?.id ?? null,
+      country: scope.country,
+      limit: Math.max(params.limit, FALLBACK_CANDIDATES),
+      sort: sort === "rating" ? "rating" : "ranking",
+    });
     const others = reading.words.filter((word) => !reading.categoryWords.includes(word));
-    if (inCategory.length > 0)
-      return result(inCategory, "category", { ...read, wordsUsed: reading.categoryWords, wordsDropped: others, matchedBy: "category" });
+    if (page.records.length > 0)
+      return result(page.records, "category", { ...read, wordsUsed: reading.categoryWords, wordsDropped: others, matchedBy: "category" });
   }
-  return fuzzy.length > 0 ? byName : result([], "full_text", { ...read, matchedBy: "nothing" });
+  return fuzzy.length > 0 ? byName : result([], "full_text", { ...read, wordsUsed: reading.words, matchedBy: "nothing" });
 }
 
 /** A text hit as a listing source: the count belongs to the whole result. */
@@ -113,6 +130,8 @@ function withoutCount(record: ListingSource | TextHit): ListingSource {
 export interface KeywordSearchParams extends WhereWhenInput {
   query: string;
   city?: string | undefined;
+  /** Only this country's listings (upper-case ISO 3166-1 alpha-2); a named city is looked up in it. */
+  country?: string | undefined;
   limit: number;
   sort?: KeywordSort | typeof DISTANCE_SORT | undefined;
   cursor?: string | undefined;
@@ -132,13 +151,23 @@ export async function keywordSearch(db: Db, params: KeywordSearchParams) {
   const whereWhen = readWhereWhen(params);
   const plain = isPlain(whereWhen);
   const filters = plain ? [] : [whereWhen.openKey, whereWhen.near];
-  const fingerprint = listingFingerprint(["keyword", normalizeTerm(params.query), params.city ? normalizeTerm(params.city) : null, sort, ...filters]);
+  // Without a country the fingerprint is what it was before country existed: its cursors stay valid.
+  const inCountry = params.country ? ["country", params.country] : [];
+  const fingerprint = listingFingerprint([
+    "keyword",
+    normalizeTerm(params.query),
+    params.city ? normalizeTerm(params.city) : null,
+    sort,
+    ...filters,
+    ...inCountry,
+  ]);
   const listing = { fingerprint, maxOffset: KEYWORD_RANKED_MAX };
   const offset = params.cursor && plain ? decodeOffsetCursor(params.cursor, listing) : 0;
   const textSort = sort === DISTANCE_SORT ? "relevance" : sort;
   const result = await searchByKeyword(db, {
     query: params.query,
     city: params.city,
+    country: params.country,
     sort: textSort,
     limit: plain ? offset + params.limit : KEYWORD_RANKED_MAX,
   });
@@ -151,6 +180,8 @@ export async function keywordSearch(db: Db, params: KeywordSearchParams) {
     query: params.query,
     city: result.city ? resolvedCity(result.city) : null,
     cityFromWords: result.cityWords.length > 0 ? result.cityWords.join(" ") : null,
+    country: result.country,
+    countryFromWords: result.countryWords.length > 0 ? result.countryWords.join(" ") : null,
     category: result.category ? resolvedCategory(result.category) : null,
     matchedBy: result.matchedBy,
     wordsUsed: result.wordsUsed,

@@ -30,6 +30,8 @@ export interface LookupBusinessesParams extends WhereWhenInput {
   /** Both required unless near is given. */
   category?: string | undefined;
   city?: string | undefined;
+  /** Only this country's listings (upper-case ISO 3166-1 alpha-2). */
+  country?: string | undefined;
   limit: number;
   cursor?: string | undefined;
   sort?: CategorySort | typeof DISTANCE_SORT | undefined;
@@ -38,10 +40,12 @@ export interface LookupBusinessesParams extends WhereWhenInput {
 
 /**
  * /api/v2/businesses: says what the query resolved to, 404 naming an unknown category or city, pages
- * by keyset cursor; with near, category and city are optional (the circle bounds the search).
+ * by keyset cursor; with near, category and city are optional (the circle bounds the search); with
+ * country, the city is (a whole country's listings).
  */
 export async function lookupBusinesses(db: Db, params: LookupBusinessesParams) {
-  if (!params.city && !params.near) throw invalidParameter("city", "give a city, or near=<lat>,<lng> to search around a point");
+  if (!params.city && !params.near && !params.country)
+    throw invalidParameter("city", "give a city, a country (ISO 3166-1 alpha-2), or near=<lat>,<lng> to search around a point");
   const { rankingModel, ...found } = await rankedListings(db, params);
   return { ...found, limit: params.limit, apiVersion: SCORE_CONTRACT_VERSION, rankingDisclosure: rankingModel };
 }

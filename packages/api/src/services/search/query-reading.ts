@@ -1,12 +1,14 @@
 import type { Category, City } from "@directory/db";
+import { findCountry } from "./countries";
 import { findCategory, findCity, normalizeTerm, type ReferenceData } from "./reference-data";
 import { correctSpelling } from "./spelling";
 
 /**
  * What a free-text query says beyond its words, read from the in-memory reference data (no query):
- * a city named inside it ("dentist in bombay"), a category ("tooth doctor"), misspelt category
- * words ("dentst"). Keyword search reads a query this way only when its words as given matched
- * nothing, so a business whose name holds a city ("Hotel Paris") is still found by name first.
+ * a city named inside it ("dentist in bombay"), else a country ("hotel liechtenstein"), a category
+ * ("tooth doctor"), misspelt category words ("dentst"). Keyword search reads a query this way only
+ * when its words as given matched nothing, so a business whose name holds a city ("Hotel Paris")
+ * is still found by name first.
  */
 
 /** Words that tie a city to the rest of the query; read with the city, not searched. */
@@ -22,6 +24,9 @@ export interface QueryReading {
   city: City | null;
   /** The words that named it, connector included ("in bombay"). */
   cityWords: string[];
+  /** A country named inside the words when they name no city (upper-case ISO code; only without a city or country argument), and its words. */
+  country: string | null;
+  countryWords: string[];
   /** A category named inside the words, and the words that named it (kept in `words`). */
   category: Category | null;
   categoryWords: string[];
@@ -39,19 +44,30 @@ function findPhrase<T>(words: string[], find: (phrase: string) => T | null): { v
   return null;
 }
 
-export function readQuery(data: ReferenceData, query: string, options: { cityGiven: boolean }): QueryReading {
+/**
+ * The rule for a place inside the words: when they name a category and a place (a city or a
+ * country), the place is where to look, never a name to match. "bakery in vaduz" is bakeries in
+ * Vaduz or none, not the post office called Vaduz; keyword search then tries no match on names.
+ */
+export function namesCategoryInPlace(reading: QueryReading): boolean {
+  return reading.category !== null && (reading.city !== null || reading.country !== null);
+}
+
+/** The phrase `find` accepts with the connector before it, taken out of the words. */
+function takePlace<T>(words: string[], find: (phrase: string) => T | null) {
+  // A lone word is what to look for, never a place ("lima" beans), so a place needs company.
+  const phrase = words.length > 1 ? findPhrase(words, find) : null;
+  if (!phrase) return null;
+  const start = phrase.start > 0 && CITY_CONNECTORS.has(words[phrase.start - 1]!) ? phrase.start - 1 : phrase.start;
+  const end = phrase.start + phrase.length;
+  return { value: phrase.value, placeWords: words.slice(start, end), rest: [...words.slice(0, start), ...words.slice(end)] };
+}
+
+export function readQuery(data: ReferenceData, query: string, options: { cityGiven: boolean; country?: string | null }): QueryReading {
   let words = normalizeTerm(query).split(" ").filter(Boolean);
-  let city: City | null = null;
-  let cityWords: string[] = [];
-  // A lone word is what to look for, never a city ("lima" beans), so a city needs company.
-  const cityPhrase = !options.cityGiven && words.length > 1 ? findPhrase(words, (phrase) => findCity(data, phrase)) : null;
-  if (cityPhrase) {
-    const start = cityPhrase.start > 0 && CITY_CONNECTORS.has(words[cityPhrase.start - 1]!) ? cityPhrase.start - 1 : cityPhrase.start;
-    const end = cityPhrase.start + cityPhrase.length;
-    city = cityPhrase.value;
-    cityWords = words.slice(start, end);
-    words = [...words.slice(0, start), ...words.slice(end)];
-  }
+  const cityPhrase = options.cityGiven ? null : takePlace(words, (phrase) => findCity(data, phrase, options.country));
+  const countryPhrase = options.cityGiven || options.country || cityPhrase ? null : takePlace(words, findCountry);
+  words = cityPhrase?.rest ?? countryPhrase?.rest ?? words;
 
   const corrections: QueryReading["corrections"] = [];
   const corrected = correctSpelling(data, words.join(" "))?.split(" ");
@@ -65,8 +81,10 @@ export function readQuery(data: ReferenceData, query: string, options: { cityGiv
   const categoryPhrase = findPhrase(words, (phrase) => findCategory(data, phrase));
   return {
     words,
-    city,
-    cityWords,
+    city: cityPhrase?.value ?? null,
+    cityWords: cityPhrase?.placeWords ?? [],
+    country: countryPhrase?.value ?? null,
+    countryWords: countryPhrase?.placeWords ?? [],
     category: categoryPhrase?.value ?? null,
     categoryWords: categoryPhrase ? words.slice(categoryPhrase.start, categoryPhrase.start + categoryPhrase.length) : [],
     corrections,

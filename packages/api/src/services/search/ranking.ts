@@ -34,11 +34,12 @@ interface RankingKeys {
   id: string;
 }
 
-/** cityId null: across every city; openKey: the open filter's openAt text or "now". */
-function fingerprint(categorySlug: string, cityId: number | null, sort: CategorySort, openKey: string | null): string {
-  // The default order's fingerprint is what it was before sort and the open filter existed: its cursors stay valid.
+/** cityId null: across every city (or a country's); openKey: the open filter's openAt text or "now". */
+function fingerprint(categorySlug: string, cityId: number | null, sort: CategorySort, openKey: string | null, country: string | null): string {
+  // The default order's fingerprint is what it was before sort, the open filter and country existed: its cursors stay valid.
   const parts: unknown[] = sort === "ranking" ? [categorySlug, cityId] : [categorySlug, cityId, sort];
-  return listingFingerprint(openKey === null ? parts : [...parts, "open", openKey]);
+  const inCountry = country === null ? parts : [...parts, "country", country];
+  return listingFingerprint(openKey === null ? inCountry : [...inCountry, "open", openKey]);
 }
 
 /** The id a ranked cursor names; a cursor of an open-filtered listing has a fourth part, the excluded count. */
@@ -107,6 +108,9 @@ export interface RankedOpenFilter {
   timeZone: string | null;
 }
 
+/** Where a ranked page looks: one city, one country (the listing's own country), or everywhere. */
+type RankedScope = "city" | "country" | "national";
+
 /**
  * One page of a category in a city (or across every city, cityId null: businesses_category_rank_idx
  * and _category_rating_idx serve it), in ranking order (or `sort`'s), continuing after `cursor` when given: the
@@ -120,6 +124,8 @@ export async function rankedPage(
   params: {
     categorySlug: string;
     cityId: number | null;
+    /** Only this country's listings (upper-case ISO code) when there is no city; a city is in one country already. */
+    country?: string | null | undefined;
     limit: number;
     cursor?: string | undefined;
     sort?: CategorySort | undefined;
@@ -129,10 +135,13 @@ export async function rankedPage(
   const sort = params.sort ?? "ranking";
   const order = CITY_PAGE_ORDERS[sort];
   const open = params.open ?? null;
-  const filters = fingerprint(params.categorySlug, params.cityId, sort, open?.key ?? null);
+  const country = params.cityId === null ? (params.country ?? null) : null;
+  const scope: RankedScope = params.cityId !== null ? "city" : country !== null ? "country" : "national";
+  const filters = fingerprint(params.categorySlug, params.cityId, sort, open?.key ?? null, country);
   const cursorId = params.cursor ? decodeRankedCursor(params.cursor, filters, open !== null) : null;
   const inCity = params.cityId === null ? undefined : eq(businesses.cityId, params.cityId);
-  const matches = and(eq(businesses.categorySlug, params.categorySlug), inCity, servableCondition())!;
+  const inCountry = country === null ? undefined : eq(businesses.country, country);
+  const matches = and(eq(businesses.categorySlug, params.categorySlug), inCity, inCountry, servableCondition())!;
   if (open) {
     const found =
       cursorId === null && params.cityId !== null && open.timeZone
@@ -151,8 +160,8 @@ export async function rankedPage(
   }
   if (cursorId === null) {
     // The first page with its count: nearly every call, so one statement prepared once.
-    const first = firstPageStatements(db, sort, params.cityId !== null);
-    const values = { category: params.categorySlug, cityId: params.cityId, limit: params.limit + 1 };
+    const first = firstPageStatements(db, sort, scope);
+    const values = { category: params.categorySlug, cityId: params.cityId, country, limit: params.limit + 1 };
     const rows = await first.page.execute(values);
     // Each row carries the count; no row, no match.
     const total = Number(rows[0]?.matchCount ?? 0);
@@ -180,11 +189,13 @@ function matchCountOf(matches: SQL): SQL<number> {
  * statements built and prepared once per database: no query building per call, and PostgreSQL
  * plans them once per connection instead of on every call (1 to 3 ms of its time a page).
  */
-function buildFirstPageStatements(db: Db, sort: CategorySort, withCity: boolean) {
-  const name = `ranked_first_${sort}_${withCity ? "city" : "national"}`;
+function buildFirstPageStatements(db: Db, sort: CategorySort, scope: RankedScope) {
+  const withCity = scope === "city";
+  const name = `ranked_first_${sort}_${scope}`;
   const matches = and(
     eq(businesses.categorySlug, sql.placeholder("category")),
     withCity ? eq(businesses.cityId, sql.placeholder("cityId")) : undefined,
+    scope === "country" ? eq(businesses.country, sql.placeholder("country")) : undefined,
     servableCondition(),
   );
   return {
@@ -206,14 +217,14 @@ function buildFirstPageStatements(db: Db, sort: CategorySort, withCity: boolean)
 
 /** A category's first page in a city open at a local minute of the week, with both counts (open-filter.ts): its prepared statement. */
 async function openFirstPageInCity(db: Db, sort: CategorySort, category: string, cityId: number, minute: number, limit: number): Promise<OpenPage> {
-  const [row] = await firstPageStatements(db, sort, true).openInCity!.execute({ category, cityId, minute, limit });
+  const [row] = await firstPageStatements(db, sort, "city").openInCity!.execute({ category, cityId, minute, limit });
   return openPageOf(row);
 }
 
 const firstPageStatementsOf = statementsPerDatabase<ReturnType<typeof buildFirstPageStatements>>();
 
-function firstPageStatements(db: Db, sort: CategorySort, withCity: boolean): ReturnType<typeof buildFirstPageStatements> {
-  return firstPageStatementsOf(db, `${sort}:${withCity}`, () => buildFirstPageStatements(db, sort, withCity));
+function firstPageStatements(db: Db, sort: CategorySort, scope: RankedScope): ReturnType<typeof buildFirstPageStatements> {
+  return firstPageStatementsOf(db, `${sort}:${scope}`, () => buildFirstPageStatements(db, sort, scope));
 }
 
 /** The first `limit` of `limit + 1` rows, and the next page's cursor when the extra row says there is one. */

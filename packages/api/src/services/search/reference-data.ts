@@ -99,16 +99,17 @@ export function findCategory(data: ReferenceData, input: string): Category | nul
 
 /**
  * Accepts a name or alias in any case and with or without accents ("bangalore", "Sao Paulo"),
- * optionally followed by ", CC" (ISO country code). Ambiguous names pick the most populous city.
+ * optionally followed by ", CC" (ISO country code). Ambiguous names pick the most populous city;
+ * `country` (upper-case ISO code, a search's country filter) keeps only that country's cities.
  */
-export function findCity(data: ReferenceData, input: string): City | null {
+export function findCity(data: ReferenceData, input: string, country?: string | null): City | null {
   const [namePart = "", countryPart] = input.split(",");
   const name = normalizeTerm(namePart);
   if (name === "") return null;
   const countryCode = countryPart?.trim().toUpperCase();
   const candidates = data.citiesByName.get(name) ?? [];
   const byCountry = countryCode && /^[A-Z]{2}$/.test(countryCode) ? candidates.filter((c) => c.countryCode === countryCode) : candidates;
-  return byCountry[0] ?? null;
+  return (country ? byCountry.filter((c) => c.countryCode === country) : byCountry)[0] ?? null;
 }
 
 /** Lower-case, accents folded, hyphens/underscores as spaces, single spaces: "São-Paulo " -> "sao paulo". */

@@ -8,9 +8,12 @@ export async function resolveCategory(db: Db, input: string): Promise<Category |
   return findCategory(await referenceData(db), input);
 }
 
-/** A name or alias, with or without accents, optionally ", CC"; resolved from the in-memory reference data. */
-export async function resolveCity(db: Db, input: string): Promise<City | null> {
-  return findCity(await referenceData(db), input);
+/**
+ * A name or alias, with or without accents, optionally ", CC"; resolved from the in-memory reference
+ * data. With a search's country filter, only a city of that country ("Paris" with country=US).
+ */
+export async function resolveCity(db: Db, input: string, country?: string | null): Promise<City | null> {
+  return findCity(await referenceData(db), input, country);
 }
 
 /** The public face of a resolved category and city, as discovery results echo them. */

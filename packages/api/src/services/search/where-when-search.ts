@@ -41,6 +41,8 @@ export async function nearPage(
   params: {
     categorySlug: string | null;
     cityId: number | null;
+    /** Only this country's listings (upper-case ISO code); null: every country. */
+    country?: string | null | undefined;
     sort: CategorySort | "distance";
     limit: number;
     cursor?: string | undefined;
@@ -49,8 +51,11 @@ export async function nearPage(
 ): Promise<FilteredPage<BusinessRecord>> {
   const { near, at, openKey } = params.whereWhen;
   if (!near) throw new Error("nearPage needs near");
+  const country = params.country ?? null;
+  // Without a country the fingerprint is what it was before country existed: its cursors stay valid.
+  const scope = [params.categorySlug, params.cityId, near.point, near.radiusKm, params.sort, openKey];
   const listing = {
-    fingerprint: listingFingerprint(["near", params.categorySlug, params.cityId, near.point, near.radiusKm, params.sort, openKey]),
+    fingerprint: listingFingerprint(["near", ...scope, ...(country === null ? [] : ["country", country])]),
     maxOffset: NEAR_COUNT_CAP,
   };
   const offset = params.cursor ? decodeOffsetCursor(params.cursor, listing) : 0;
@@ -59,6 +64,7 @@ export async function nearPage(
     radiusKm: near.radiusKm,
     ...(params.categorySlug ? { category: params.categorySlug } : {}),
     ...(params.cityId === null ? {} : { cityId: params.cityId }),
+    ...(country === null ? {} : { country }),
     ...(at ? { openAt: at } : {}),
     limit: Math.min(params.limit, NEAR_LIMIT_MAX),
     offset,

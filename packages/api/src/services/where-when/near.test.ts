@@ -158,8 +158,8 @@ describe("nearest first", () => {
     const geometry = await nearGeometry(database.db);
     const values: Record<string, string | number> = { lat: 19.1, lng: 72.9, radiusKm: 10, rows: 101, category: "dentist", cityId: 1 };
     for (const shape of [
-      { category: false, city: false, open: false },
-      { category: true, city: true, open: false },
+      { category: false, city: false, country: false, open: false },
+      { category: true, city: true, country: false, open: false },
     ]) {
       const query = new PgDialect().sqlToQuery(nearestWalkQuery(geometry, shape));
       // Placeholders take the values above; the query's own constants (the sphere's radius) stay.

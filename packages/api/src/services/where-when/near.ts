@@ -60,6 +60,8 @@ export interface NearFilters {
   category?: string;
   /** Only this city's businesses; omitted: every city. */
   cityId?: number;
+  /** Only this country's businesses (upper-case ISO code, as listings carry it); omitted: every country. */
+  country?: string;
   /** Only businesses open at this instant, each in its city's zone (unknown hours left out, and counted). */
   openAt?: Date;
 }
@@ -90,11 +92,13 @@ const NEARBY_COLUMNS = sql.join(
 export interface NearShape {
   category: boolean;
   city: boolean;
+  country: boolean;
   open: boolean;
 }
 
 function shapeOf(filters: NearFilters): NearShape {
-  return { category: filters.category !== undefined, city: filters.cityId !== undefined, open: filters.openAt !== undefined };
+  const given = (value: unknown) => value !== undefined;
+  return { category: given(filters.category), city: given(filters.cityId), country: given(filters.country), open: given(filters.openAt) };
 }
 
 /** The values a near statement takes at each call, by placeholder name. */
@@ -107,6 +111,7 @@ function valuesOf(point: NearPoint, radiusKm: number, filters: NearFilters): Nea
     radiusKm,
     ...(filters.category === undefined ? {} : { category: filters.category }),
     ...(filters.cityId === undefined ? {} : { cityId: filters.cityId }),
+    ...(filters.country === undefined ? {} : { country: filters.country }),
     ...(filters.openAt === undefined ? {} : { at: filters.openAt.toISOString() }),
   };
 }
@@ -117,6 +122,7 @@ function searchIn(shape: NearShape, place: SQL): SQL {
     servableCondition(),
     shape.category ? eq(businesses.categorySlug, sql.placeholder("category")) : undefined,
     shape.city ? eq(businesses.cityId, sql.placeholder("cityId")) : undefined,
+    shape.country ? eq(businesses.country, sql.placeholder("country")) : undefined,
     place,
   )!;
 }
@@ -202,7 +208,7 @@ const nearStatementsOf = statementsPerDatabase<NearStatements>();
 async function statementsFor(db: Db, filters: NearFilters): Promise<NearStatements> {
   const geometry = await nearGeometry(db);
   const shape = shapeOf(filters);
-  const key = `${shape.category ? "c" : ""}${shape.city ? "t" : ""}${shape.open ? "o" : ""}`;
+  const key = `${shape.category ? "c" : ""}${shape.city ? "t" : ""}${shape.country ? "n" : ""}${shape.open ? "o" : ""}`;
   return nearStatementsOf(db, key, () => buildStatements(db, geometry, shape));
 }
 
