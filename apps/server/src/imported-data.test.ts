@@ -1,15 +1,16 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importRegistry, scanOsmExtract } from "@directory/api";
+import { createApiKey, importRegistry, scanOsmExtract } from "@directory/api";
 import { OSM_EXTRACTS, SMALL_TEST_WORLD } from "@directory/api/testing";
 import { businesses, registryRecords } from "@directory/db";
-import type { TEntityProfile } from "@directory/api/schemas";
-import { getJson, type OpenApiDocument, startTestServer, type TestServer } from "./testing";
+import type { TEntityProfile, TGetAgentProfileOutput, TGetPartnerFeedChangesOutput, TGetPartnerFeedOutput } from "@directory/api/schemas";
+import { getJson, type McpAnswer, type OpenApiDocument, startTestServer, type TestServer, type ToolResult } from "./testing";
 
 /** Imported OpenStreetMap data as each door shows it: its provenance and the ODbL line travel with it. */
 
 let server: TestServer;
 let slug: string;
+let demoSlug: string;
 
 beforeAll(async () => {
   server = await startTestServer({ seed: SMALL_TEST_WORLD });
@@ -22,6 +23,13 @@ beforeAll(async () => {
     .innerJoin(businesses, eq(businesses.id, registryRecords.businessId))
     .where(and(eq(registryRecords.source, "openstreetmap"), eq(registryRecords.recordId, record.recordId)));
   slug = row!.slug;
+  const [demo] = await server.database.db
+    .select({ slug: businesses.slug })
+    .from(businesses)
+    .where(and(eq(businesses.isDemo, true), eq(businesses.status, "active"), isNull(businesses.subscriptionExpiresAt)))
+    .orderBy(asc(businesses.slug))
+    .limit(1);
+  demoSlug = demo!.slug;
 }, 120_000);
 afterAll(async () => {
   await server?.close();
@@ -67,5 +75,88 @@ describe("an imported business on every door", () => {
     expect(html).toContain("openstreetmap");
     const agent = await getJson(server.url, `/business/${slug}/agent.json`);
     expect(agent.status).toBe(200);
+  });
+});
+
+const OSM_LINE = {
+  text: "Data © OpenStreetMap contributors, available under the Open Database Licence",
+  licence: "ODbL-1.0",
+  url: "https://www.openstreetmap.org/copyright",
+};
+
+async function mcpText(tool: string, args: Record<string, unknown>): Promise<string> {
+  const response = await fetch(`${server.url}/api/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: args } }),
+  });
+  return ((await response.json()) as McpAnswer<ToolResult>).result!.content.map((part) => part.text).join("\n");
+}
+
+describe("the attribution on every door that carries imported facts, and only there", () => {
+  it("agent.json (REST and GraphQL) names OpenStreetMap's licence for an imported business, none for a demo one", async () => {
+    expect((await getJson<TGetAgentProfileOutput>(server.url, `/business/${slug}/agent.json`)).body.attributions).toEqual([OSM_LINE]);
+    expect((await getJson<TGetAgentProfileOutput>(server.url, `/business/${demoSlug}/agent.json`)).body.attributions).toEqual([]);
+    const response = await fetch(`${server.url}/api/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        query: `{ a: agentProfile(slug: "${slug}") { attributions { licence url } } b: agentProfile(slug: "${demoSlug}") { attributions { licence } } }`,
+      }),
+    });
+    const { data } = (await response.json()) as { data: { a: { attributions: unknown[] }; b: { attributions: unknown[] } } };
+    expect(data.a.attributions).toEqual([{ licence: "ODbL-1.0", url: OSM_LINE.url }]);
+    expect(data.b.attributions).toEqual([]);
+  });
+
+  it("the entity profile of a demo business claims no OpenStreetMap licence, on REST and its page", async () => {
+    expect((await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${demoSlug}`)).body.attributions).toEqual([]);
+    expect(await (await fetch(`${server.url}/business/${demoSlug}`)).text()).not.toContain('class="attribution"');
+  });
+
+  it("MCP text: the profile's text names the licence and its link; a demo profile's does not", async () => {
+    const text = await mcpText("get_business_profile", { slug });
+    expect(text).toContain("OpenStreetMap contributors");
+    expect(text).toContain("https://www.openstreetmap.org/copyright");
+    expect(await mcpText("get_business_profile", { slug: demoSlug })).not.toContain("openstreetmap.org/copyright");
+  });
+
+  it("the partner feed page, the change feed and the export carry it once an imported business is in the feed", async () => {
+    const partnerKey = (await createApiKey(server.database.db, { kind: "partner" })).key;
+    const partner = { authorization: `Bearer ${partnerKey}` };
+    const before = await getJson<TGetPartnerFeedOutput>(server.url, "/api/v2/partner-feed?limit=500", partner);
+    expect(before.status).toBe(200);
+    // Only owner-verified businesses are in the feed: the demo world's page owes nothing.
+    expect(before.body.attributions).toEqual([]);
+    const start = (await getJson<TGetPartnerFeedChangesOutput>(server.url, "/api/v2/partner-feed/changes?after=0&limit=1000", partner)).body.nextAfter;
+
+    const verified = await fetch(`${server.url}/api/v2/admin/businesses/verify-owner`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${server.adminKey}` },
+      body: JSON.stringify({ slug }),
+    });
+    expect(verified.status).toBe(200);
+
+    const after = await getJson<TGetPartnerFeedOutput>(
+      server.url,
+      `/api/v2/partner-feed?limit=500&updatedSince=${new Date(Date.now() - 60_000).toISOString()}`,
+      partner,
+    );
+    const [imported] = await server.database.db.select({ id: businesses.id }).from(businesses).where(eq(businesses.slug, slug));
+    expect(after.body.locations.map((location) => location.identifier)).toContain(imported!.id);
+    expect(after.body.attributions).toEqual([OSM_LINE]);
+    const changes = await getJson<TGetPartnerFeedChangesOutput>(server.url, `/api/v2/partner-feed/changes?after=${start}&limit=1000`, partner);
+    expect(changes.body.changes.some((change) => change.action === "upsert")).toBe(true);
+    expect(changes.body.attributions).toEqual([OSM_LINE]);
+
+    const exported = await fetch(`${server.url}/api/v2/partner-feed/export`, { headers: partner });
+    const lines = (await exported.text()).trim().split("\n");
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ count: lines.length - 1, attributions: [OSM_LINE] });
+  });
+
+  it("llms.txt states the data licences", async () => {
+    const text = await (await fetch(`${server.url}/llms.txt`)).text();
+    expect(text).toMatch(/## Data licences\n- Data: city names, regions and coordinates from GeoNames \(CC BY 4\.0/);
+    expect(text).toContain("OpenStreetMap contributors (ODbL 1.0, https://www.openstreetmap.org/copyright)");
   });
 });

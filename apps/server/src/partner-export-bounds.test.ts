@@ -73,7 +73,7 @@ function readRest(response: IncomingMessage): Promise<{ text: string; whole: boo
 const lastLineOf = (text: string) => text.trimEnd().split("\n").pop() ?? "";
 
 /** The export's last line says where the change feed continues; a cut export has none. */
-const endsWithPosition = (text: string) => /^\{"after":\d+,"count":\d+\}$/.test(lastLineOf(text));
+const endsWithPosition = (text: string) => /^\{"after":\d+,"count":\d+,"attributions":\[.*\]\}$/.test(lastLineOf(text));
 
 /** Polls a GET of the export with `key` until it is served (200, read whole) or `withinMs` passes; the last status seen. */
 async function exportServedWithin(server: TestServer, key: string, withinMs: number): Promise<number> {

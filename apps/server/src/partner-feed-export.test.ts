@@ -56,7 +56,7 @@ describe("GET /api/v2/partner-feed/export", () => {
     expect(JSON.parse(lines[0]!)["@id"]).toMatch(/^http:\/\/directory\.test\/entity\//);
     const changes = await getJson(server.url, `/api/v2/partner-feed/changes?after=${last.after}`, bearer(partnerKey));
     expect(changes.status).toBe(200);
-    expect(changes.body).toEqual({ changes: [], nextAfter: last.after, hasMore: false });
+    expect(changes.body).toEqual({ changes: [], nextAfter: last.after, hasMore: false, attributions: [] });
   });
 });
 
@@ -175,6 +175,7 @@ describe("the SDK", () => {
       changes: [],
       nextAfter: exported.after,
       hasMore: false,
+      attributions: [],
     });
   });
 

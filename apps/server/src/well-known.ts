@@ -2,6 +2,7 @@ import type { Express } from "express";
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "@directory/api";
 import {
   API_VERSION,
+  DATA_LICENCES_STATEMENT,
   DIRECTORY_DESCRIPTION,
   DIRECTORY_NAME,
   LEAD_CONSENT_RULE,
@@ -50,6 +51,9 @@ export function mountWellKnown(app: Express, publicBaseUrl: string, rateLimits: 
     "## Rules",
     `- ${rateLimitSentence(limits)}`,
     `- A lead (submitLead, MCP submit_lead) ${LEAD_CONSENT_RULE}`,
+    "",
+    "## Data licences",
+    `- ${DATA_LICENCES_STATEMENT}`,
     "",
   ].join("\n");
 

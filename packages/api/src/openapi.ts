@@ -19,11 +19,10 @@ import {
 import { placeholdersAsCode } from "./openapi-markdown";
 import { addExample, RECORDED_EXAMPLES, unfilledOptionalExamples } from "./openapi-recorded-examples";
 import { KEY_REQUIRED, operationResponses } from "./openapi-responses";
+import { DATA_LICENCES_STATEMENT } from "./services/registry/attribution";
 
-/** The licences of the data the API serves, owed wherever it is shown. */
-export const DATA_ATTRIBUTION =
-  "Data: city names, regions and coordinates from GeoNames (CC BY 4.0, https://www.geonames.org); " +
-  "imported listings © OpenStreetMap contributors (ODbL 1.0, https://www.openstreetmap.org/copyright).";
+/** The licences of the data the API serves, owed wherever it is shown (one statement, llms.txt's too). */
+export const DATA_ATTRIBUTION = DATA_LICENCES_STATEMENT;
 
 /**
  * OpenAPI 3.1 of every REST operation, generated from the same procedures tRPC serves. Only paths,

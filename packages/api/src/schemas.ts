@@ -30,6 +30,7 @@ export { ZVisibilityOutput } from "./routers/owner/get-my-visibility-score.types
 export { CONFIDENCE_MEANING, USEFUL_LIFE_DAYS } from "./services/claims/freshness";
 /** What every door tells agents (versions, limits, ranking, contact): the MCP server's identity and instructions read it here. */
 export * from "./services/agents/agent-facts";
+export { DATA_LICENCES_STATEMENT } from "./services/registry/attribution";
 /** The per-address bucket (IPv6: its /64) every per-client cap counts by, for the MCP mount's session caps. */
 export { clientBucketOf } from "./services/access/client-ip";
 /**

@@ -74,7 +74,10 @@ const outputTypes = createOutputTypes({
       at: ["EntityIdentity.ownership", "Listing.ownership", "KeywordListing.ownership"],
     },
     ClaimVerification: { description: "How a claim was verified", at: ["Claim.verification"] },
-    DataAttribution: { description: "A licence notice owed for the facts shown (e.g. OpenStreetMap's ODbL line)", at: ["Entity.attributions"] },
+    DataAttribution: {
+      description: "A licence notice owed for the facts shown (e.g. OpenStreetMap's ODbL line)",
+      at: ["Entity.attributions", "AgentProfile.attributions"],
+    },
     MatchedBy: { description: "How a keyword search hit matched", at: ["KeywordListing.matchedBy"] },
     NextChange: {
       description: "When a listing next opens or closes after the instant its search named",
@@ -98,6 +101,7 @@ const outputTypes = createOutputTypes({
     // One current claim per property (a unique index); history mode lists every claim, up to the service's cap.
     "Entity.claims": ({ history }) => (history === true ? MAX_CLAIMS : CLAIM_PROPERTIES.length),
     "Entity.attributions": () => 5,
+    "AgentProfile.attributions": () => 5,
     "EntityContact.openingHours": OWNER_TEXT_LIMITS.listItems,
     "BuyerQuestions.questions": MAX_QUESTIONS,
     "Offers.offers": MAX_OFFERS,

@@ -48,6 +48,12 @@ export function historyModeCache(input: unknown): CacheScope {
   return ZHistoryParam.safeParse((input as { history?: unknown } | null | undefined)?.history).data === true ? "private" : "public";
 }
 
+/** The licence notices owed for the facts in an answer (attributionsFor): every door that carries imported facts has them. */
+export const ZAttributions = z
+  .array(z.object({ text: z.string(), licence: z.string(), url: z.string() }))
+  .max(5)
+  .describe("Licence notices owed for these facts (e.g. OpenStreetMap's ODbL line); show them wherever the facts are shown. Empty when none is owed");
+
 /** Spec 2.5: identity, contact, aiSignals, services, structuredData, claims. */
 export const ZEntityProfile = z.object({
   apiVersion: z.string(),
@@ -108,10 +114,7 @@ export const ZEntityProfile = z.object({
     staleCount: z.number().int().describe("Current facts past their staleAfter"),
   }),
   claims: z.array(ZClaim),
-  attributions: z
-    .array(z.object({ text: z.string(), licence: z.string(), url: z.string() }))
-    .max(5)
-    .describe("Licence notices owed for these facts (e.g. OpenStreetMap's ODbL line); show them wherever the facts are shown"),
+  attributions: ZAttributions,
   history: z.boolean().describe("True when superseded claims are included"),
   asOf: z.string().nullable().describe("The moment these facts are as of (asOf=...), or null for now"),
   links: z.object({ profileUrl: z.string(), agentProfileUrl: z.string(), canonicalUrl: z.string() }),

@@ -17,7 +17,7 @@ const isExportStream = (value: unknown): value is FeedExportStream =>
 export const ZExportPartnerFeedOutput = z
   .custom<FeedExportStream>(isExportStream, "an NDJSON stream")
   .describe(
-    'NDJSON (application/x-ndjson): one schema.org JSON-LD location per line (identifier = business id, each once), then the last line {"after": <position>, "count": <locations>}',
+    'NDJSON (application/x-ndjson): one schema.org JSON-LD location per line (identifier = business id, each once), then the last line {"after": <position>, "count": <locations>, "attributions": [licence notices its locations owe, e.g. the OpenStreetMap ODbL line]}',
   );
 
 export type TExportPartnerFeedInput = z.input<typeof ZExportPartnerFeedInput>;
@@ -45,7 +45,8 @@ export const exportPartnerFeedMeta: DirectoryMeta = {
     tags: ["partners"],
     summary: "Every current feed-visible location as NDJSON, with the change-feed position it is consistent with (partner key required)",
     description:
-      'Streams one JSON-LD location per line (gzip when the request accepts it); the last line is {"after": <position>, "count": <locations>}: ' +
+      'Streams one JSON-LD location per line (gzip when the request accepts it); the last line is {"after": <position>, "count": <locations>, "attributions": [...]} ' +
+      "(attributions: the licence notices the locations owe, e.g. OpenStreetMap's ODbL line; keep them with the data): " +
       "continue with GET /api/v2/partner-feed/changes?after=<position>, nothing lost or doubled. A stream without that last line is incomplete: take the export again. " +
       `One export per key at a time; a client that disconnects frees its key within 10 s (a second export meanwhile, or one when every slot is taken, is a 429 with Retry-After: ${EXPORT_RETRY_AFTER_SECONDS}). ` +
       "An export counts as one call against the key's monthly quota, whatever its size. Served over REST only (not over tRPC).",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZAttributions } from "../entities/entity-profile.types";
 import type { DirectoryMeta } from "../../procedures/meta";
 import { CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT, CHANGES_RETENTION_DAYS } from "../../services/feed/changes";
 import { ZFeedLocation } from "./get-partner-feed.types";
@@ -36,6 +37,7 @@ export const ZGetPartnerFeedChangesOutput = z.object({
   changes: z.array(ZFeedChange),
   nextAfter: z.number().int().describe("Pass as after for the next page (also on an empty page)"),
   hasMore: z.boolean().describe("More changes are waiting after nextAfter"),
+  attributions: ZAttributions.describe("Licence notices owed for this page's locations (OpenStreetMap's ODbL line when any came from it)"),
 });
 
 export type TGetPartnerFeedChangesInput = z.input<typeof ZGetPartnerFeedChangesInput>;

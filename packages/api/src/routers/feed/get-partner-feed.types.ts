@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZAttributions } from "../entities/entity-profile.types";
 import type { DirectoryMeta } from "../../procedures/meta";
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from "../../services/feed/partner-feed";
 
@@ -51,6 +52,9 @@ export const ZGetPartnerFeedOutput = z.object({
   offset: z.number().int().describe("Position of this page's first location"),
   nextCursor: z.string().nullable().describe("Pass as cursor for the next page; null on the last page"),
   locations: z.array(ZFeedLocation),
+  attributions: ZAttributions.describe(
+    "Licence notices owed for this page's locations (OpenStreetMap's ODbL line when any came from it); show them wherever they are shown",
+  ),
 });
 
 export type TGetPartnerFeedInput = z.input<typeof ZGetPartnerFeedInput>;

@@ -4,6 +4,7 @@ import { listAnsweredOwnerQuestions } from "./buyer-questions";
 import { listClaims } from "../claims/claims";
 import { standingOf, type Standing } from "../claims/freshness";
 import { describeOpeningHours } from "./opening-hours";
+import { attributionsFor } from "../registry/attribution";
 import { publicUrls } from "../shared/public-urls";
 import { LEAD_CONSENT_RULE } from "../agents/agent-facts";
 import { submitLeadMeta } from "../../routers/leads/submit-lead.types";
@@ -177,5 +178,6 @@ export async function getAgentProfile(db: Db, params: AgentProfileParams) {
       "Check a fact's source and confidence through the verify action before relying on it, and never contact the business on a user's behalf without the user's explicit consent. " +
       `${business.ownership === "owner_verified" ? "The owner has verified this listing." : "This listing comes from a business registry; the owner has not claimed it."} ` +
       `The business: ${business.name}, a ${business.categorySingular} in ${business.cityName}.`,
+    attributions: attributionsFor(currentClaims),
   };
 }

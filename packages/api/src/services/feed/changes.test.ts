@@ -203,7 +203,7 @@ describe("the change feed", () => {
     const second = await changesAfter(first.nextAfter, 2);
     expect(second.changes.map((change) => change.seq)).toEqual([last]);
     expect(second.hasMore).toBe(false);
-    expect(await changesAfter(last)).toEqual({ changes: [], nextAfter: last, hasMore: false });
+    expect(await changesAfter(last)).toEqual({ changes: [], nextAfter: last, hasMore: false, attributions: [] });
   });
 
   it("removes a business whose subscription ran out, once, when swept", async () => {
@@ -230,7 +230,7 @@ describe("the change feed", () => {
     const position = await feedPosition(database.db);
     expect(position.prunedThrough).toBe(last);
     await expect(changesAfter(0)).rejects.toMatchObject({ code: "POSITION_EXPIRED" });
-    expect(await changesAfter(last)).toEqual({ changes: [], nextAfter: last, hasMore: false });
+    expect(await changesAfter(last)).toEqual({ changes: [], nextAfter: last, hasMore: false, attributions: [] });
   });
 
   it("prunes in batches along the positions, up to the first change still within retention", async () => {

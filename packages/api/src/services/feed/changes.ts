@@ -4,6 +4,9 @@ import { DomainError } from "../../errors";
 import type { toJsonLd } from "../entities/structured-data";
 import { baseBytes, recordFeedChanges, servedPieces, type RemoveReason } from "./feed-documents";
 import { JsonText } from "../shared/json-text";
+import { attributionsFor, type DataAttribution } from "../registry/attribution";
+import { registryRecordIdOf } from "../registry/attribution-reads";
+import { asciiJson } from "./ascii-json";
 
 export const CHANGES_MAX_LIMIT = 1_000;
 export const CHANGES_DEFAULT_LIMIT = 100;
@@ -50,6 +53,7 @@ export interface FeedChangesPage {
   changes: FeedChange[];
   nextAfter: number;
   hasMore: boolean;
+  attributions: DataAttribution[];
 }
 
 /**
@@ -94,10 +98,11 @@ async function readChangesPage(db: Db, params: FeedChangesParams): Promise<JsonT
   const rows = await rowsAsSent(
     db,
     // Ordered by c.seq, the column, not the text "seq" the select names.
-    sql`select ${CHANGE_HEAD}, c.document, c.seq::text, (c.changed_at < now() - ${`${CHANGES_RETENTION_DAYS} days`}::interval)::text
+    sql`select ${CHANGE_HEAD}, c.document, c.seq::text, (c.changed_at < now() - ${`${CHANGES_RETENTION_DAYS} days`}::interval)::text,
+      case when c.document is not null then ${registryRecordIdOf(sql`c.business_id`)} end
     from feed_changes c where c.seq > ${after} order by c.seq limit ${limit + 1}`,
   );
-  // Each row is [head, document, seq, expired], in the select's order.
+  // Each row is [head, document, seq, expired, recordId (an upsert's registry record)], in the select's order.
   const [, , , firstExpired] = rows[0] ?? [];
   // The first change after a position is at least as old as the position: if it is past retention, so is the position.
   if (sentText(firstExpired ?? null) === "true" && after > 0) throw positionExpired(after);
@@ -114,7 +119,9 @@ async function readChangesPage(db: Db, params: FeedChangesParams): Promise<JsonT
   const [, , lastSeq] = page.at(-1) ?? [];
   const nextAfter = lastSeq ? Number(sentText(lastSeq)) : after;
   const hasMore = rows.length > limit;
-  parts.push(`],"nextAfter":${nextAfter},"hasMore":${hasMore}}`);
+  // The notices owed by the locations this page carries (a remove carries none).
+  const attributions = attributionsFor(page.map((row) => ({ recordId: sentText(row[4] ?? null) })));
+  parts.push(`],"nextAfter":${nextAfter},"hasMore":${hasMore},"attributions":${asciiJson(attributions)}}`);
   return new JsonText(parts, hasMore ? { after: String(nextAfter), limit: String(limit) } : null);
 }
 

@@ -93,7 +93,7 @@ describe("an export's bounds", () => {
     const stream = openFeedExport(database.db, { partnerId: "partner-whole", baseUrl: TEST_BASE_URL, slots });
     let text = "";
     for await (const chunk of stream) text += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
-    expect(text.trimEnd().split("\n").pop()).toMatch(/^\{"after":\d+,"count":\d+\}$/);
+    expect(text.trimEnd().split("\n").pop()).toMatch(/^\{"after":\d+,"count":\d+,"attributions":\[\]\}$/);
     await sleep(700);
     expect(stream.cut.aborted).toBe(false);
     await expectEnded(slots, "partner-whole");

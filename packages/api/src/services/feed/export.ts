@@ -3,6 +3,8 @@ import { executePrepared, rowsAsSent, runsOnPostgres, sentText, type Db } from "
 import { baseBytes, servedDocument } from "./feed-documents";
 import { pullStream } from "./pull-stream";
 import { copyFeedDocuments } from "./copy-documents";
+import { asciiJson } from "./ascii-json";
+import { attributionsOfFeed } from "../registry/attribution-reads";
 import { boundExport, type FeedExportStream } from "./export-bounds";
 import type { FeedExportLimits, FeedExportSlots } from "./export-slots";
 
@@ -20,7 +22,8 @@ export interface FeedExportParams {
 }
 
 /**
- * Every feed-visible location as NDJSON text, then the line {"after": <position>, "count": n}.
+ * Every feed-visible location as NDJSON text, then the line {"after": <position>, "count": n,
+ * "attributions": [...]} (the licence notices its locations owe).
  * One REPEATABLE READ transaction reads feed_position and feed_documents from one snapshot: the
  * position is the last change that snapshot holds (positions are given at commit under the
  * feed_position row lock, so a commit is in the snapshot exactly when its positions are at most
@@ -46,7 +49,9 @@ export function openFeedExport(db: Db, params: FeedExportParams): FeedExportStre
           // PostgreSQL streams the documents by COPY (copy-documents.ts); PGlite has no COPY stream and reads them in chunks.
           const count =
             (await copyFeedDocuments(tx, baseBytes(params.baseUrl), chunkRows, emit)) ?? (await readFeedDocuments(tx, params.baseUrl, chunkRows, emit));
-          await emit(`${JSON.stringify({ after: Number(position?.last ?? 0), count })}\n`);
+          // The notices the whole export owes, read in its snapshot: partners keep them with the data.
+          const attributions = await attributionsOfFeed(tx);
+          await emit(`${asciiJson({ after: Number(position?.last ?? 0), count, attributions })}\n`);
         },
         { isolationLevel: "repeatable read", accessMode: "read only" },
       ),

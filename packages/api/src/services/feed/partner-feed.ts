@@ -5,6 +5,9 @@ import { decodeFeedCursor, encodeFeedCursor, feedCursorKey, filtersFingerprint }
 import type { FeedLocation } from "./changes";
 import { baseBytes, feedVisibleCondition, servedPieces, type BaseBytes } from "./feed-documents";
 import { JsonText } from "../shared/json-text";
+import { asciiJson } from "./ascii-json";
+import { attributionsFor, type DataAttribution } from "../registry/attribution";
+import { registryRecordIdOf } from "../registry/attribution-reads";
 
 export const FEED_MAX_LIMIT = 500;
 export const FEED_DEFAULT_LIMIT = 100;
@@ -73,6 +76,7 @@ export interface PartnerFeedPage {
   offset: number;
   nextCursor: string | null;
   locations: FeedLocation[];
+  attributions: DataAttribution[];
 }
 
 /**
@@ -93,7 +97,7 @@ export async function partnerFeedPageText(db: Db, params: PartnerFeedPageParams)
   const cursor = params.cursor ? decodeFeedCursor(params.cursor, fingerprint, cursorKey) : null;
   if (cursor && params.offset !== 0) throw new DomainError("INVALID_INPUT", "Invalid parameter offset: use either offset or cursor, not both");
   const conditions = await feedConditions(db, params);
-  if (!conditions) return pageText({ total: 0, limit: params.limit, offset: params.offset, nextCursor: null }, baseBytes(params.baseUrl), []);
+  if (!conditions) return pageText({ total: 0, limit: params.limit, offset: params.offset, nextCursor: null, attributions: [] }, baseBytes(params.baseUrl), []);
 
   const total = cursor
     ? cursor.total
@@ -112,7 +116,7 @@ export async function partnerFeedPageText(db: Db, params: PartnerFeedPageParams)
   const rows = await rowsAsSent(
     db,
     sql`select p.id::text, ${feedDocuments.document},
-      (extract(epoch from p.updated_at) * 1000000)::bigint::text
+      (extract(epoch from p.updated_at) * 1000000)::bigint::text, ${registryRecordIdOf(sql`p.id`)}
     from (
       select ${businesses.id} as id, ${businesses.updatedAt} as updated_at from ${businesses}
       where ${and(...conditions, seek)}
@@ -138,8 +142,10 @@ export async function partnerFeedPageText(db: Db, params: PartnerFeedPageParams)
           cursorKey,
         )
       : null;
+  // Read in the page's own statement (one per page): the records its locations came from.
+  const attributions = attributionsFor(page.map((row) => ({ recordId: sentText(row[3] ?? null) })));
   return pageText(
-    { total, limit: params.limit, offset, nextCursor },
+    { total, limit: params.limit, offset, nextCursor, attributions },
     baseBytes(params.baseUrl),
     page.map((row) => row[1] ?? ""),
     nextCursor === null ? null : nextPageQuery(params, nextCursor),
@@ -170,6 +176,6 @@ function pageText(
     if (index > 0) parts.push(",");
     servedPieces(document, base, parts);
   }
-  parts.push("]}");
+  parts.push(`],"attributions":${asciiJson(head.attributions)}}`);
   return new JsonText(parts, nextQuery);
 }

@@ -11,10 +11,24 @@ export const OPENSTREETMAP_ATTRIBUTION: DataAttribution = {
   url: "https://www.openstreetmap.org/copyright",
 };
 
+/**
+ * The licences of the data the service serves, for the documents that describe it (the OpenAPI
+ * description, llms.txt): the GeoNames gazetteer behind every city, and each source we import.
+ */
+export const DATA_LICENCES_STATEMENT =
+  "Data: city names, regions and coordinates from GeoNames (CC BY 4.0, https://www.geonames.org); " +
+  `imported listings © OpenStreetMap contributors (ODbL 1.0, ${OPENSTREETMAP_ATTRIBUTION.url}). ` +
+  "Each profile, listing page, agent.json, feed page and export names the notices its facts owe in attributions.";
+
 /** OSM element ids, whatever --source name the import ran under. */
 const OSM_RECORD_ID = /^(?:node|way|relation)\/\d+$/;
 
-/** The notices owed for a profile's facts: ODbL requires the OpenStreetMap line wherever its data is shown. */
-export function attributionsFor(claims: readonly { recordId: string | null }[]): DataAttribution[] {
-  return claims.some((claim) => claim.recordId !== null && OSM_RECORD_ID.test(claim.recordId)) ? [OPENSTREETMAP_ATTRIBUTION] : [];
+/**
+ * The one answer to "which notices do these facts owe": given the records they came from (a claim's
+ * recordId, a registry record's id), the attributions of their sources, once each. ODbL requires
+ * the OpenStreetMap line wherever its data is shown; facts with no record (the owner's, an admin's,
+ * the demo world's) owe none. Every door calls this, through attribution-reads.ts for many businesses.
+ */
+export function attributionsFor(records: readonly { recordId: string | null }[]): DataAttribution[] {
+  return records.some((record) => record.recordId !== null && OSM_RECORD_ID.test(record.recordId)) ? [OPENSTREETMAP_ATTRIBUTION] : [];
 }

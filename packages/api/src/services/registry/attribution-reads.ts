@@ -1,0 +1,40 @@
+import { and, inArray, isNull, min, sql, type SQL } from "drizzle-orm";
+import { feedDocuments, registryRecords, type Db } from "@directory/db";
+import { attributionsFor, type DataAttribution } from "./attribution";
+
+/** One record id per source: all attributionsFor needs to know which sources are present. */
+const recordPerSource = { recordId: min(registryRecords.recordId) };
+
+/**
+ * The notices owed by a page of listings: the sources whose records became these businesses (a
+ * registry record stays with its business while it is in service, so the list's imported facts
+ * are exactly those of businesses with one). One indexed read, however many listings.
+ */
+export async function attributionsOfBusinesses(db: Db, businessIds: readonly string[]): Promise<DataAttribution[]> {
+  if (businessIds.length === 0) return [];
+  const rows = await db
+    .select(recordPerSource)
+    .from(registryRecords)
+    .where(and(inArray(registryRecords.businessId, [...new Set(businessIds)]), isNull(registryRecords.removedAt)))
+    .groupBy(registryRecords.source);
+  return attributionsFor(rows);
+}
+
+/**
+ * A column for a page's own statement: the id of the in-service registry record the business
+ * came from (null for none), one lookup on the record's unique business id. Pages that must stay
+ * one statement (the partner feed's) read it beside their rows and give the ids to attributionsFor.
+ */
+export function registryRecordIdOf(businessId: SQL): SQL {
+  return sql`(select ${registryRecords.recordId} from ${registryRecords} where ${registryRecords.businessId} = ${businessId} and ${registryRecords.removedAt} is null)`;
+}
+
+/** The notices owed by the whole feed (the export): the sources of any location it holds. */
+export async function attributionsOfFeed(db: Db): Promise<DataAttribution[]> {
+  const rows = await db
+    .select(recordPerSource)
+    .from(registryRecords)
+    .where(sql`exists (select 1 from ${feedDocuments} where ${feedDocuments.businessId} = ${registryRecords.businessId})`)
+    .groupBy(registryRecords.source);
+  return attributionsFor(rows);
+}
