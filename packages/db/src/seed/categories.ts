@@ -91,6 +91,18 @@ export const CATEGORIES = [
   { slug: "campground", name: "Campground", singular: "campground", schemaOrgType: "Campground", popularity: 0, synonyms: ["campsite", "camp site", "camping", "caravan park", "rv park"] },
   { slug: "sports-store", name: "Sports Store", singular: "sports store", schemaOrgType: "SportingGoodsStore", popularity: 0, synonyms: ["sporting goods store", "sports shop", "ski shop", "outdoor store"] },
   { slug: "liquor-store", name: "Liquor Store", singular: "liquor store", schemaOrgType: "LiquorStore", popularity: 0, synonyms: ["wine shop", "off licence", "off license", "bottle shop", "beverage store", "wine merchant"] },
+  { slug: "casino", name: "Casino", singular: "casino", schemaOrgType: "Casino", popularity: 0, synonyms: ["gaming hall", "gambling hall"] },
+  { slug: "gift-shop", name: "Gift Shop", singular: "gift shop", schemaOrgType: "Store", popularity: 0, synonyms: ["souvenir shop", "gift store", "souvenir store"] },
+  { slug: "art-gallery", name: "Art Gallery", singular: "art gallery", schemaOrgType: "ArtGallery", popularity: 0, synonyms: ["gallery", "art dealer", "art shop"] },
+  { slug: "butcher", name: "Butcher", singular: "butcher", schemaOrgType: "Store", popularity: 0, synonyms: ["butchery", "butcher shop", "meat shop"] },
+  { slug: "deli", name: "Deli", singular: "deli", schemaOrgType: "Store", popularity: 0, synonyms: ["delicatessen", "gourmet food store"] },
+  { slug: "newsagent", name: "Newsagent", singular: "newsagent", schemaOrgType: "Store", popularity: 0, synonyms: ["newsstand", "news stand", "kiosk", "newspaper shop"] },
+  { slug: "theatre", name: "Theatre", singular: "theatre", schemaOrgType: "PerformingArtsTheater", popularity: 0, synonyms: ["theater", "playhouse", "opera house"] },
+  { slug: "zoo", name: "Zoo", singular: "zoo", schemaOrgType: "Zoo", popularity: 0, synonyms: ["zoological garden", "animal park", "wildlife park"] },
+  { slug: "department-store", name: "Department Store", singular: "department store", schemaOrgType: "DepartmentStore", popularity: 0, synonyms: ["department shop"] },
+  { slug: "car-rental", name: "Car Rental", singular: "car rental", schemaOrgType: "AutoRental", popularity: 0, synonyms: ["car hire", "rental car", "car rental agency"] },
+  { slug: "funeral-home", name: "Funeral Home", singular: "funeral home", schemaOrgType: "LocalBusiness", popularity: 0, synonyms: ["funeral director", "funeral parlour", "funeral parlor", "undertaker"] },
+  { slug: "music-store", name: "Music Store", singular: "music store", schemaOrgType: "MusicStore", popularity: 0, synonyms: ["music shop", "record store", "instrument shop", "musical instrument store"] },
 ] as const satisfies readonly DemoCategory[];
 
 export type CategorySlug = (typeof CATEGORIES)[number]["slug"];

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CATEGORIES } from "@directory/db/seed";
 import { classifyTags, NOT_BUSINESS_TAGS, OSM_CATEGORY_TABLE } from "./category-map";
+import { scanOsmExtract } from "./scan-osm";
+import { OSM_EXTRACTS } from "./test-extracts";
 
 const categoryOf = (tags: Record<string, string>) => {
   const found = classifyTags({ name: "X", ...tags });
@@ -24,6 +26,20 @@ describe("OSM category mapping", () => {
     [{ amenity: "kindergarten" }, "child-care"],
     [{ craft: "plumber" }, "plumber"],
     [{ office: "lawyer" }, "lawyer"],
+    // Issue 41: common tags that were dropped as unmapped.
+    [{ amenity: "casino" }, "casino"],
+    [{ shop: "gift" }, "gift-shop"],
+    [{ tourism: "gallery" }, "art-gallery"],
+    [{ shop: "art" }, "art-gallery"],
+    [{ shop: "butcher" }, "butcher"],
+    [{ shop: "deli" }, "deli"],
+    [{ shop: "newsagent" }, "newsagent"],
+    [{ amenity: "theatre" }, "theatre"],
+    [{ tourism: "zoo" }, "zoo"],
+    [{ shop: "department_store" }, "department-store"],
+    [{ amenity: "car_rental" }, "car-rental"],
+    [{ shop: "funeral_directors" }, "funeral-home"],
+    [{ shop: "music" }, "music-store"],
   ])("%o is %s", (tags, slug) => {
     expect(categoryOf(tags)).toBe(slug);
   });
@@ -58,6 +74,26 @@ describe("OSM category mapping", () => {
     const registryOnly = Object.fromEntries(
       CATEGORIES.filter((category) => category.popularity === 0).map((category) => [category.slug, category.schemaOrgType]),
     );
-    expect(registryOnly).toMatchObject({ bank: "BankOrCreditUnion", "fuel-station": "GasStation", "post-office": "PostOffice", museum: "Museum" });
+    expect(registryOnly).toMatchObject({
+      bank: "BankOrCreditUnion",
+      "fuel-station": "GasStation",
+      "post-office": "PostOffice",
+      museum: "Museum",
+      casino: "Casino",
+      "art-gallery": "ArtGallery",
+      theatre: "PerformingArtsTheater",
+      zoo: "Zoo",
+      "department-store": "DepartmentStore",
+      "car-rental": "AutoRental",
+      "music-store": "MusicStore",
+    });
+  });
+
+  it("the real extracts: the newly mapped tags are listings, no longer reported as unmapped", async () => {
+    const [liechtenstein, andorra] = await Promise.all([scanOsmExtract(OSM_EXTRACTS.liechtenstein2015), scanOsmExtract(OSM_EXTRACTS.andorra2013)]);
+    const categories = new Set([...liechtenstein.records, ...andorra.records].map((record) => record.facts.category));
+    for (const slug of ["butcher", "theatre", "zoo", "music-store", "gift-shop"]) expect(categories, slug).toContain(slug);
+    const mapped = Object.keys(OSM_CATEGORY_TABLE);
+    expect(Object.keys({ ...liechtenstein.unmappedTags, ...andorra.unmappedTags }).filter((tag) => mapped.includes(tag))).toEqual([]);
   });
 });
