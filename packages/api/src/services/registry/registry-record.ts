@@ -20,7 +20,7 @@ export interface RegistryRecord {
   observedAt: Date;
   /** 0..1, from the source's documented confidence policy. */
   confidence: number;
-  /** The city the business is in (addr:city when the gazetteer knows it, else the nearest within 25 km). */
+  /** The city the business is in, within 25 km and in the point's own country (osm/city-resolver.ts). */
   city: GazetteerCity;
   /**
    * Claim values by property. Always: name, category (a category slug), coordinates ({ lat, lng }).
