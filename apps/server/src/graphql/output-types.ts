@@ -76,7 +76,7 @@ const outputTypes = createOutputTypes({
     ClaimVerification: { description: "How a claim was verified", at: ["Claim.verification"] },
     DataAttribution: {
       description: "A licence notice owed for the facts shown (e.g. OpenStreetMap's ODbL line)",
-      at: ["Entity.attributions", "AgentProfile.attributions"],
+      at: ["Entity.attributions", "AgentProfile.attributions", "BusinessLookup.attributions", "RankedListings.attributions", "KeywordResults.attributions"],
     },
     MatchedBy: { description: "How a keyword search hit matched", at: ["KeywordListing.matchedBy"] },
     NextChange: {
@@ -102,6 +102,9 @@ const outputTypes = createOutputTypes({
     "Entity.claims": ({ history }) => (history === true ? MAX_CLAIMS : CLAIM_PROPERTIES.length),
     "Entity.attributions": () => 5,
     "AgentProfile.attributions": () => 5,
+    "BusinessLookup.attributions": () => 5,
+    "RankedListings.attributions": () => 5,
+    "KeywordResults.attributions": () => 5,
     "EntityContact.openingHours": OWNER_TEXT_LIMITS.listItems,
     "BuyerQuestions.questions": MAX_QUESTIONS,
     "Offers.offers": MAX_OFFERS,

@@ -15,12 +15,14 @@ import { startTestServer, type TestServer } from "../testing";
  * and operatingStatus): output schemas ~2,970
  * (every field a result fills is named with its type, as issue 22 asks), input schemas ~1,730.
  * Issue 41's country (an input of four tools; country and countryFromWords in keyword results)
- * added 121, and the profile's standing `unverified` with its `since` 17. Its ceiling holds today's
+ * added 121, and the profile's standing `unverified` with its `since` 17; the search results'
+ * attributions (the licence notices their imported listings owe, an array of {text, licence, url}
+ * in the output schemas of the four listing tools) 136. Its ceiling holds today's
  * figure to stop growth; lower it as the listing shrinks.
  */
 const SEARCH_TEXT_TARGET = 1_200;
 const TOOLS_LIST_TARGET = 3_000;
-const TOOLS_LIST_CEILING = 5_892;
+const TOOLS_LIST_CEILING = 6_028;
 
 let server: TestServer;
 let mcp: Client;

@@ -7,7 +7,7 @@ import type { Caller, PageCallers } from "./errors";
 import { popularOrNothing, sendErrorPage } from "./errors";
 import { claimsTable } from "./facts";
 import { hoursSection } from "./hours";
-import { browseHref, layout, listingItem, searchForms, tierBadge } from "./layout";
+import { attributionLines, browseHref, layout, listingItem, searchForms, tierBadge } from "./layout";
 
 type Profile = Awaited<ReturnType<Caller["entities"]["getEntityProfile"]>>;
 type Offers = Awaited<ReturnType<Caller["entities"]["getOffers"]>>;
@@ -68,11 +68,6 @@ function questionsSection(questions: Questions | null): string {
         `<dt>${escapeHtml(q.question)}</dt><dd>${q.answer ? escapeHtml(q.answer) : '<span class="muted">Not answered yet</span>'}${q.source === "owner" ? "" : ' <span class="muted">(asked of every business in this category)</span>'}</dd>`,
     )
     .join("")}</dl>`;
-}
-
-/** The licence lines an open source requires wherever its data is shown (ODbL: OpenStreetMap's). */
-function attributionLines(attributions: Profile["attributions"]): string {
-  return attributions.map((a) => `<p class="attribution">${escapeHtml(a.text)} (<a href="${escapeHtml(a.url)}">${escapeHtml(a.licence)}</a>)</p>`).join("");
 }
 
 /** A closed (or unverified) business's page says so at the top, before anything a visitor might act on. */

@@ -210,3 +210,11 @@ export function listingItem(listing: {
   const hours = listing.openingHours ? `<br><span class="muted">Hours (local time): ${escapeHtml(listing.openingHours)}</span>` : "";
   return `<li><a href="${escapeHtml(path)}">${escapeHtml(listing.name)}</a> ${tierBadge(listing.planTier)}<br><span class="muted">${escapeHtml(listing.category)} · ${escapeHtml(listing.address)} · ${listing.verified ? "Owner-verified" : "Unclaimed"}${rating}${distance}</span>${state}${hours}</li>`;
 }
+
+/**
+ * The licence lines an open source requires wherever its data is shown (ODbL: OpenStreetMap's):
+ * under a profile's facts, and as the footer of a page of results (the answer's attributions).
+ */
+export function attributionLines(attributions: readonly { text: string; licence: string; url: string }[]): string {
+  return attributions.map((a) => `<p class="attribution">${escapeHtml(a.text)} (<a href="${escapeHtml(a.url)}">${escapeHtml(a.licence)}</a>)</p>`).join("");
+}

@@ -2,7 +2,7 @@ import type { Request, Response } from "express";
 import { KEYWORD_QUERY_LENGTH } from "@directory/api/schemas";
 import { escapeHtml } from "../html";
 import { sendErrorPage, type PageCallers } from "./errors";
-import { layout, listingItem, searchForms } from "./layout";
+import { attributionLines, layout, listingItem, searchForms } from "./layout";
 
 /** The shortest query the keyword search takes, as a person reads it ("two"). */
 const SHORTEST_QUERY = ["no", "one", "two", "three", "four", "five"][KEYWORD_QUERY_LENGTH.min] ?? String(KEYWORD_QUERY_LENGTH.min);
@@ -32,7 +32,7 @@ export async function searchPage(req: Request, res: Response, { caller, extras }
     const main = `<h1>Results for “${escapeHtml(q)}”${escapeHtml(where)}</h1>
 <section aria-labelledby="ranking"><h2 id="ranking">How these are ordered</h2><p>${escapeHtml(result.rankingModel)}</p></section>
 <h2 id="results">Businesses</h2>
-${items ? `<ol class="results">${items}</ol>` : "<p>Nothing matched. Try fewer or other words, or browse by category and city.</p>"}
+${items ? `<ol class="results">${items}</ol>` : "<p>Nothing matched. Try fewer or other words, or browse by category and city.</p>"}${attributionLines(result.attributions)}
 ${searchForms({ q, city })}`;
     res.type("html").send(layout({ title: `Results for ${q}${where}`, noindex: true }, main));
   } catch (error) {

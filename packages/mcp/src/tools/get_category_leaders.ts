@@ -3,6 +3,7 @@ import { ZCategoryLeadersInput, ZCategoryLeadersOutput } from "@directory/api/sc
 import type { DirectoryClient } from "@directory/sdk";
 import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
+import { listingsText } from "./tool-text";
 import { listingsOnce } from "./tool-views";
 
 /** Listings on MCP: the boilerplate once, long owner text to the profile (tool-views.ts). */
@@ -18,6 +19,6 @@ export function registerGetCategoryLeaders(server: McpServer, client: DirectoryC
       outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,
     },
-    (input) => callProcedure(() => client.search.categoryLeaders.query(input), OUTPUT.view),
+    (input) => callProcedure(() => client.search.categoryLeaders.query(input), OUTPUT.view, listingsText),
   );
 }

@@ -3,6 +3,7 @@ import { ZGetListicleInput, ZGetListicleOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
 import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
+import { listingsText } from "./tool-text";
 import { listingsOnce } from "./tool-views";
 
 /** Listings on MCP: the boilerplate once, long owner text to the profile (tool-views.ts). */
@@ -19,6 +20,6 @@ export function registerGetListicle(server: McpServer, client: DirectoryClient) 
       outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,
     },
-    (input) => callProcedure(() => client.search.getListicle.query(input), OUTPUT.view),
+    (input) => callProcedure(() => client.search.getListicle.query(input), OUTPUT.view, listingsText),
   );
 }

@@ -3,6 +3,7 @@ import { ZSearchCategoryInput, ZSearchCategoryOutput } from "@directory/api/sche
 import type { DirectoryClient } from "@directory/sdk";
 import { READ_ONLY, callProcedure, strictInput } from "./shared";
 import { toolOutput } from "./tool-output";
+import { listingsText } from "./tool-text";
 import { listingsOnce } from "./tool-views";
 
 /** Listings on MCP: the boilerplate once, long owner text to the profile (tool-views.ts). */
@@ -19,6 +20,6 @@ export function registerSearchBusinesses(server: McpServer, client: DirectoryCli
       outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,
     },
-    (input) => callProcedure(() => client.search.searchCategory.query(input), OUTPUT.view),
+    (input) => callProcedure(() => client.search.searchCategory.query(input), OUTPUT.view, listingsText),
   );
 }

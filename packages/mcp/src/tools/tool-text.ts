@@ -125,6 +125,20 @@ export function toolText(result: Record<string, unknown>): string {
   return body.join("\n");
 }
 
+type Attribution = { text?: unknown; licence?: unknown; url?: unknown };
+
+/**
+ * A search's text: the listings as toolText renders them, then one line under them for each licence
+ * notice the page owes (OpenStreetMap's ODbL line when an imported listing is on it), and none, not
+ * an empty field, when the page owes none: a demo page reads as it did before attributions existed.
+ */
+export function listingsText(result: Record<string, unknown>): string {
+  const { attributions, ...rest } = result;
+  const notices = Array.isArray(attributions) ? (attributions as Attribution[]) : [];
+  const lines = notices.map((notice) => `${scalar(notice.text as Json)} (${scalar(notice.licence as Json)}, ${scalar(notice.url as Json)})`);
+  return [toolText(rest), ...lines].join("\n");
+}
+
 /**
  * A profile's standing, in the one line the model reads first: whether it is open, which facts are
  * past their useful life, and when an owner or the directory last checked one. It replaces the

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZFieldsParam, ZListing } from "./listing.types";
 import { whereWhenInput } from "../../services/where-when/where-when-params";
-import { COUNTRY_400, COUNTRY_DESCRIPTION, ZCategorySort, ZCountryParam, ZOpenFilterCount } from "./search.types";
+import { COUNTRY_400, COUNTRY_DESCRIPTION, ZCategorySort, ZCountryParam, ZOpenFilterCount, ZPageAttributions } from "./search.types";
 import { WHERE_WHEN_400, WHERE_WHEN_DESCRIPTION } from "./where-when.types";
 
 export const LOOKUP_MAX_LIMIT = 50;
@@ -32,6 +32,7 @@ export const ZLookupBusinessesOutput = z.object({
   totalMatches: z.number().int().describe("Number of all matches for the category and city, over every page (counted when the listing began)"),
   nextCursor: z.string().nullable().describe("Pass as cursor for the next page; null on the last page"),
   ...ZOpenFilterCount,
+  ...ZPageAttributions,
   limit: z.number().int(),
   apiVersion: z.string(),
   rankingDisclosure: z.string().describe("The order these results are in (the spec's ranking, or sort=rating), in plain words"),

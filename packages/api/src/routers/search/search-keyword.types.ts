@@ -10,6 +10,7 @@ import {
   ZCursorParam,
   ZKeywordSort,
   ZOpenFilterCount,
+  ZPageAttributions,
   ZPaging,
   ZResolvedCategory,
   ZResolvedCity,
@@ -50,6 +51,7 @@ export const ZSearchKeywordOutput = z.object({
   total: z.number().int(),
   ...ZPaging,
   ...ZOpenFilterCount,
+  ...ZPageAttributions,
   rankingModel: z.string().describe("The order these results are in, in plain words"),
 });
 

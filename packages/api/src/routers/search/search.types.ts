@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CATEGORY_SORTS, DISTANCE_SORT, KEYWORD_SORTS, LISTICLE_SORTS } from "../../services/search/disclosures";
 import { isCountryCode } from "../../services/search/countries";
 import { ZListing } from "./listing.types";
+import { ZAttributions } from "../entities/entity-profile.types";
 
 /** Shared pieces of the agent-facing discovery procedures (the MCP tools call these). */
 export const ZCategoryParam = z.string().trim().min(1).max(100).describe('e.g. "dentist"; plurals and synonyms work');
@@ -52,6 +53,12 @@ export const ZPaging = {
   nextCursor: z.string().nullable().describe("cursor for the next page; null on the last"),
 };
 
+/**
+ * The licence notices owed by the page's listings (attributionsOfBusinesses): OpenStreetMap's ODbL
+ * line when any listing on the page was imported from it, once however many were; empty for none.
+ */
+export const ZPageAttributions = { attributions: ZAttributions };
+
 /** With an open filter (openNow, openAt): how many matches its totalMatches leaves out because their hours are unknown. */
 export const ZOpenFilterCount = {
   excludedUnknownHours: z.number().int().min(0).optional().describe("With openNow or openAt: matches left out because their hours are unknown"),
@@ -67,6 +74,7 @@ export const ZRankedListings = z.object({
   total: z.number().int().describe("Number of results returned"),
   ...ZPaging,
   ...ZOpenFilterCount,
+  ...ZPageAttributions,
   rankingModel: z.string().describe("The order these results are in (the spec's ranking, sort=rating or sort=distance), in plain words"),
 });
 

@@ -3,6 +3,7 @@ import { businesses, preparedQuery, type Category, type City, type Db } from "@d
 import { listingFingerprint } from "../shared/opaque-cursor";
 import type { BusinessRecord } from "../entities/business-lookup";
 import { servableCondition } from "../entities/servable";
+import { attributionsOfBusinesses } from "../registry/attribution-reads";
 import { invalidParameter, isPlain, readWhereWhen, type WhereWhen, type WhereWhenInput } from "../where-when/where-when-params";
 import { directoryCompletenessScore, SELECT_LISTINGS, toListing, type ListingSource } from "./listing";
 import {
@@ -142,15 +143,24 @@ export async function categorySearchPage(
   return { ...page, distances: null };
 }
 
-/** What every filtered listing's envelope says alike: the page's listings with their where-when fields, the counts and the cursor. */
-export function filteredListings(page: FilteredPage<ListingSource>, whereWhen: WhereWhen, baseUrl: string) {
+/**
+ * What every filtered listing's envelope says alike: the page's listings with their where-when
+ * fields, the counts, the cursor, and the licence notices the page's imported listings owe (the one
+ * place a search answer gains them, so every search and door carries them alike).
+ */
+export async function filteredListings(db: Db, page: FilteredPage<ListingSource>, whereWhen: WhereWhen, baseUrl: string) {
   const context = { at: whereWhen.at, distances: page.distances };
+  const attributions = await attributionsOfBusinesses(
+    db,
+    page.records.map((business) => business.id),
+  );
   return {
     businesses: page.records.map((business) => toListing(business, baseUrl, context)),
     total: page.records.length,
     totalMatches: page.total,
     nextCursor: page.nextCursor,
     ...(page.excludedUnknownHours === undefined ? {} : { excludedUnknownHours: page.excludedUnknownHours }),
+    attributions,
   };
 }
 
@@ -168,7 +178,7 @@ export async function rankedListings(db: Db, params: RankedListingsParams) {
   return {
     category: category ? resolvedCategory(category) : null,
     city: city ? resolvedCity(city) : null,
-    ...filteredListings(page, whereWhen, params.baseUrl),
+    ...(await filteredListings(db, page, whereWhen, params.baseUrl)),
     rankingModel: searchOrderDisclosure(sort),
   };
 }
@@ -220,7 +230,7 @@ export async function listicle(
     title: order.title(params.limit, category.name.toLowerCase(), city.name),
     category: resolvedCategory(category),
     city: resolvedCity(city),
-    ...filteredListings(page, whereWhen, params.baseUrl),
+    ...(await filteredListings(db, page, whereWhen, params.baseUrl)),
     orderedBy: order.orderedBy,
     paidPlacement: false as const,
     disclosure: order.disclosure,

@@ -175,7 +175,7 @@ export async function keywordSearch(db: Db, params: KeywordSearchParams) {
   const page = plain
     ? candidatesPage({ kept: result.hits, distances: null, totalMatches: result.totalMatches }, { limit: params.limit, cursor: params.cursor, listing })
     : candidatesPage(await filterCandidates(db, result.hits, whereWhen, sort === DISTANCE_SORT), { limit: params.limit, cursor: params.cursor, listing });
-  const { businesses, ...counts } = filteredListings(page, whereWhen, params.baseUrl);
+  const { businesses, ...counts } = await filteredListings(db, page, whereWhen, params.baseUrl);
   return {
     query: params.query,
     city: result.city ? resolvedCity(result.city) : null,

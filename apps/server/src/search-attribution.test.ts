@@ -1,0 +1,146 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importRegistry, scanOsmExtract } from "@directory/api";
+import { OSM_EXTRACTS, SMALL_TEST_WORLD } from "@directory/api/testing";
+import { businesses, cities } from "@directory/db";
+import { createDirectoryClient } from "@directory/sdk";
+import { getJson, type McpAnswer, startTestServer, type TestServer, type ToolResult } from "./testing";
+import type { GraphqlResponse } from "./graphql/graphql-fixtures";
+
+/*
+ * Search results carry the licence notices their listings owe (issue 41, attribution): a page
+ * holding a listing imported from OpenStreetMap names the ODbL line with its link on every door
+ * (REST, tRPC, MCP text, GraphQL, the /browse and /search pages); a page of demo listings names none.
+ */
+
+const OSM_LINE = {
+  text: "Data © OpenStreetMap contributors, available under the Open Database Licence",
+  licence: "ODbL-1.0",
+  url: "https://www.openstreetmap.org/copyright",
+};
+const PAGE_LINE = /<p class="attribution">Data © OpenStreetMap contributors[^<]*\(<a href="https:\/\/www\.openstreetmap\.org\/copyright">ODbL-1\.0<\/a>\)<\/p>/;
+
+let server: TestServer;
+/** A demo business's category and city: a search there lists demo businesses only. */
+let demo: { category: string; city: string };
+
+beforeAll(async () => {
+  server = await startTestServer({ seed: SMALL_TEST_WORLD });
+  await importRegistry(server.database.db, await scanOsmExtract(OSM_EXTRACTS.liechtenstein2015), { source: "openstreetmap" });
+  const [row] = await server.database.db
+    .select({ category: businesses.categorySlug, city: cities.name })
+    .from(businesses)
+    .innerJoin(cities, eq(cities.id, businesses.cityId))
+    .where(and(eq(businesses.isDemo, true), eq(businesses.status, "active"), isNull(businesses.subscriptionExpiresAt)))
+    .orderBy(asc(businesses.slug))
+    .limit(1);
+  demo = row!;
+}, 180_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+type Page = { businesses: unknown[]; attributions: unknown[] };
+
+/** Each search as REST serves it, for Liechtenstein's imported listings and for the demo business's category and city. */
+const restSearches = () => [
+  ["/api/v2/category-search?category=hotel&country=LI", `/api/v2/category-search?category=${demo.category}&city=${demo.city}`],
+  ["/api/v2/keyword-search?query=hotel&country=LI", `/api/v2/keyword-search?query=${demo.category}&city=${demo.city}`],
+  ["/api/v2/listicle?category=restaurant&city=Vaduz&country=LI", `/api/v2/listicle?category=${demo.category}&city=${demo.city}`],
+  ["/api/v2/businesses?category=restaurant&country=LI", `/api/v2/businesses?category=${demo.category}&city=${demo.city}`],
+];
+
+describe("REST and tRPC", () => {
+  it("each REST search lists the ODbL line for Liechtenstein's listings, and none for demo ones", async () => {
+    for (const [imported, demoPath] of restSearches()) {
+      const li = await getJson<Page>(server.url, imported!);
+      expect(li.status, imported).toBe(200);
+      expect(li.body.businesses.length, imported).toBeGreaterThan(0);
+      expect(li.body.attributions, imported).toEqual([OSM_LINE]);
+      const plain = await getJson<Page>(server.url, encodeURI(demoPath!));
+      expect(plain.status, demoPath).toBe(200);
+      expect(plain.body.businesses.length, demoPath).toBeGreaterThan(0);
+      expect(plain.body.attributions, demoPath).toEqual([]);
+    }
+  });
+
+  it("the SDK (tRPC) says the same", async () => {
+    const sdk = createDirectoryClient({ baseUrl: server.url }).search;
+    expect((await sdk.searchCategory.query({ category: "hotel", country: "LI" })).attributions).toEqual([OSM_LINE]);
+    expect((await sdk.searchKeyword.query({ query: "hotel", country: "LI" })).attributions).toEqual([OSM_LINE]);
+    expect((await sdk.getListicle.query({ category: "restaurant", city: "Vaduz", country: "LI" })).attributions).toEqual([OSM_LINE]);
+    expect((await sdk.lookupBusinesses.query({ category: "restaurant", country: "LI" })).attributions).toEqual([OSM_LINE]);
+    expect((await sdk.searchCategory.query({ category: demo.category, city: demo.city })).attributions).toEqual([]);
+  });
+});
+
+async function mcpText(tool: string, args: Record<string, unknown>): Promise<string> {
+  const response = await fetch(`${server.url}/api/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: args } }),
+  });
+  const result = ((await response.json()) as McpAnswer<ToolResult>).result!;
+  expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+  return result.content.map((part) => part.text).join("\n");
+}
+
+describe("MCP and GraphQL", () => {
+  it("each MCP search tool's text ends with one attribution line for imported listings, none for demo ones", async () => {
+    const line = `${OSM_LINE.text} (${OSM_LINE.licence}, ${OSM_LINE.url})`;
+    for (const [tool, args] of [
+      ["search_businesses", { category: "hotel", country: "LI" }],
+      ["search_by_keyword", { query: "hotel", country: "LI" }],
+      ["get_listicle", { category: "restaurant", city: "Vaduz", country: "LI" }],
+    ] as const) {
+      const text = await mcpText(tool, args);
+      expect(text.split("\n").at(-1), tool).toBe(line);
+      expect(text.split(OSM_LINE.url), tool).toHaveLength(2);
+    }
+    const plain = await mcpText("search_businesses", { category: demo.category, city: demo.city });
+    expect(plain).toContain("businesses (");
+    expect(plain).not.toContain("attributions");
+    expect(plain).not.toContain("openstreetmap.org/copyright");
+  });
+
+  it("GraphQL: searchCategory, searchKeyword and lookupBusinesses carry attributions", async () => {
+    const response = await fetch(`${server.url}/api/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({
+        query: `query ($category: String, $city: String) {
+          searchCategory(category: "hotel", country: "LI") { attributions { text licence url } }
+          searchKeyword(query: "hotel", country: "LI") { attributions { licence url } }
+          lookupBusinesses(category: "restaurant", country: "LI") { attributions { licence url } }
+          demo: searchCategory(category: $category, city: $city) { businesses { slug } attributions { licence } }
+        }`,
+        variables: demo,
+      }),
+    });
+    type Field = { attributions: unknown[]; businesses?: unknown[] };
+    const { data, errors } = (await response.json()) as GraphqlResponse<Record<"searchCategory" | "searchKeyword" | "lookupBusinesses" | "demo", Field>>;
+    expect(errors).toBeUndefined();
+    expect(data!.searchCategory.attributions).toEqual([OSM_LINE]);
+    expect(data!.searchKeyword.attributions).toEqual([{ licence: OSM_LINE.licence, url: OSM_LINE.url }]);
+    expect(data!.lookupBusinesses.attributions).toEqual([{ licence: OSM_LINE.licence, url: OSM_LINE.url }]);
+    expect(data!.demo.businesses!.length).toBeGreaterThan(0);
+    expect(data!.demo.attributions).toEqual([]);
+  });
+});
+
+describe("the pages", () => {
+  const page = async (path: string) => {
+    const response = await fetch(`${server.url}${encodeURI(path)}`, { headers: { accept: "text/html" } });
+    expect(response.status, path).toBe(200);
+    return response.text();
+  };
+
+  it("/browse and /search print the attribution line under Liechtenstein's results, and none under demo ones", async () => {
+    expect(await page("/browse?category=restaurant&country=LI")).toMatch(PAGE_LINE);
+    expect(await page("/search?q=hotel&country=LI")).toMatch(PAGE_LINE);
+    const plainBrowse = await page(`/browse?category=${demo.category}&city=${demo.city}`);
+    expect(plainBrowse).toContain('<ol class="results"');
+    expect(plainBrowse).not.toContain('class="attribution"');
+    expect(await page(`/search?q=${demo.category}&city=${demo.city}`)).not.toContain('class="attribution"');
+  });
+});
