@@ -1,6 +1,17 @@
 import { and, inArray, isNull, min, sql, type SQL } from "drizzle-orm";
 import { feedDocuments, registryRecords, type Db } from "@directory/db";
+import { REFERENCE_DATA_RECHECK_MS } from "../search/reference-data";
+import { heldPerDatabase } from "../shared/held-per-database";
 import { attributionsFor, type DataAttribution } from "./attribution";
+
+/**
+ * Whether any registry record is in service, held a few seconds per database like the reference
+ * data: an import in another process shows in searches' notices within REFERENCE_DATA_RECHECK_MS.
+ */
+const registryHoldsRecords = heldPerDatabase(
+  async (db) => (await db.select({ recordId: registryRecords.recordId }).from(registryRecords).where(isNull(registryRecords.removedAt)).limit(1)).length > 0,
+  { maxAgeMs: REFERENCE_DATA_RECHECK_MS, hardMaxAgeMs: 12 * REFERENCE_DATA_RECHECK_MS },
+);
 
 /** One record id per source: all attributionsFor needs to know which sources are present. */
 const recordPerSource = { recordId: min(registryRecords.recordId) };
@@ -12,6 +23,8 @@ const recordPerSource = { recordId: min(registryRecords.recordId) };
  */
 export async function attributionsOfBusinesses(db: Db, businessIds: readonly string[]): Promise<DataAttribution[]> {
   if (businessIds.length === 0) return [];
+  // A directory with nothing imported owes no notice: its searches stay one round trip.
+  if (!(await registryHoldsRecords.get(db)).value) return [];
   const rows = await db
     .select(recordPerSource)
     .from(registryRecords)
