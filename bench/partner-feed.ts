@@ -1,7 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
-import { backfillFeedDocuments, createApiKey, recordFeedChanges, updateOwnListing } from "@directory/api";
+import { backfillFeedDocuments, createApiKey, ownerEditSource, recordFeedChanges, updateOwnListing } from "@directory/api";
 import { createDatabase, forChores, rowsOf } from "@directory/db";
 import { cpuMsOf, feedHeaders, feedPages, memoryOf, walkFeed, type FeedEncoding, type PageFollowing } from "./feed";
 
@@ -181,7 +181,11 @@ async function writeCost(databaseUrl: string): Promise<{ editsPerSecond: number;
     );
     const started = performance.now();
     for (const [i, business] of visible.entries()) {
-      await updateOwnListing(database.db, { businessId: business.id, keyId: "bench", changes: { description: `Owner edit ${i} at ${started}` } });
+      await updateOwnListing(database.db, {
+        businessId: business.id,
+        source: ownerEditSource({ kind: "key", keyId: "bench" }),
+        changes: { description: `Owner edit ${i} at ${started}` },
+      });
     }
     const editMs = (performance.now() - started) / visible.length;
     // Its share inside the edit's transaction: the call, and the numbering the deferred trigger does

@@ -26,7 +26,7 @@ export { DEFAULT_RATE_LIMITS, deleteExpiredRateLimitWindows, type RateLimitSetti
 export { pruneFeedChanges, sweepExpiredSubscriptions } from "./services/feed/changes";
 export { backfillFeedDocuments, recordFeedChanges, type RemoveReason } from "./services/feed/feed-documents";
 /** An owner's edit as PATCH /api/v2/my/listing writes it: the bench's write cost of the partner feed goes through it. */
-export { updateOwnListing } from "./services/owner/owner-edits";
+export { ownerEditSource, updateOwnListing } from "./services/owner/owner-edits";
 export { EXPORT_CHUNK_ROWS } from "./services/feed/export";
 export { DEFAULT_FEED_EXPORT_LIMITS, FeedExportSlots, type FeedExportLimits } from "./services/feed/export-slots";
 export type { FeedExportStream } from "./services/feed/export-bounds";
