@@ -12,11 +12,11 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import postgres from "postgres";
 import { sql } from "drizzle-orm";
-import { createDatabase, forChores, migrate, rowsOf } from "@directory/db";
+import { rowsOf } from "@directory/db";
 import { loadGazetteer } from "@directory/db/gazetteer";
 import { importRegistry, scanOsmExtract, type RegistryScan } from "@directory/api";
+import { withScratchDatabase } from "./scratch-database";
 
 const TARGET_BUSINESSES_PER_SECOND = 5_000;
 const syntheticRecords = Number(process.env.BENCH_IMPORT_RECORDS ?? 100_000);
@@ -85,16 +85,7 @@ export function syntheticScan(count: number): RegistryScan {
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 export async function benchImport(serverUrl: string, note: (line: string) => void): Promise<void> {
-  const name = `directory_bench_import_${process.pid}`;
-  const adminUrl = new URL(serverUrl);
-  adminUrl.pathname = "/postgres";
-  const databaseUrl = new URL(serverUrl);
-  databaseUrl.pathname = `/${name}`;
-  const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const database = await createDatabase(forChores({ url: databaseUrl.toString() }));
-  try {
-    await migrate(database);
+  await withScratchDatabase(serverUrl, "import", async (database) => {
     note("");
     note("## Registry import (PostgreSQL, fresh database)");
     const largest = ["liechtenstein-2015-07.osm.pbf", "andorra-2013-05.osm.pbf", "liechtenstein-2013-08.osm.pbf"]
@@ -145,14 +136,7 @@ export async function benchImport(serverUrl: string, note: (line: string) => voi
       `- The same registry again (a diff, nothing to change): ${again.unchanged.toLocaleString("en")} unchanged, ${again.added + again.changed} written, ` +
         `in ${againSeconds.toFixed(1)} s (${Math.round(again.unchanged / againSeconds).toLocaleString("en")} businesses/s)`,
     );
-  } finally {
-    await database.close();
-    try {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    } finally {
-      await admin.end();
-    }
-  }
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -16,12 +16,12 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import postgres from "postgres";
 import { sql } from "drizzle-orm";
-import { createDatabase, forChores, migrate, rowsOf } from "@directory/db";
+import { rowsOf } from "@directory/db";
 import { osmRegistryFeed, type ImportSummary } from "@directory/api";
 import { recordFeedChanges } from "../packages/api/src/services/feed/feed-documents";
 import { tiledExtract } from "./osm-tiles";
+import { withScratchDatabase } from "./scratch-database";
 import { node, root } from "./settings";
 
 const TARGET_BUSINESSES_PER_SECOND = 5_000;
@@ -58,22 +58,13 @@ export async function benchOsmImport(serverUrl: string, note: (line: string) => 
   mkdirSync(dir, { recursive: true });
   const extractsDir = join(root, "fixtures/osm");
   const tiled = await tiledExtract([join(extractsDir, "liechtenstein-2015-07.osm.pbf"), join(extractsDir, "andorra-2013-05.osm.pbf")], businesses, dir);
-  const name = `directory_bench_osm_${process.pid}`;
-  const adminUrl = new URL(serverUrl);
-  adminUrl.pathname = "/postgres";
-  const databaseUrl = new URL(serverUrl);
-  databaseUrl.pathname = `/${name}`;
-  const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const database = await createDatabase(forChores({ url: databaseUrl.toString() }));
-  try {
-    await migrate(database);
+  await withScratchDatabase(serverUrl, "osm", async (database, databaseUrl) => {
     note("");
     note(`## OSM import at a country's size (PostgreSQL, fresh database; ${tiled.tiles.toLocaleString("en")} tiles of the real extracts)`);
     note("");
     const limit = await readingRate(tiled.file);
     const limitRate = limit.records / limit.seconds;
-    const fresh = await importInChild(tiled.file, databaseUrl.toString());
+    const fresh = await importInChild(tiled.file, databaseUrl);
     const rate = fresh.summary.added / fresh.seconds;
     note(
       `- Import: ${fmt(fresh.summary.added)} businesses (${fmt(fresh.summary.elements)} elements) in ${fresh.seconds.toFixed(1)} s: ` +
@@ -83,7 +74,7 @@ export async function benchOsmImport(serverUrl: string, note: (line: string) => 
     note(
       `- Importer's peak resident memory: **${fmt(fresh.peakRssMb)} MB** (target < ${fmt(TARGET_PEAK_RSS_MB)} MB) ${mark(fresh.peakRssMb < TARGET_PEAK_RSS_MB)}`,
     );
-    const again = await importInChild(tiled.file, databaseUrl.toString());
+    const again = await importInChild(tiled.file, databaseUrl);
     const againRate = again.summary.unchanged / again.seconds;
     note(
       `- The same file again (nothing to change): ${fmt(again.summary.unchanged)} unchanged, ${again.summary.added + again.summary.changed + again.summary.removed} written, ` +
@@ -96,14 +87,7 @@ export async function benchOsmImport(serverUrl: string, note: (line: string) => 
         `none of an unclaimed import) takes ${feedSeconds.toFixed(1)} s over the same businesses in batches of 500: ` +
         `**${((feedSeconds / fresh.seconds) * 100).toFixed(1)}% of the import**`,
     );
-  } finally {
-    await database.close();
-    try {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    } finally {
-      await admin.end();
-    }
-  }
+  });
 }
 
 /** recordFeedChanges over every imported business, 500 at a time, as the batches call it. */
