@@ -23,8 +23,22 @@ describe("OSM contact facts", () => {
   it("checks an email's shape and builds the street address", () => {
     expect(normalizeEmail("mailto:info@example.li")).toBe("info@example.li");
     expect(normalizeEmail("info at example.li")).toBeNull();
-    expect(streetAddress({ "addr:street": "Städtle", "addr:housenumber": "43" })).toBe("Städtle 43");
-    expect(streetAddress({ "addr:place": "Malbun", "addr:housenumber": "7" })).toBe("Malbun 7");
-    expect(streetAddress({ "addr:housenumber": "7" })).toBeNull();
+    expect(streetAddress({ "addr:street": "Städtle", "addr:housenumber": "43" }, "LI")).toBe("Städtle 43");
+    expect(streetAddress({ "addr:place": "Malbun", "addr:housenumber": "7" }, "LI")).toBe("Malbun 7");
+    expect(streetAddress({ "addr:street": "Städtle" }, "LI")).toBe("Städtle");
+    expect(streetAddress({ "addr:housenumber": "7" }, "LI")).toBeNull();
+  });
+
+  it("writes the house number where the country's custom puts it", () => {
+    const fleetStreet = { "addr:street": "Fleet Street", "addr:housenumber": "1939" };
+    for (const country of ["US", "CA", "GB", "IE", "AU", "NZ", "FR", "LU", "IN", "us"]) {
+      expect(streetAddress(fleetStreet, country), country).toBe("1939 Fleet Street");
+    }
+    for (const country of ["DE", "AT", "CH", "LI", "IT", "ES", "NL", "SE", "NO", "DK", "FI", "PL", "BR"]) {
+      expect(streetAddress(fleetStreet, country), country).toBe("Fleet Street 1939");
+    }
+    // A country the table does not know keeps the number after the street.
+    expect(streetAddress(fleetStreet, "ZZ")).toBe("Fleet Street 1939");
+    expect(streetAddress({ "addr:place": "Little Haven", "addr:housenumber": "2" }, "GB")).toBe("2 Little Haven");
   });
 });

@@ -56,12 +56,32 @@ export function normalizeEmail(raw: string): string | null {
   return match?.[1] && HOST.test(match[1]) ? text : null;
 }
 
-/** "Street 12", or the place name when the address has no street (addr:place). */
-export function streetAddress(tags: Readonly<Record<string, string>>): string | null {
+/**
+ * The countries (ISO 3166-1 alpha-2) whose addresses put the house number before the street:
+ * "1939 Fleet Street". Everywhere else it follows: "Städtle 43". The list is the street line of
+ * OpenCage's address-formatting templates (MIT; conf/countries/worldwide.yaml), territories that
+ * take their country's template included. A whole formatting library would bring every country's
+ * multi-line template for the one line we store; postcode and city are facts of their own.
+ */
+const NUMBER_FIRST = new Set(
+  (
+    "AD AE AG AM AS AU AZ BB BD BF BH BJ BL BM BN BZ CA CC CD CG CI CK CX DJ DM DZ EG FJ FK FM FR " +
+    "GA GB GF GG GH GI GM GN GP GS GU GY HK HM IE IM IN IO IQ JE JM JP KE KH KN KY LA LB LK LS LU " +
+    "MA MC MF MG MH MM MP MQ MR MS MT MU MV MW MY NA NC NE NF NG NR NU NZ OM PF PG PH PK PM PR RE " +
+    "RW SA SC SG SH SL SN TC TF TG TH TK TM TN TO TT TV TZ UG UM US VG VI VN WF XK YE YT ZA ZM ZW"
+  ).split(" "),
+);
+
+/**
+ * The street line in the country's order ("Street 12" or "12 Street"), or the place name when the
+ * address has no street (addr:place), which takes the number the same way.
+ */
+export function streetAddress(tags: Readonly<Record<string, string>>, countryCode: string): string | null {
   const street = tags["addr:street"]?.trim() || tags["addr:place"]?.trim();
   if (!street) return null;
   const number = tags["addr:housenumber"]?.trim();
-  return ownerShort(number ? `${street} ${number}` : street);
+  if (!number) return ownerShort(street);
+  return ownerShort(NUMBER_FIRST.has(countryCode.toUpperCase()) ? `${number} ${street}` : `${street} ${number}`);
 }
 
 /** Owner text of the short limit; null when nothing visible is left. */

@@ -128,7 +128,7 @@ function contactFacts(tags: Readonly<Record<string, string>>, countryCode: strin
     if (normalized) facts.email = normalized;
     else dropped("email");
   }
-  const address = streetAddress(tags);
+  const address = streetAddress(tags, countryCode);
   if (address) facts.address = address;
   const postalCode = tags["addr:postcode"] ? ownerShort(tags["addr:postcode"]) : null;
   if (postalCode) facts.postalCode = postalCode;
