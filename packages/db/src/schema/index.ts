@@ -21,6 +21,7 @@ export * from "./document-mentions";
 export * from "./co-mention-edges";
 export * from "./webhooks";
 export * from "./registry-records";
+export * from "./osm-source-states";
 export * from "./corrections";
 export * from "./feed-changes";
 export * from "./service-secrets";
