@@ -1,11 +1,9 @@
 import type { Command } from "commander";
 import { SingleBar, Presets } from "cli-progress";
-import { importFeed, IMPORT_SOURCE_PATTERN, osmRegistryFeed, type ImportSummary } from "@directory/api";
+import { importFeed, IMPORT_SOURCE_PATTERN, keepImportedSnapshot, osmRegistryFeed, type ImportSummary } from "@directory/api";
 import { createDatabase, migrate } from "@directory/db";
-import { choreDatabaseOptions } from "./env";
-
-/** Batches in flight on PostgreSQL: the server works one connection per core, and the CLI prepares the next batch meanwhile. */
-const IMPORT_CONCURRENCY_POSTGRES = 2;
+import { adminEnvironment, choreDatabaseOptions } from "./env";
+import { importConcurrency, registerOsmChangesCommand } from "./osm-changes-command";
 
 interface ImportOsmOptions {
   source: string;
@@ -53,19 +51,22 @@ export function registerImportCommands(program: Command): void {
           source: options.source,
           dryRun: options.dryRun,
           allowRemovals: options.allowRemovals,
-          // PostgreSQL takes two batches at once (one per core here); the embedded database one.
-          concurrency: "url" in databaseOptions ? IMPORT_CONCURRENCY_POSTGRES : 1,
+          concurrency: importConcurrency(databaseOptions),
           onProgress: (done) => {
             if (!options.json) bar.update(done);
           },
         });
         if (!options.json) bar.stop();
+        // The extract becomes the snapshot change files are applied to (import osm-changes).
+        if (!options.dryRun) await keepImportedSnapshot(database.db, options.source, file, adminEnvironment().DATA_DIR);
         const seconds = (performance.now() - started) / 1000;
         console.log(options.json ? JSON.stringify(summary) : describeSummary(summary, seconds));
       } finally {
         await database.close();
       }
     });
+
+  registerOsmChangesCommand(imports);
 }
 
 function describeCounts(counts: Record<string, number>, limit = 10): string {

@@ -55,6 +55,8 @@ export { importFeed, importRegistry, type ImportSummary } from "./services/regis
 export { SOURCE_PATTERN as IMPORT_SOURCE_PATTERN } from "./services/registry/registry-record";
 export { scanOsmExtract } from "./services/registry/osm/scan-osm";
 export { osmRegistryFeed } from "./services/registry/osm/osm-feed";
+export { applyOsmChanges, OsmChangesRefused, type OsmChangesSummary } from "./services/registry/osm-changes";
+export { keepImportedSnapshot } from "./services/registry/osm-snapshots";
 export type { RegistryFeed, RegistryScan } from "./services/registry/registry-record";
 export { seedDemoDocuments } from "./services/graph/demo-documents";
 export {

@@ -23,3 +23,8 @@ export const OSM_EXTRACTS = {
   liechtenstein2015: path.join(OSM_EXTRACTS_DIR, "liechtenstein-2015-07.osm.pbf"),
   andorra2013: path.join(OSM_EXTRACTS_DIR, "andorra-2013-05.osm.pbf"),
 } as const;
+
+/** The change between the two Liechtenstein snapshots as two osmChange files, to apply in order (fixtures/osm/README.md says how they were made). */
+export const OSM_CHANGE_FILES = {
+  liechtenstein2013to2015: [1, 2].map((part) => path.join(OSM_EXTRACTS_DIR, `liechtenstein-2013-08-to-2015-07.${part}.osc.gz`)),
+} as const;
