@@ -10,7 +10,8 @@ import type { GraphqlResponse } from "./graphql/graphql-fixtures";
 /*
  * Search results carry the licence notices their listings owe (issue 41, attribution): a page
  * holding a listing imported from OpenStreetMap names the ODbL line with its link on every door
- * (REST, tRPC, MCP text, GraphQL, the /browse and /search pages); a page of demo listings names none.
+ * (REST and the assistant plugin, tRPC, MCP text, GraphQL, the /browse and /search pages); a page of
+ * demo listings names none.
  */
 
 const OSM_LINE = {
@@ -62,6 +63,17 @@ describe("REST and tRPC", () => {
       expect(plain.body.businesses.length, demoPath).toBeGreaterThan(0);
       expect(plain.body.attributions, demoPath).toEqual([]);
     }
+  });
+
+  it("the assistant plugin (spec 4.1) keeps its envelope and adds the ODbL line for Liechtenstein's listings, none for demo ones", async () => {
+    const li = await getJson<Page & { query: unknown; browseUrl: string }>(server.url, "/api/assistant-plugin?category=restaurant&city=Vaduz");
+    expect(li.status).toBe(200);
+    expect(li.body.businesses.length).toBeGreaterThan(0);
+    expect(li.body).toMatchObject({ total: li.body.businesses.length, query: { category: "restaurant", city: "Vaduz" }, browseUrl: expect.any(String) });
+    expect(li.body.attributions).toEqual([OSM_LINE]);
+    const plain = await getJson<Page>(server.url, encodeURI(`/api/assistant-plugin?category=${demo.category}&city=${demo.city}`));
+    expect(plain.body.businesses.length).toBeGreaterThan(0);
+    expect(plain.body.attributions).toEqual([]);
   });
 
   it("the SDK (tRPC) says the same", async () => {

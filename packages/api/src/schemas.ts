@@ -31,6 +31,8 @@ export { CONFIDENCE_MEANING, USEFUL_LIFE_DAYS } from "./services/claims/freshnes
 /** What every door tells agents (versions, limits, ranking, contact): the MCP server's identity and instructions read it here. */
 export * from "./services/agents/agent-facts";
 export { DATA_LICENCES_STATEMENT } from "./services/registry/attribution";
+/** How every door introduces opening hours kept only as the source wrote them. */
+export { HOURS_AS_WRITTEN } from "./services/entities/opening-hours";
 /** The per-address bucket (IPv6: its /64) every per-client cap counts by, for the MCP mount's session caps. */
 export { clientBucketOf } from "./services/access/client-ip";
 /**

@@ -94,7 +94,7 @@ ${identity.verified ? "" : `<p><a class="button" href="/business/${encodeURIComp
 ${closureNotice(profile.operatingStatus)}${aiSignals.tagline ? `<p><em>${escapeHtml(aiSignals.tagline)}</em></p>` : ""}<p>${escapeHtml(aiSignals.description ?? "")}</p>
 <h2 id="contact">Contact</h2>${contactActions(contact)}
 <h2 id="location">Location</h2><p>${escapeHtml(contact.address)}${contact.postalCode ? ` ${escapeHtml(contact.postalCode)}` : ""}</p>
-<h2 id="hours">Opening hours</h2>${hoursSection(hours, contact.openingHours, identity.city)}
+<h2 id="hours">Opening hours</h2>${hoursSection(hours, contact, identity.city)}
 <h2 id="services">Services</h2><p>${escapeHtml(profile.services.join(", ") || "Not known")}</p>
 <h2 id="offers">Offers</h2>${offersSection(offers)}
 <h2 id="questions">Questions and answers</h2>${questionsSection(questions)}

@@ -1,3 +1,4 @@
+import { HOURS_AS_WRITTEN } from "@directory/api/schemas";
 import { escapeHtml } from "../html";
 import type { Caller } from "./errors";
 import { nextChangeText } from "./layout";
@@ -17,17 +18,23 @@ function stateLine(hours: Hours): string {
   return `<p class="hours-state" role="status"><strong>${state}</strong>${escapeHtml(change)}</p>`;
 }
 
+/** Hours kept only as text: given as written, and said to be the source's wording, not the directory's reading. */
+function asWrittenLine(text: string): string {
+  return `<p class="hours-as-written">${escapeHtml(HOURS_AS_WRITTEN)}: <q>${escapeHtml(text)}</q></p>`;
+}
+
 /**
  * The week in the business's local time, today marked in words and with aria-current (not by
  * colour alone), and whether it is open now. Without the hours view (it failed), the profile's own
- * list of ranges.
+ * list of ranges. Without structured hours, the source's own text when there is one.
  */
-export function hoursSection(hours: Hours | null, fallback: Profile["contact"]["openingHours"], city: string): string {
+export function hoursSection(hours: Hours | null, contact: Pick<Profile["contact"], "openingHours" | "openingHoursText">, city: string): string {
+  const unknown = contact.openingHoursText ? asWrittenLine(contact.openingHoursText) : "<p>Not known</p>";
   if (!hours) {
-    const items = fallback.map((h) => `<li>${escapeHtml(h.days.join(", "))}: ${escapeHtml(h.opens)}–${escapeHtml(h.closes)}</li>`).join("");
-    return `<ul>${items || "<li>Not known</li>"}</ul>`;
+    const items = contact.openingHours.map((h) => `<li>${escapeHtml(h.days.join(", "))}: ${escapeHtml(h.opens)}–${escapeHtml(h.closes)}</li>`).join("");
+    return items ? `<ul>${items}</ul>` : unknown;
   }
-  if (!hours.hoursKnown || hours.week.length === 0) return "<p>Not known</p>";
+  if (!hours.hoursKnown || hours.week.length === 0) return unknown;
   const zone = hours.timeZone ? ` (${hours.timeZone})` : "";
   const rows = hours.week
     .map((day) => {

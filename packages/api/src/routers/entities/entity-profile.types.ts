@@ -81,6 +81,9 @@ export const ZEntityProfile = z.object({
     latitude: z.number().nullable(),
     longitude: z.number().nullable(),
     openingHours: ZOpeningHours,
+    openingHoursText: ZOwnerText.nullable().describe(
+      "The hours as the source wrote them, when they could not be read into openingHours (e.g. an OpenStreetMap string with holidays): show it as the source's own wording; null when openingHours says it",
+    ),
   }),
   aiSignals: z.object({
     description: ZOwnerLongText.nullable(),

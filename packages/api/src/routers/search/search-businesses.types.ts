@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZFieldsParam, ZListing } from "./listing.types";
-import { ZPluginSort } from "./search.types";
+import { ZPageAttributions, ZPluginSort } from "./search.types";
 
 export const ZSearchBusinessesInput = z.object({
   category: z.string().trim().min(1).max(100).describe("Type of business, e.g. dentist, plumbers, dental clinic"),
@@ -27,6 +27,7 @@ export const ZSearchBusinessesOutput = z.object({
     })
     .nullable()
     .describe("null when category and city resolved; otherwise why the list is empty and what to try instead"),
+  ...ZPageAttributions,
 });
 
 export type TSearchBusinessesInput = z.input<typeof ZSearchBusinessesInput>;

@@ -3,7 +3,7 @@ import { requireServableBySlug, type BusinessRecord } from "./business-lookup";
 import { listAnsweredOwnerQuestions } from "./buyer-questions";
 import { listClaims } from "../claims/claims";
 import { standingOf, type Standing } from "../claims/freshness";
-import { describeOpeningHours } from "./opening-hours";
+import { describeOpeningHours, HOURS_AS_WRITTEN, hoursAsWritten } from "./opening-hours";
 import { attributionsFor } from "../registry/attribution";
 import { publicUrls } from "../shared/public-urls";
 import { LEAD_CONSENT_RULE } from "../agents/agent-facts";
@@ -38,6 +38,7 @@ function confidenceOf(current: Map<string, Claim>, ...properties: string[]): num
 }
 
 function profileIntents(business: BusinessRecord, current: Map<string, Claim>): Intent[] {
+  const asWritten = hoursAsWritten([...current.values()], business.openingHours);
   const intents: Intent[] = [];
   const contactWays = [
     business.phone && `call ${business.phone}`,
@@ -69,6 +70,12 @@ function profileIntents(business: BusinessRecord, current: Map<string, Claim>): 
       query: `When is ${business.name} open?`,
       answer: `${hours} (local time).`,
       confidence: confidenceOf(current, "openingHours"),
+    });
+  } else if (asWritten) {
+    intents.push({
+      query: `When is ${business.name} open?`,
+      answer: `${HOURS_AS_WRITTEN}: ${asWritten} (local time).`,
+      confidence: confidenceOf(current, "openingHoursText"),
     });
   }
   if (business.usp) {

@@ -8,6 +8,7 @@ import { attributionsFor } from "../registry/attribution";
 import { SCORE_CONTRACT_VERSION } from "../search/disclosures";
 import { publicScoreFields, roundedRating } from "../search/listing";
 import { publicUrls } from "../shared/public-urls";
+import { hoursAsWritten } from "./opening-hours";
 import { toJsonLd } from "./structured-data";
 
 export interface EntityProfileParams {
@@ -75,6 +76,7 @@ async function buildEntityProfile(db: Db, params: { business: BusinessRecord; hi
   const business = asOf ? businessAsOf(params.business, held) : params.business;
   // Stale as of that moment too: a fact that was fresh then shows so.
   const claims = held.map((claim) => (asOf ? { ...toPublicClaim(claim), stale: staleAt(claim, asOf) } : toPublicClaim(claim)));
+  const currentClaims = held.filter((claim) => claim.supersededAt === null);
   return {
     apiVersion: SCORE_CONTRACT_VERSION,
     identity: {
@@ -101,6 +103,7 @@ async function buildEntityProfile(db: Db, params: { business: BusinessRecord; hi
       latitude: business.lat,
       longitude: business.lng,
       openingHours: business.openingHours,
+      openingHoursText: hoursAsWritten(currentClaims, business.openingHours),
     },
     aiSignals: {
       description: business.description,
@@ -113,10 +116,7 @@ async function buildEntityProfile(db: Db, params: { business: BusinessRecord; hi
     },
     services: business.services,
     structuredData: toJsonLd(business, baseUrl),
-    operatingStatus: standingOf(
-      held.filter((claim) => claim.supersededAt === null),
-      asOf ?? new Date(),
-    ),
+    operatingStatus: standingOf(currentClaims, asOf ?? new Date()),
     freshness: freshnessOf(claims),
     claims,
     attributions: attributionsFor(claims),

@@ -1,4 +1,5 @@
 import type { Db } from "@directory/db";
+import { attributionsOfBusinesses } from "../registry/attribution-reads";
 import { publicUrls } from "../shared/public-urls";
 import { invalidParameter, type WhereWhenInput } from "../where-when/where-when-params";
 import { categoryDisclosure, rankedListings, searchCategory } from "./category-search";
@@ -15,6 +16,10 @@ export async function assistantPluginSearch(db: Db, params: { category: string; 
   const result = await searchCategory(db, params);
   const businesses = result.businesses.map((business) => toListing(business, params.baseUrl));
   const miss = result.unknown ? describeMiss(await referenceData(db), result.unknown, params[result.unknown]) : null;
+  const attributions = await attributionsOfBusinesses(
+    db,
+    result.businesses.map((business) => business.id),
+  );
   return {
     businesses,
     total: businesses.length,
@@ -23,6 +28,8 @@ export async function assistantPluginSearch(db: Db, params: { category: string; 
     apiVersion: SCORE_CONTRACT_VERSION,
     rankingDisclosure: categoryDisclosure(params.sort),
     suggestions: miss && { unknown: miss.kind, input: miss.input, closest: miss.suggestions, message: miss.message },
+    // Beyond the spec's envelope, like apiVersion: the licence notices its imported listings owe.
+    attributions,
   };
 }
 
