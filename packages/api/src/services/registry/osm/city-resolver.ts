@@ -23,9 +23,10 @@ export function urbanReachKm(population: number): number {
  * The business's city, as a person who knows the place would file it; null when no city fits,
  * to be reported rather than guessed.
  *
- * 1. Only cities of the country the point is in (countryCodesAt) within MAX_CITY_KM count: a
- *    business in Monaco is never filed in Beausoleil, France, however near. Out at sea, where no
- *    border says, any country's.
+ * 1. Only cities of the country the point is in (codesAt: countryCodesAt, or the extract's own
+ *    borders drawn over it, country-boundaries.ts) within MAX_CITY_KM count: a business in Monaco
+ *    is never filed in Beausoleil, France, however near. Out at sea, where no border says, any
+ *    country's.
  * 2. `addr:city` naming one of those cities wins (nearest first, when two share the name), read
  *    through the district aliases ("Monte-Carlo" is Monaco: city-aliases.ts).
  * 3. Else the nearest of them, unless a city at least LARGER_CITY_RATIO times as populous reaches
@@ -34,8 +35,14 @@ export function urbanReachKm(population: number): number {
  *    the business is in the city they belong to. An inner suburb of a very large city that is a
  *    municipality of its own can be taken by the city too; its `addr:city` keeps it.
  */
-export function resolveCity(gazetteer: Gazetteer, lat: number, lng: number, addrCity: string | null): GazetteerCity | null {
-  const nearby = inCountry(gazetteer.near(lat, lng, MAX_CITY_KM), countryCodesAt(lat, lng));
+export function resolveCity(
+  gazetteer: Gazetteer,
+  lat: number,
+  lng: number,
+  addrCity: string | null,
+  codesAt: (lat: number, lng: number) => string[] = countryCodesAt,
+): GazetteerCity | null {
+  const nearby = inCountry(gazetteer.near(lat, lng, MAX_CITY_KM), codesAt(lat, lng));
   const named = addrCity ? cityNamed(nearby, addrCity) : undefined;
   if (named) return named;
   const nearest = nearby[0];

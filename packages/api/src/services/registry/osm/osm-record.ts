@@ -33,6 +33,8 @@ export interface OsmRecordContext {
   fallbackTimestamp: number | undefined;
   /** The newest edit in the file: "now" for the confidence policy (confidence.ts). */
   newestEdit: Date;
+  /** The country codes of a point (countryCodesAt's shape), when the extract's own borders say better (CountryBoundaries). */
+  countryCodesAt?: (lat: number, lng: number) => string[];
 }
 
 export function emptyCounts(): ScanCounts {
@@ -71,7 +73,7 @@ export function osmRecord(candidate: OsmCandidate, context: OsmRecordContext, co
   if (!point) return skip("no coordinates");
   const timestamp = candidate.timestamp ?? context.fallbackTimestamp;
   if (timestamp === undefined) return skip("no timestamp");
-  const city = resolveCity(context.gazetteer, point.lat, point.lng, tagValue(candidate.tags, "addr:city"));
+  const city = resolveCity(context.gazetteer, point.lat, point.lng, tagValue(candidate.tags, "addr:city"), context.countryCodesAt);
   if (!city) return skip("no city within 25 km");
   const name = ownerShort(candidate.tags.name ?? "");
   if (!name) return skip("empty name");

@@ -128,6 +128,39 @@ export function waysBlock(ways: readonly TestWay[]): Buffer {
   return Buffer.concat([strings.encoded(), bytesField(2, Buffer.concat(encoded))]);
 }
 
+export interface TestRelation {
+  id: number;
+  members: readonly { type: "node" | "way" | "relation"; ref: number; role?: string }[];
+  tags?: Record<string, string>;
+}
+
+const MEMBER_TYPE_CODES = { node: 0, way: 1, relation: 2 } as const;
+
+/** One primitive block of relations: member roles by string index, member ids delta-coded. */
+export function relationsBlock(relations: readonly TestRelation[]): Buffer {
+  const strings = stringTable();
+  const encoded = relations.map(({ id, members, tags }) => {
+    const deltas = members.map((member, i) => zigzag(member.ref - (i === 0 ? 0 : members[i - 1]!.ref)));
+    return bytesField(
+      4,
+      Buffer.concat([
+        numberField(1, id),
+        ...commonFields({ tags }, strings.id),
+        packedField(
+          8,
+          members.map((member) => strings.id(member.role ?? "")),
+        ),
+        packedField(9, deltas),
+        packedField(
+          10,
+          members.map((member) => MEMBER_TYPE_CODES[member.type]),
+        ),
+      ]),
+    );
+  });
+  return Buffer.concat([strings.encoded(), bytesField(2, Buffer.concat(encoded))]);
+}
+
 /** A Blob message holding the payload zlib-compressed; rawSize overrides the declared size. */
 export function zlibBlob(payload: Buffer, rawSize = payload.length): Buffer {
   return Buffer.concat([numberField(2, rawSize), bytesField(3, deflateSync(payload))]);
