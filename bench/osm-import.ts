@@ -5,6 +5,8 @@
  * - the import as the CLI runs it (a process of its own, two batches in flight): businesses/s and
  *   the importer's peak resident memory;
  * - the same file again (a diff with nothing to change);
+ * - a change file of BENCH_OSM_CHANGES changes (default 10,000) applied to it (osm-change-file.ts),
+ *   as `import osm-changes` does, in a process of its own;
  * - this machine's limit in the same run: reading the file alone (the survey and the stream, no
  *   database), which no import can beat;
  * - the stored feed documents' share: the feed step every batch runs (recordFeedChanges), timed
@@ -12,7 +14,8 @@
  * Runs alone (`npx -y pnpm@10.34.8 exec tsx bench/osm-import.ts`) or as the "osm" part of bench/run.ts.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -20,6 +23,8 @@ import { sql } from "drizzle-orm";
 import { rowsOf } from "@directory/db";
 import { osmRegistryFeed, type ImportSummary } from "@directory/api";
 import { recordFeedChanges } from "../packages/api/src/services/feed/feed-documents";
+import type { OsmChangesSummary } from "@directory/api";
+import { writeChangeFile } from "./osm-change-file";
 import { tiledExtract } from "./osm-tiles";
 import { withScratchDatabase } from "./scratch-database";
 import { node, root } from "./settings";
@@ -27,6 +32,7 @@ import { node, root } from "./settings";
 const TARGET_BUSINESSES_PER_SECOND = 5_000;
 const TARGET_PEAK_RSS_MB = 1_024;
 const businesses = Number(process.env.BENCH_OSM_BUSINESSES ?? 1_000_000);
+const changeCount = Number(process.env.BENCH_OSM_CHANGES ?? 10_000);
 const run = promisify(execFile);
 
 interface ChildResult {
@@ -38,6 +44,20 @@ interface ChildResult {
 async function importInChild(file: string, url: string): Promise<ChildResult> {
   const { stdout } = await run(node, ["--import", "tsx", join(root, "bench/osm-import-child.ts"), file, url], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as ChildResult;
+}
+
+async function applyChangesInChild(extract: string, url: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-osm-changes-"));
+  try {
+    const changeFile = join(dataDir, "changes.osc.gz");
+    const counts = await writeChangeFile(extract, changeCount, changeFile);
+    const child = join(root, "bench/osm-changes-child.ts");
+    const { stdout } = await run(node, ["--import", "tsx", child, extract, changeFile, url, dataDir], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+    const result = JSON.parse(stdout.trim().split("\n").at(-1)!) as { summary: OsmChangesSummary; seconds: number; peakRssMb: number };
+    return { ...result, counts };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 /** Reading the file as the import does, writing nothing: the survey and one stream. */
@@ -80,6 +100,15 @@ export async function benchOsmImport(serverUrl: string, note: (line: string) => 
       `- The same file again (nothing to change): ${fmt(again.summary.unchanged)} unchanged, ${again.summary.added + again.summary.changed + again.summary.removed} written, ` +
         `in ${again.seconds.toFixed(1)} s: **${fmt(againRate)} businesses/s** (target ≥ ${fmt(TARGET_BUSINESSES_PER_SECOND)}) ${mark(againRate >= TARGET_BUSINESSES_PER_SECOND)}; ` +
         `peak RSS ${fmt(again.peakRssMb)} MB; ratio to the reading limit ${((againRate / limitRate) * 100).toFixed(0)}%`,
+    );
+    const changes = await applyChangesInChild(tiled.file, databaseUrl);
+    const businessChanges = changes.summary.created + changes.summary.changed + changes.summary.removed;
+    note(
+      `- A change file of ${fmt(changeCount)} changes (${fmt(changes.counts.modify)} modified, ${fmt(changes.counts.delete)} deleted, ${fmt(changes.counts.create)} created business nodes) ` +
+        `applied to it: ${fmt(changes.summary.created)} created, ${fmt(changes.summary.changed)} changed, ${fmt(changes.summary.removed)} removed in ${changes.seconds.toFixed(1)} s ` +
+        `(the snapshot rewritten and re-imported as a diff: **${fmt(again.summary.unchanged / changes.seconds)} businesses/s** over the snapshot, target ≥ ${fmt(TARGET_BUSINESSES_PER_SECOND)} ` +
+        `${mark(again.summary.unchanged / changes.seconds >= TARGET_BUSINESSES_PER_SECOND)}; ${fmt(businessChanges / changes.seconds)} business changes/s); peak RSS ${fmt(changes.peakRssMb)} MB ` +
+        `(target < ${fmt(TARGET_PEAK_RSS_MB)} MB) ${mark(changes.peakRssMb < TARGET_PEAK_RSS_MB)}`,
     );
     const feedSeconds = await feedStepSeconds(database.db);
     note(
