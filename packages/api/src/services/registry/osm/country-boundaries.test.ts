@@ -9,7 +9,7 @@ import { countryBoundaryRelation, CountryBoundaries, readCountryBoundaries, type
 import { countryCodesAt } from "./country-of-point";
 import { emptyCounts, osmRecord } from "./osm-record";
 import { fileBlock, headerBlock, nodesBlock, relationsBlock, waysBlock, zlibBlob, type TestNode, type TestRelation, type TestWay } from "./pbf-test-files";
-import { readOsmPbf } from "./pbf-reader";
+import { readOsmPbf, type OsmElement } from "./pbf-reader";
 import { scanOsmExtract } from "./scan-osm";
 import { OSM_EXTRACTS } from "./test-extracts";
 
@@ -137,20 +137,23 @@ describe("readCountryBoundaries on a synthetic extract", () => {
     expect(boundaries.countryCodesAt(47.1405, 9.5215)).toEqual(["CH"]);
   });
 
-  it("reads only the relations' ways and nodes when given the relations, and nothing when there are none", async () => {
+  it("takes the boundary relations from a caller that read them (the survey), and reads nothing when there are none", async () => {
     const file = await syntheticExtract();
     const relations: BoundaryRelation[] = [];
-    await readOsmPbf(
-      file,
-      { withTags: true, withInfo: false },
-      { element: (element) => void (element.type === "relation" && relations.push(...[countryBoundaryRelation(element) ?? []].flat())) },
-    );
+    const visitor = {
+      element(element: OsmElement) {
+        const boundary = element.type === "relation" ? countryBoundaryRelation(element) : null;
+        if (boundary) relations.push(boundary);
+      },
+    };
+    await readOsmPbf(file, { withTags: true, withInfo: false }, visitor);
     expect(relations.map(({ id, code }) => [id, code])).toEqual([
       [1000, "LI"],
       [1001, "AT"],
       [1002, "CH"],
     ]);
     expect((await readCountryBoundaries(file, relations)).codes).toEqual(["LI"]);
+    // No such file: with no relations, nothing is read.
     const none = await readCountryBoundaries(path.join(dir, "not-read.osm.pbf"), []);
     expect(none).toBeInstanceOf(CountryBoundaries);
     expect(none.countryCodesAt(47.12, 9.45)).toEqual(["CH"]);
