@@ -16,9 +16,9 @@ export const registryRecords = pgTable(
     source: text("source").notNull(),
     /** The record's id in the source, e.g. "node/123". */
     recordId: text("record_id").notNull(),
+    /** Several records may be one business (a shop drawn as a node and as its building): see sameAs. */
     businessId: uuid("business_id")
       .notNull()
-      .unique()
       .references(() => businesses.id),
     /** The name as the source gave it last: how a renumbered extract's records are matched to the ones we have. */
     name: text("name").notNull(),
@@ -28,8 +28,18 @@ export const registryRecords = pgTable(
     observedAt: timestamp("observed_at", { withTimezone: true }).notNull(),
     /** Set while the record is missing from the source's latest extract of its area. */
     removedAt: timestamp("removed_at", { withTimezone: true }),
+    /**
+     * Set on a second id of a business: the record of the same source that stands for it (its
+     * facts fill the business's); null on the record that does. A second id counts as listed, and
+     * alone it never takes the business out of service.
+     */
+    sameAs: text("same_as"),
   },
-  (t) => [primaryKey({ columns: [t.source, t.recordId] }), index("registry_records_area_idx").on(t.source, t.lat, t.lng)],
+  (t) => [
+    primaryKey({ columns: [t.source, t.recordId] }),
+    index("registry_records_area_idx").on(t.source, t.lat, t.lng),
+    index("registry_records_business_idx").on(t.businessId),
+  ],
 );
 
 export type RegistryRecordRow = typeof registryRecords.$inferSelect;

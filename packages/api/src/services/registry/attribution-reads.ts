@@ -35,11 +35,12 @@ export async function attributionsOfBusinesses(db: Db, businessIds: readonly str
 
 /**
  * A column for a page's own statement: the id of the in-service registry record the business
- * came from (null for none), one lookup on the record's unique business id. Pages that must stay
- * one statement (the partner feed's) read it beside their rows and give the ids to attributionsFor.
+ * came from (null for none; the record standing for it rather than a second id), one lookup on the
+ * records' business id index. Pages that must stay one statement (the partner feed's) read it
+ * beside their rows and give the ids to attributionsFor.
  */
 export function registryRecordIdOf(businessId: SQL): SQL {
-  return sql`(select ${registryRecords.recordId} from ${registryRecords} where ${registryRecords.businessId} = ${businessId} and ${registryRecords.removedAt} is null)`;
+  return sql`(select ${registryRecords.recordId} from ${registryRecords} where ${registryRecords.businessId} = ${businessId} and ${registryRecords.removedAt} is null order by ${registryRecords.sameAs} nulls first limit 1)`;
 }
 
 /** The notices owed by the whole feed (the export): the sources of any location it holds. */

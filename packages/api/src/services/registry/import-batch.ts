@@ -4,7 +4,8 @@ import { writeClaims, type NewClaim } from "../claims/claim-writes";
 import { setInService } from "../claims/lifecycle";
 import { recordEntityUpdates, type EntityUpdate } from "../claims/outbox";
 import type { RegistryRecord } from "./registry-record";
-import { knownRecords, rekeyMovedRecords, upsertRecords } from "./registry-record-rows";
+import type { RecordIdSet } from "./record-id-set";
+import { knownRecords, rekeyMovedRecords, retireUnlisted, upsertRecords, type KnownRecord } from "./registry-record-rows";
 
 /*
  * One batch of an import, in one transaction: new records add businesses, known ones write their
@@ -38,7 +39,9 @@ function claimsOf(record: RegistryRecord, citySlug: string, source: string, know
   const facts: Partial<Record<ClaimProperty, unknown>> = { ...record.facts, city: citySlug };
   const provenance = { source, confidence: record.confidence, verification: "registry" as const, observedAt: record.observedAt, recordId: record.recordId };
   return REGISTRY_PROPERTIES.flatMap((property): NewClaim[] => {
-    if (facts[property] !== undefined) return [{ property, value: facts[property], ...provenance }];
+    // A fact the source gives on another record (the building around a shop) names that record.
+    if (facts[property] !== undefined)
+      return [{ property, value: facts[property], ...provenance, recordId: record.factRecordIds?.[property] ?? record.recordId }];
     // A fact the source dropped: retracted, but only where this source had stated it.
     return known ? [{ property, value: ABSENT[property] ?? null, ...provenance, ifSourceStated: true }] : [];
   });
@@ -51,6 +54,28 @@ export interface BatchContext {
   citySlugs: Map<number, string>;
   /** New record id -> the held record it continues (registry-matching.ts). */
   moved: Map<string, string>;
+  /**
+   * Whether the feed lists a record: a record that was a second id of a business the feed still
+   * lists on its own record gets a business of its own (the two are drawn apart again). Without
+   * it, that record keeps the business.
+   */
+  listed?: RecordIdSet;
+}
+
+/**
+ * The held row whose business a record writes to, or undefined for a new business: its own row,
+ * unless it was the second id of a record the feed still lists; else the row of one of its
+ * second ids that stood for a business of its own (a shop node added inside its mapped building
+ * takes the building's listing over).
+ */
+function heldRowOf(record: RegistryRecord, known: Map<string, KnownRecord>, listed: RecordIdSet | undefined): KnownRecord | undefined {
+  const own = known.get(record.recordId);
+  if (own) return own.same_as !== null && listed?.has(own.same_as) ? undefined : own;
+  for (const id of record.alsoRecordIds ?? []) {
+    const row = known.get(id);
+    if (row?.same_as === null) return row;
+  }
+  return undefined;
 }
 
 export async function applyBatch(tx: Db, records: readonly RegistryRecord[], context: BatchContext): Promise<BatchCounts> {
@@ -60,10 +85,15 @@ export async function applyBatch(tx: Db, records: readonly RegistryRecord[], con
   const known = await knownRecords(
     tx,
     source,
-    records.map((record) => record.recordId),
+    records.flatMap((record) => [record.recordId, ...(record.alsoRecordIds ?? [])]),
   );
-  const fresh = records.filter((record) => !known.has(record.recordId));
-  const existing = records.filter((record) => known.has(record.recordId));
+  const held = new Map<string, KnownRecord>();
+  for (const record of records) {
+    const row = heldRowOf(record, known, context.listed);
+    if (row) held.set(record.recordId, row);
+  }
+  const fresh = records.filter((record) => !held.has(record.recordId));
+  const existing = records.filter((record) => held.has(record.recordId));
 
   const created = await createBusinesses(
     tx,
@@ -75,7 +105,7 @@ export async function applyBatch(tx: Db, records: readonly RegistryRecord[], con
   const written = await writeClaims(
     tx,
     existing.map((record) => {
-      const row = known.get(record.recordId)!;
+      const row = held.get(record.recordId)!;
       return {
         business: { id: row.business_id, slug: row.slug },
         label: `${source} ${record.recordId}`,
@@ -85,12 +115,12 @@ export async function applyBatch(tx: Db, records: readonly RegistryRecord[], con
     at,
     { events: false },
   );
-  const returning = existing.filter((record) => known.get(record.recordId)!.removed).map((record) => known.get(record.recordId)!.business_id);
+  const returning = existing.filter((record) => held.get(record.recordId)!.removed).map((record) => held.get(record.recordId)!.business_id);
   const reactivated = new Set(await setInService(tx, returning, null, at, { onlyReason: "removed_from_source", events: false }));
 
   const updates: EntityUpdate[] = [];
   for (const record of existing) {
-    const row = known.get(record.recordId)!;
+    const row = held.get(record.recordId)!;
     const recorded = written.get(row.business_id)?.recorded ?? [];
     if (reactivated.has(row.business_id)) {
       counts.reactivated += 1;
@@ -103,14 +133,18 @@ export async function applyBatch(tx: Db, records: readonly RegistryRecord[], con
     }
   }
   await recordEntityUpdates(tx, updates, at);
-  await upsertRecords(
-    tx,
-    source,
-    records,
-    new Map([
-      ...fresh.map((record, index) => [record.recordId, created[index]!.id] as const),
-      ...existing.map((record) => [record.recordId, known.get(record.recordId)!.business_id] as const),
-    ]),
+  const businessIds = new Map([
+    ...fresh.map((record, index) => [record.recordId, created[index]!.id] as const),
+    ...existing.map((record) => [record.recordId, held.get(record.recordId)!.business_id] as const),
+  ]);
+  await upsertRecords(tx, source, records, businessIds);
+  // A second id that stood for a business of its own (drawn apart before): that listing was this one twice.
+  const merged = records.flatMap((record) =>
+    (record.alsoRecordIds ?? []).flatMap((id) => {
+      const row = known.get(id);
+      return row && row.business_id !== businessIds.get(record.recordId) ? [row.business_id] : [];
+    }),
   );
+  await retireUnlisted(tx, merged, at);
   return counts;
 }

@@ -99,7 +99,7 @@ export async function importFeed(db: Db, feed: RegistryFeed, options: ImportOpti
         await inFlight.drain();
         for (const [id, slug] of await inTransaction((tx) => ensureCities(tx, newCities))) citySlugs.set(id, slug);
       }
-      const context: BatchContext = { source, at, citySlugs, moved: moved.match(records) };
+      const context: BatchContext = { source, at, citySlugs, moved: moved.match(records), listed: survey.listed };
       summary.records += records.length;
       await inFlight.start(async () => {
         const batchCounts = await withRetryOnRace(() => inTransaction((tx) => applyBatch(tx, records, context)));

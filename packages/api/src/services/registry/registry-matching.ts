@@ -40,9 +40,9 @@ export async function heldRecords(db: Db, source: string, area: BoundingBox | nu
   if (!area) return held;
   let after = "";
   for (;;) {
-    const rows = rowsOf<{ record_id: string; name: string; lat: number; lng: number; in_service_in_area: boolean }>(
+    const rows = rowsOf<{ record_id: string; name: string; lat: number; lng: number; in_service_in_area: boolean; second_id: boolean }>(
       await db.execute(sql`
-        select record_id, name, lat, lng,
+        select record_id, name, lat, lng, same_as is not null as second_id,
           (removed_at is null and lat between ${area.minLat} and ${area.maxLat} and lng between ${area.minLng} and ${area.maxLng}) as in_service_in_area
         from registry_records
         where source = ${source} and record_id > ${after}
@@ -51,6 +51,8 @@ export async function heldRecords(db: Db, source: string, area: BoundingBox | nu
         order by record_id limit ${PAGE_ROWS}`),
     );
     for (const row of rows) {
+      // A second id of a business (registry-record-rows.ts) neither counts it twice nor is continued by another record.
+      if (row.second_id) continue;
       if (row.in_service_in_area) held.inService++;
       if (listedInFile.has(row.record_id)) {
         held.listed.add(row.record_id);

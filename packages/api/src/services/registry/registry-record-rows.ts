@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@directory/db";
 import { setInService } from "../claims/lifecycle";
-import { textList } from "../shared/sql-lists";
+import { textList, uuidList } from "../shared/sql-lists";
 import type { RecordIdSet } from "./record-id-set";
 import type { BoundingBox, RegistryRecord } from "./registry-record";
 
@@ -23,6 +23,8 @@ export interface KnownRecord {
   business_id: string;
   slug: string;
   removed: boolean;
+  /** The record this one is a second id of (registry_records.same_as), else null. */
+  same_as: string | null;
 }
 
 /** A record that continues a held one takes over its row (and so its business) under the new id. */
@@ -39,31 +41,54 @@ export async function knownRecords(tx: Db, source: string, recordIds: readonly s
   if (recordIds.length === 0) return new Map();
   const rows = rowsOf<KnownRecord>(
     await tx.execute(sql`
-      select r.record_id, r.business_id, b.slug, r.removed_at is not null as removed
+      select r.record_id, r.business_id, b.slug, r.removed_at is not null as removed, r.same_as
       from registry_records r join businesses b on b.id = r.business_id
       where r.source = ${source} and r.record_id = any(${textList(recordIds)})`),
   );
   return new Map(rows.map((row) => [row.record_id, row]));
 }
 
+/** The records' rows, and their second ids' rows (at the record's place, naming it in same_as), pointing at their businesses. */
 export async function upsertRecords(tx: Db, source: string, records: readonly RegistryRecord[], businessIds: Map<string, string>): Promise<void> {
   if (records.length === 0) return;
-  const rows = records.map((record) => ({
-    source,
-    record_id: record.recordId,
-    business_id: businessIds.get(record.recordId),
-    name: record.facts.name,
-    lat: record.facts.coordinates.lat,
-    lng: record.facts.coordinates.lng,
-    observed_at: record.observedAt.toISOString(),
-    removed_at: null,
-  }));
+  const rows = records.flatMap((record) => {
+    const row = {
+      source,
+      business_id: businessIds.get(record.recordId),
+      name: record.facts.name,
+      lat: record.facts.coordinates.lat,
+      lng: record.facts.coordinates.lng,
+      observed_at: record.observedAt.toISOString(),
+      removed_at: null,
+    };
+    return [
+      { ...row, record_id: record.recordId, same_as: null },
+      ...(record.alsoRecordIds ?? []).map((id) => ({ ...row, record_id: id, same_as: record.recordId })),
+    ];
+  });
   await tx.execute(sql`
-    insert into registry_records (source, record_id, business_id, name, lat, lng, observed_at, removed_at)
-    select source, record_id, business_id, name, lat, lng, observed_at, removed_at from jsonb_populate_recordset(null::registry_records, ${JSON.stringify(rows)}::jsonb)
-    on conflict (source, record_id) do update set name = excluded.name, lat = excluded.lat, lng = excluded.lng, observed_at = excluded.observed_at, removed_at = null
-    where (registry_records.name, registry_records.lat, registry_records.lng, registry_records.observed_at, registry_records.removed_at)
-      is distinct from (excluded.name, excluded.lat, excluded.lng, excluded.observed_at, null)`);
+    insert into registry_records (source, record_id, business_id, name, lat, lng, observed_at, removed_at, same_as)
+    select source, record_id, business_id, name, lat, lng, observed_at, removed_at, same_as from jsonb_populate_recordset(null::registry_records, ${JSON.stringify(rows)}::jsonb)
+    on conflict (source, record_id) do update set business_id = excluded.business_id, name = excluded.name, lat = excluded.lat, lng = excluded.lng,
+      observed_at = excluded.observed_at, removed_at = null, same_as = excluded.same_as
+    where (registry_records.business_id, registry_records.name, registry_records.lat, registry_records.lng, registry_records.observed_at, registry_records.removed_at, registry_records.same_as)
+      is distinct from (excluded.business_id, excluded.name, excluded.lat, excluded.lng, excluded.observed_at, null, excluded.same_as)`);
+}
+
+/**
+ * Of these businesses, those no record of any source lists any more leave service
+ * (removed_from_source): a business stays while one of its ids is listed. Returns how many left.
+ */
+export async function retireUnlisted(tx: Db, businessIds: readonly string[], at: Date): Promise<number> {
+  if (businessIds.length === 0) return 0;
+  const listed = new Set(
+    rowsOf<{ business_id: string }>(
+      await tx.execute(sql`select distinct business_id from registry_records where business_id = any(${uuidList([...businessIds])}) and removed_at is null`),
+    ).map((row) => row.business_id),
+  );
+  const unlisted = [...new Set(businessIds)].filter((id) => !listed.has(id));
+  await setInService(tx, unlisted, "removed_from_source", at);
+  return unlisted.length;
 }
 
 /**
@@ -89,7 +114,7 @@ export async function unlistedInService(db: Db, source: string, area: BoundingBo
   }
 }
 
-/** These records' businesses leave service (removed_from_source); one still in service is counted. */
+/** These records are gone from the source; their businesses leave service unless another of their ids is listed (retireUnlisted). */
 export async function removeRecords(tx: Db, source: string, records: readonly HeldRow[], at: Date): Promise<number> {
   if (records.length === 0) return 0;
   const removed = rowsOf<{ business_id: string }>(
@@ -98,11 +123,9 @@ export async function removeRecords(tx: Db, source: string, records: readonly He
       where source = ${source} and removed_at is null and record_id = any(${textList(records.map((row) => row.record_id))})
       returning business_id`),
   );
-  await setInService(
+  return retireUnlisted(
     tx,
     removed.map((row) => row.business_id),
-    "removed_from_source",
     at,
   );
-  return removed.length;
 }

@@ -27,6 +27,10 @@ export interface RegistryRecord {
    * city is set by the importer from `city`. The rest only when the source has them.
    */
   facts: Partial<Record<ClaimProperty, unknown>> & { name: string; category: string; coordinates: { lat: number; lng: number } };
+  /** Facts the source gives on another of its records (the building a shop stands in): that record's id, for their claims. */
+  factRecordIds?: Partial<Record<ClaimProperty, string>>;
+  /** Other records of the source that are this same business (a shop drawn as a node and as its building): kept as its second ids. */
+  alsoRecordIds?: string[];
 }
 
 /** The south-west and north-east corners of the area an extract covers. */

@@ -1,6 +1,7 @@
 import { loadGazetteer, type Gazetteer } from "@directory/db/gazetteer";
 import { RecordIdSet } from "../record-id-set";
 import { SOURCE_PATTERN, type BoundingBox, type RegistryFeed, type RegistryRecord, type RegistrySurvey, type ScanCounts } from "../registry-record";
+import { BusinessNodes, findContainers, type Containers } from "./containing-areas";
 import { centroid, NodeCoordinates, NodeIdList } from "./node-coordinates";
 import { emptyCounts, osmCategory, osmRecord, round7, type OsmRecordContext } from "./osm-record";
 import { assertOsmPbf, OsmFileError, readOsmPbf, type OsmHeader, type OsmRelation } from "./pbf-reader";
@@ -30,11 +31,14 @@ interface RelationCandidate {
  * - the survey (one pass) reads the header, counts, checks the whole file, lists the business
  *   candidates' ids, the newest edit, and the node ids the candidate ways and relations need
  *   (one number each) — nothing is written before a bad file has failed;
+ * - when a business node lacks an address or a business way could be its twin, one pass finds the
+ *   buildings around the business nodes (containing-areas.ts), once per feed;
  * - each stream is one pass giving every node candidate's record as its block goes by, keeping the
  *   wanted nodes' coordinates, and every way candidate's record when the way comes; then, only when
  *   relations are among the businesses, one pass more for the nodes of their member ways.
- * Memory grows with the ways' and relations' nodes (24 bytes a node) and the candidate ids (8
- * bytes each), never with the extract's size or its records.
+ * Memory grows with the ways' and relations' nodes (24 bytes a node), the candidate ids (8
+ * bytes each) and, for the buildings pass, the business nodes' positions and the nodes near them
+ * (containing-areas.ts), never with the extract's size or its records.
  */
 export function osmRegistryFeed(file: string, options: ScanOsmOptions = {}): RegistryFeed {
   const source = options.source ?? DEFAULT_OSM_SOURCE;
@@ -53,6 +57,10 @@ export function osmRegistryFeed(file: string, options: ScanOsmOptions = {}): Reg
     },
     async stream(take, counts) {
       if (!surveyed) throw new Error("osmRegistryFeed: survey() comes before stream()");
+      if (surveyed.businessNodes) {
+        surveyed.containers = await findContainers(file, surveyed.businessNodes, surveyed.survey.listed);
+        surveyed.businessNodes = undefined;
+      }
       await streamRecords(file, surveyed, options.gazetteer ?? loadGazetteer(), take, counts);
     },
   };
@@ -68,6 +76,9 @@ interface Surveyed {
   /** Member ways of the candidate relations. */
   relationWays: Set<number>;
   relations: RelationCandidate[];
+  /** The business nodes' positions, until the pass that finds the buildings around them; none when it is not needed. */
+  businessNodes: BusinessNodes | undefined;
+  containers: Containers | undefined;
 }
 
 async function surveyExtract(file: string): Promise<Surveyed> {
@@ -84,6 +95,8 @@ async function surveyExtract(file: string): Promise<Surveyed> {
   const wayNodes = new NodeIdList();
   const relationWays = new Set<number>();
   const relations: RelationCandidate[] = [];
+  const businessNodes = new BusinessNodes();
+  let businessWays = 0;
   await readOsmPbf(
     file,
     { withTags: true, withInfo: true },
@@ -107,8 +120,11 @@ async function surveyExtract(file: string): Promise<Surveyed> {
         // Two records with one id would be one business written twice: the file is wrong, say where.
         if (!listed.addNumbered(element.type, element.id)) throw new OsmFileError(file, offset, `${element.type} ${element.id} appears twice`);
         candidates++;
-        if (element.type === "way") for (const ref of element.refs) wayNodes.push(ref);
-        else if (element.type === "relation") {
+        if (element.type === "node") businessNodes.push(element.id, element.lat, element.lon, element.tags!, category);
+        else if (element.type === "way") {
+          businessWays++;
+          for (const ref of element.refs) wayNodes.push(ref);
+        } else if (element.type === "relation") {
           const { nodeRefs, wayRefs } = placingMembers(element);
           for (const ref of nodeRefs) wayNodes.push(ref);
           for (const ref of wayRefs) relationWays.add(ref);
@@ -128,6 +144,8 @@ async function surveyExtract(file: string): Promise<Surveyed> {
     wayNodes: wayNodes.sortedDistinct(),
     relationWays,
     relations,
+    businessNodes: businessNodes.size > 0 && (businessNodes.lackingAddress > 0 || businessWays > 0) ? businessNodes : undefined,
+    containers: undefined,
   };
 }
 
@@ -176,10 +194,13 @@ async function streamRecords(
           const category = candidate("node", element.id, element.tags);
           if (category === null) return;
           const point = { lat: element.lat, lng: element.lon };
-          add(osmRecord({ recordId: `node/${element.id}`, tags: element.tags!, category, timestamp, point }, context, counts));
+          const { twin, address: inheritedAddress } = surveyed.containers?.byNode.get(element.id) ?? {};
+          add(osmRecord({ recordId: `node/${element.id}`, tags: element.tags!, category, timestamp, point, twin, inheritedAddress }, context, counts));
           return;
         }
         if (surveyed.relationWays.has(element.id)) memberWays.set(element.id, Float64Array.from(element.refs));
+        // A node inside it stands for the same business: the node's record carries its id and facts.
+        if (surveyed.containers?.absorbedWays.has(element.id)) return;
         const category = candidate("way", element.id, element.tags);
         if (category === null) return;
         const point = centroid(element.refs, [wayCoordinates]);

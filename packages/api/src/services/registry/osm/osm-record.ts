@@ -2,6 +2,7 @@ import type { Gazetteer } from "@directory/db/gazetteer";
 import type { ClaimProperty } from "@directory/db/enums";
 import { CLAIM_VALUE_SCHEMAS } from "../../claims/claim-values";
 import type { RegistryRecord, ScanCounts } from "../registry-record";
+import { addressTags, borrowFacts, type FactSource } from "./borrowed-facts";
 import { classifyTags } from "./category-map";
 import { resolveCity } from "./city-resolver";
 import { osmConfidence } from "./confidence";
@@ -24,6 +25,10 @@ export interface OsmCandidate {
   timestamp: number | undefined;
   /** A node's own point; a way's or relation's centroid (null when none of its nodes is known). */
   point: { lat: number; lng: number } | null;
+  /** The same business drawn again as the way around it (containing-areas.ts): its facts fill what this one lacks, its id becomes a second record id. */
+  twin?: FactSource;
+  /** For an element without addr:* tags, the building or area around it that has some: its address becomes this one's. */
+  inheritedAddress?: FactSource;
 }
 
 /** What a conversion needs beyond the element: the same for every element of one file. */
@@ -73,11 +78,18 @@ export function osmRecord(candidate: OsmCandidate, context: OsmRecordContext, co
   if (!point) return skip("no coordinates");
   const timestamp = candidate.timestamp ?? context.fallbackTimestamp;
   if (timestamp === undefined) return skip("no timestamp");
-  const city = resolveCity(context.gazetteer, point.lat, point.lng, tagValue(candidate.tags, "addr:city"), context.countryCodesAt);
+  const city = resolveCity(
+    context.gazetteer,
+    point.lat,
+    point.lng,
+    tagValue(addressTags(candidate.tags, candidate.twin, candidate.inheritedAddress), "addr:city"),
+    context.countryCodesAt,
+  );
   if (!city) return skip("no city within 25 km");
   const name = ownerShort(candidate.tags.name ?? "");
   if (!name) return skip("empty name");
   const facts = contactFacts(candidate.tags, city.countryCode, counts);
+  const borrowed = borrowFacts(facts, (tags) => contactFacts(tags, city.countryCode, counts), candidate.twin, candidate.inheritedAddress);
   // The write path's own rules are the last gate: a value it would refuse is dropped here and
   // counted, so one odd tag cannot fail a whole import batch.
   for (const property of Object.keys(facts) as (keyof typeof facts)[]) {
@@ -105,6 +117,8 @@ export function osmRecord(candidate: OsmCandidate, context: OsmRecordContext, co
     }),
     city,
     facts: { ...required, ...facts },
+    ...(Object.keys(borrowed).length > 0 ? { factRecordIds: borrowed } : {}),
+    ...(candidate.twin ? { alsoRecordIds: [candidate.twin.recordId] } : {}),
   };
 }
 
