@@ -55,11 +55,10 @@ export interface BatchContext {
   /** New record id -> the held record it continues (registry-matching.ts). */
   moved: Map<string, string>;
   /**
-   * Whether the feed lists a record: a record that was a second id of a business the feed still
-   * lists on its own record gets a business of its own (the two are drawn apart again). Without
-   * it, that record keeps the business.
+   * The records the feed lists: a record that was a second id of a business whose own record the
+   * feed still lists gets a business of its own (the two are drawn apart again).
    */
-  listed?: RecordIdSet;
+  listed: RecordIdSet;
 }
 
 /**
@@ -68,9 +67,9 @@ export interface BatchContext {
  * second ids that stood for a business of its own (a shop node added inside its mapped building
  * takes the building's listing over).
  */
-function heldRowOf(record: RegistryRecord, known: Map<string, KnownRecord>, listed: RecordIdSet | undefined): KnownRecord | undefined {
+function heldRowOf(record: RegistryRecord, known: Map<string, KnownRecord>, listed: RecordIdSet): KnownRecord | undefined {
   const own = known.get(record.recordId);
-  if (own) return own.same_as !== null && listed?.has(own.same_as) ? undefined : own;
+  if (own) return own.same_as !== null && listed.has(own.same_as) ? undefined : own;
   for (const id of record.alsoRecordIds ?? []) {
     const row = known.get(id);
     if (row?.same_as === null) return row;
