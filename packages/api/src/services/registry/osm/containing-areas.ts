@@ -1,5 +1,6 @@
 import type { RecordIdSet } from "../record-id-set";
 import { addressTagsOf, hasAddressTags, type FactSource } from "./borrowed-facts";
+import { NodeCoordinates } from "./node-coordinates";
 import { emptyCounts, osmCategory } from "./osm-record";
 import { readOsmPbf } from "./pbf-reader";
 
@@ -8,8 +9,9 @@ import { readOsmPbf } from "./pbf-reader";
  * same business twice: as a node (its entrance) and as its building way. Before the stream pass,
  * one pass finds, for each business node, the closed way with addr:* tags around it and the
  * business way around it with the same name and category. Memory stays bounded: the survey keeps
- * only the business nodes' positions (typed arrays), this pass only the coordinates of nodes in
- * the grid cells around them, and the answers only for the nodes that have one.
+ * only the business nodes' positions (typed arrays); this pass keeps the coordinates of the
+ * business ways' nodes (as the stream pass does) and of the nodes in the grid cells around the
+ * business nodes without an address, and the answers only for the nodes that have one.
  */
 
 /** Grid cells of this many degrees; a building is found when its outline lies in a node's cell or the next ones. */
@@ -108,13 +110,14 @@ function lowerBound(sorted: Float64Array, value: number, length = sorted.length)
   return low;
 }
 
-/** The cells of the business nodes and the eight around each, sorted and distinct. */
-function wantedCells(sortedCells: Float64Array): Float64Array {
+/** The cells of the business nodes without an address and the eight around each, sorted and distinct. */
+function wantedCells(index: ReturnType<BusinessNodes["indexed"]>): Float64Array {
+  const { sortedCells, order, lacksAddress } = index;
   const all = new Float64Array(sortedCells.length * 9);
   let n = 0;
-  for (let i = 0; i < sortedCells.length; i++) {
-    if (i > 0 && sortedCells[i] === sortedCells[i - 1]) continue;
-    for (const row of [-COLUMNS, 0, COLUMNS]) for (const column of [-1, 0, 1]) all[n++] = sortedCells[i]! + row + column;
+  for (let k = 0; k < sortedCells.length; k++) {
+    if (lacksAddress[order[k]!] !== 1 || (n > 0 && all[n - 5] === sortedCells[k])) continue;
+    for (const row of [-COLUMNS, 0, COLUMNS]) for (const column of [-1, 0, 1]) all[n++] = sortedCells[k]! + row + column;
   }
   const sorted = all.subarray(0, n).sort();
   let distinct = 0;
@@ -151,11 +154,16 @@ function area(lats: number[], lngs: number[]): number {
   return Math.abs(sum / 2);
 }
 
-/** The pass: for each business node, its container and its twin, if the extract has them. */
-export async function findContainers(file: string, nodes: BusinessNodes, listed: RecordIdSet): Promise<Containers> {
+/**
+ * The pass: for each business node, its container and its twin, if the extract has them. The
+ * business ways' outlines come from their nodes (`businessWayNodes`, the survey's list, sorted),
+ * the addressed ways' from the nodes kept in the cells around the nodes without an address.
+ */
+export async function findContainers(file: string, nodes: BusinessNodes, listed: RecordIdSet, businessWayNodes: Float64Array): Promise<Containers> {
   const found: Containers = { byNode: new Map(), absorbedWays: new Set() };
   const index = nodes.indexed();
-  const cells = wantedCells(index.sortedCells);
+  const cells = wantedCells(index);
+  const wayCoordinates = new NodeCoordinates(businessWayNodes);
   const kept = new Columns(["id", "lat", "lng"] as const);
   let keptSorted = true;
   let keptIndex: { ids: Float64Array; lats: Float64Array; lngs: Float64Array } | null = null;
@@ -186,6 +194,7 @@ export async function findContainers(file: string, nodes: BusinessNodes, listed:
     {
       element(element) {
         if (element.type === "node") {
+          wayCoordinates.offer(element.id, element.lat, element.lon);
           const at = lowerBound(cells, cellOf(element.lat, element.lon));
           if (cells[at] !== cellOf(element.lat, element.lon)) return;
           if (kept.length > 0 && kept.data.id[kept.length - 1]! > element.id) keptSorted = false;
@@ -201,6 +210,12 @@ export async function findContainers(file: string, nodes: BusinessNodes, listed:
         const lats: number[] = [];
         const lngs: number[] = [];
         for (const ref of element.refs) {
+          const known = category === null ? null : wayCoordinates.get(ref);
+          if (known) {
+            lats.push(known[0]);
+            lngs.push(known[1]);
+            continue;
+          }
           const at = point(ref);
           if (at < 0) return; // part of the outline is beyond the cells kept: not this way
           lats.push(keptIndex!.lats[at]!);

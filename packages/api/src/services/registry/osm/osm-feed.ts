@@ -58,7 +58,7 @@ export function osmRegistryFeed(file: string, options: ScanOsmOptions = {}): Reg
     async stream(take, counts) {
       if (!surveyed) throw new Error("osmRegistryFeed: survey() comes before stream()");
       if (surveyed.businessNodes) {
-        surveyed.containers = await findContainers(file, surveyed.businessNodes, surveyed.survey.listed);
+        surveyed.containers = await findContainers(file, surveyed.businessNodes, surveyed.survey.listed, surveyed.wayNodes);
         surveyed.businessNodes = undefined;
       }
       await streamRecords(file, surveyed, options.gazetteer ?? loadGazetteer(), take, counts);
