@@ -51,13 +51,12 @@ export async function heldRecords(db: Db, source: string, area: BoundingBox | nu
         order by record_id limit ${PAGE_ROWS}`),
     );
     for (const row of rows) {
+      const listed = listedInFile.has(row.record_id);
+      if (listed) held.listed.add(row.record_id);
       // A second id of a business (registry-record-rows.ts) neither counts it twice nor is continued by another record.
       if (row.second_id) continue;
       if (row.in_service_in_area) held.inService++;
-      if (listedInFile.has(row.record_id)) {
-        held.listed.add(row.record_id);
-        continue;
-      }
+      if (listed) continue;
       if (row.in_service_in_area) held.unlistedInService++;
       const key = kebab(row.name);
       const orphan = { record_id: row.record_id, lat: row.lat, lng: row.lng, removable: row.in_service_in_area };
