@@ -73,6 +73,8 @@ describe("resolveCity on the real extracts", () => {
       const scan = await scanOsmExtract(file, { gazetteer });
       expect(scan.records.length).toBeGreaterThan(100);
       for (const record of scan.records) {
+        // Where the extract's own border says otherwise (the Pfälzer Hütte), it wins: country-boundaries.test.ts.
+        if (record.recordId === "way/145395030") continue;
         const { lat, lng } = record.facts.coordinates;
         expect(countryCodesAt(lat, lng), `${record.recordId} ${record.facts.name}`).toContain(record.city.countryCode);
       }

@@ -2,6 +2,7 @@ import { loadGazetteer, type Gazetteer } from "@directory/db/gazetteer";
 import { RecordIdSet } from "../record-id-set";
 import { SOURCE_PATTERN, type BoundingBox, type RegistryFeed, type RegistryRecord, type RegistrySurvey, type ScanCounts } from "../registry-record";
 import { BusinessNodes, findContainers, type Containers } from "./containing-areas";
+import { countryBoundaryRelation, readCountryBoundaries, type BoundaryRelation, type CountryBoundaries } from "./country-boundaries";
 import { centroid, NodeCoordinates, NodeIdList } from "./node-coordinates";
 import { emptyCounts, osmCategory, osmRecord, round7, type OsmRecordContext } from "./osm-record";
 import { assertOsmPbf, OsmFileError, readOsmPbf, type OsmHeader, type OsmRelation } from "./pbf-reader";
@@ -61,6 +62,8 @@ export function osmRegistryFeed(file: string, options: ScanOsmOptions = {}): Reg
         surveyed.containers = await findContainers(file, surveyed.businessNodes, surveyed.survey.listed, surveyed.wayNodes);
         surveyed.businessNodes = undefined;
       }
+      // The extract's own borders, when it holds whole ones, file a business by the side it is on.
+      surveyed.boundaries ??= await readCountryBoundaries(file, surveyed.boundaryRelations);
       await streamRecords(file, surveyed, options.gazetteer ?? loadGazetteer(), take, counts);
     },
   };
@@ -79,6 +82,9 @@ interface Surveyed {
   /** The business nodes' positions, until the pass that finds the buildings around them; none when it is not needed. */
   businessNodes: BusinessNodes | undefined;
   containers: Containers | undefined;
+  /** Country boundary relations (admin_level=2), whole or not: readCountryBoundaries keeps the whole ones. */
+  boundaryRelations: BoundaryRelation[];
+  boundaries?: CountryBoundaries;
 }
 
 async function surveyExtract(file: string): Promise<Surveyed> {
@@ -96,6 +102,7 @@ async function surveyExtract(file: string): Promise<Surveyed> {
   const relationWays = new Set<number>();
   const relations: RelationCandidate[] = [];
   const businessNodes = new BusinessNodes();
+  const boundaryRelations: BoundaryRelation[] = [];
   let businessWays = 0;
   await readOsmPbf(
     file,
@@ -114,6 +121,10 @@ async function surveyExtract(file: string): Promise<Surveyed> {
           extent.maxLat = Math.max(extent.maxLat, element.lat);
           extent.minLng = Math.min(extent.minLng, element.lon);
           extent.maxLng = Math.max(extent.maxLng, element.lon);
+        }
+        if (element.type === "relation") {
+          const boundary = countryBoundaryRelation(element);
+          if (boundary) boundaryRelations.push(boundary);
         }
         const category = osmCategory(element.tags, counts);
         if (category === null) return;
@@ -146,6 +157,7 @@ async function surveyExtract(file: string): Promise<Surveyed> {
     relations,
     businessNodes: businessNodes.size > 0 && (businessNodes.lackingAddress > 0 || businessWays > 0) ? businessNodes : undefined,
     containers: undefined,
+    boundaryRelations,
   };
 }
 
@@ -167,7 +179,7 @@ async function streamRecords(
   counts: ScanCounts,
 ): Promise<void> {
   const { listed } = surveyed.survey;
-  const context: OsmRecordContext = { ...surveyed.context, gazetteer };
+  const context: OsmRecordContext = { ...surveyed.context, gazetteer, countryCodesAt: surveyed.boundaries?.countryCodesAt };
   const scratch = emptyCounts(); // the survey counted what is not a business
   const wayCoordinates = new NodeCoordinates(surveyed.wayNodes);
   const memberWays = new Map<number, Float64Array>();

@@ -89,6 +89,14 @@ describe("scanOsmExtract on real extracts", () => {
     expect(scan.area).toEqual({ minLat: 47.04774, minLng: 9.471078, maxLat: 47.27128, maxLng: 9.636217 });
   });
 
+  it.each(["liechtenstein2013", "liechtenstein2015"])("%s: the extract's own border files every business in Liechtenstein, the Pfälzer Hütte too", (name) => {
+    const records = scans[name]!.records;
+    expect(new Set(records.map((record) => record.city.countryCode))).toEqual(new Set(["LI"]));
+    // On the ridge with Austria: country-coder's simplified border alone puts it in Brand, AT.
+    if (name === "liechtenstein2015")
+      expect(records.find((record) => record.recordId === "way/145395030")?.city).toMatchObject({ countryCode: "LI", name: "Triesenberg" });
+  });
+
   it.each(Object.keys(OSM_EXTRACTS))("%s: every record is within 25 km of its city, with sane facts", (name) => {
     for (const record of scans[name]!.records) {
       const { lat, lng } = record.facts.coordinates;
