@@ -94,9 +94,9 @@ export async function importFeed(db: Db, feed: RegistryFeed, options: ImportOpti
     const send = async (records: RegistryRecord[]) => {
       const newCities = records.map((record) => record.city).filter((city) => !citySlugs.has(city.id));
       if (newCities.length > 0) {
-        // New cities in a transaction of their own once the batches in flight are in: batches side
-        // by side then never wait on each other's new cities.
-        await inFlight.drain();
+        // New cities in a short transaction of their own before the batch that needs them starts:
+        // batches side by side then never wait on each other's new cities, and the batches in
+        // flight, whose cities are in already, go on meanwhile.
         for (const [id, slug] of await inTransaction((tx) => ensureCities(tx, newCities))) citySlugs.set(id, slug);
       }
       const context: BatchContext = { source, at, citySlugs, moved: moved.match(records), listed: survey.listed };
