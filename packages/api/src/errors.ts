@@ -85,7 +85,8 @@ function describeError(error: TRPCError): { status: number; body: PublicErrorBod
   if (cause instanceof DomainError) {
     return { status: cause.httpStatus, body: { error: cause.message, code: cause.code, ...cause.details } };
   }
-  if (cause instanceof z.ZodError) {
+  // A parse failure of the input is the caller's; one of the output (data the schema refuses) is ours.
+  if (cause instanceof z.ZodError && error.code === "BAD_REQUEST") {
     const { code, message } = describeValidationError(cause);
     return { status: 400, body: { error: message, code } };
   }
