@@ -85,7 +85,7 @@ export async function createBusinesses(tx: Db, inputs: readonly NewBusiness[], a
 }
 
 /** "Café Roma" in vaduz-li: "cafe-roma-vaduz"; a name with no Latin letters keeps the city and a short id. */
-function slugBase(name: string, citySlug: string): string {
+export function slugBase(name: string, citySlug: string): string {
   const city = citySlug.replace(/-[a-z]{2}$/, "");
   const words = kebab(name).slice(0, 80).replace(/-+$/, "");
   return words ? `${words}-${city}` : `${city}-${randomBytes(3).toString("hex")}`;

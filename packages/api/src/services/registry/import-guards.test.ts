@@ -124,4 +124,19 @@ describe("an import's records", () => {
     expect((error as Error).message).toBe('Record node/900002 appears twice in the records of source "guards": one record is one business');
     expect(await registryState()).toEqual(before);
   });
+
+  it("give each of many businesses of one name in one city its own slug, two batches in flight", async () => {
+    // Batches side by side wanting one slug race for it; the import lets the second wait instead.
+    const coops = Array.from({ length: 12 }, (_, index) => ({
+      ...record(`node/91${String(index).padStart(4, "0")}`, new Date("2020-01-01")),
+      facts: { name: "Coop", category: "grocery-store", coordinates: { lat: place.lat + index * 1e-4, lng: place.lng } },
+    }));
+    const summary = await importRegistry(database.db, scanOf(coops), { source: "guards-coop", batchSize: 2, concurrency: 2 });
+    expect(summary.added).toBe(12);
+    const slugs = rowsOf<{ slug: string }>(
+      await database.db.execute(sql`select b.slug from registry_records r join businesses b on b.id = r.business_id where r.source = 'guards-coop'`),
+    ).map((row) => row.slug);
+    expect(new Set(slugs).size).toBe(12);
+    expect(slugs.every((slug) => slug.startsWith("coop-vaduz"))).toBe(true);
+  });
 });

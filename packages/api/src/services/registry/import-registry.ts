@@ -1,5 +1,6 @@
 import type { Db } from "@directory/db";
 import { insertMissingCategories } from "@directory/db/seed";
+import { slugBase } from "../claims/business-creation";
 import { DomainError } from "../../errors";
 import { applyBatch, COUNTED, type BatchContext } from "./import-batch";
 import { BatchesInFlight, relaxedCommit, withRetryOnRace } from "./import-batches";
@@ -91,6 +92,7 @@ export async function importFeed(db: Db, feed: RegistryFeed, options: ImportOpti
     const counts: ScanCounts = { skipped: {}, unmappedTags: {}, unparsedOpeningHours: {} };
     let done = 0;
     let pending: RegistryRecord[] = [];
+    const basesInFlight: Set<string>[] = [];
     const send = async (records: RegistryRecord[]) => {
       const newCities = records.map((record) => record.city).filter((city) => !citySlugs.has(city.id));
       if (newCities.length > 0) {
@@ -101,11 +103,19 @@ export async function importFeed(db: Db, feed: RegistryFeed, options: ImportOpti
       }
       const context: BatchContext = { source, at, citySlugs, moved: moved.match(records), listed: survey.listed };
       summary.records += records.length;
+      // Two batches wanting one slug ("coop-vaduz") would race for it; the second waits instead.
+      const slugBases = new Set(records.map((record) => slugBase(record.facts.name, citySlugs.get(record.city.id)!)));
+      if (basesInFlight.some((bases) => [...slugBases].some((base) => bases.has(base)))) await inFlight.drain();
+      basesInFlight.push(slugBases);
       await inFlight.start(async () => {
-        const batchCounts = await withRetryOnRace(() => inTransaction((tx) => applyBatch(tx, records, context)));
-        for (const key of COUNTED) summary[key] += batchCounts[key];
-        done += records.length;
-        options.onProgress?.(done, survey.candidates);
+        try {
+          const batchCounts = await withRetryOnRace(() => inTransaction((tx) => applyBatch(tx, records, context)));
+          for (const key of COUNTED) summary[key] += batchCounts[key];
+          done += records.length;
+          options.onProgress?.(done, survey.candidates);
+        } finally {
+          basesInFlight.splice(basesInFlight.indexOf(slugBases), 1);
+        }
       });
     };
     await feed.stream(async (records) => {
