@@ -50,6 +50,13 @@ function contactActions(contact: Profile["contact"]): string {
   return `<ul class="actions">${actions.join("") || "<li>No contact details known</li>"}</ul>${plain.length ? `<p>${plain.join("<br>")}</p>` : ""}`;
 }
 
+/** The street and postal code; without a street it says so, as the contact section does, rather than print an empty line. */
+function locationLine(contact: Profile["contact"]): string {
+  const postalCode = contact.postalCode ? escapeHtml(contact.postalCode) : "";
+  if (!contact.address) return `No street address known${postalCode ? ` (postal code ${postalCode})` : ""}`;
+  return `${escapeHtml(contact.address)}${postalCode ? ` ${postalCode}` : ""}`;
+}
+
 function offersSection(offers: Offers | null): string {
   if (!offers || offers.offers.length === 0) return "<p>No published offers.</p>";
   return `<ul>${offers.offers
@@ -93,7 +100,7 @@ export function renderProfile(profile: Profile, offers: Offers | null, questions
 ${identity.verified ? "" : `<p><a class="button" href="/business/${encodeURIComponent(identity.slug)}/claim">Claim this business</a> <span class="hint">Is it yours? Prove it and manage the listing.</span></p>`}
 ${closureNotice(profile.operatingStatus)}${aiSignals.tagline ? `<p><em>${escapeHtml(aiSignals.tagline)}</em></p>` : ""}<p>${escapeHtml(aiSignals.description ?? "")}</p>
 <h2 id="contact">Contact</h2>${contactActions(contact)}
-<h2 id="location">Location</h2><p>${escapeHtml(contact.address)}${contact.postalCode ? ` ${escapeHtml(contact.postalCode)}` : ""}</p>
+<h2 id="location">Location</h2><p>${locationLine(contact)}</p>
 <h2 id="hours">Opening hours</h2>${hoursSection(hours, contact, identity.city)}
 <h2 id="services">Services</h2><p>${escapeHtml(profile.services.join(", ") || "Not known")}</p>
 <h2 id="offers">Offers</h2>${offersSection(offers)}

@@ -189,7 +189,7 @@ export function listingItem(listing: {
   profileUrl: string;
   slug: string;
   planTier: string;
-  address: string;
+  address: string | null;
   category: string;
   city: string;
   verified: boolean;
@@ -208,7 +208,7 @@ export function listingItem(listing: {
       ? ""
       : `<br><strong class="state">${listing.openNow ? "Open now" : "Closed now"}</strong>${listing.nextChange ? `, ${escapeHtml(nextChangeText(listing.nextChange))} (local time)` : listing.openNow ? ", open 24 hours" : ""}`;
   const hours = listing.openingHours ? `<br><span class="muted">Hours (local time): ${escapeHtml(listing.openingHours)}</span>` : "";
-  return `<li><a href="${escapeHtml(path)}">${escapeHtml(listing.name)}</a> ${tierBadge(listing.planTier)}<br><span class="muted">${escapeHtml(listing.category)} · ${escapeHtml(listing.address)} · ${listing.verified ? "Owner-verified" : "Unclaimed"}${rating}${distance}</span>${state}${hours}</li>`;
+  return `<li><a href="${escapeHtml(path)}">${escapeHtml(listing.name)}</a> ${tierBadge(listing.planTier)}<br><span class="muted">${escapeHtml(listing.category)} · ${listing.address ? `${escapeHtml(listing.address)} · ` : ""}${listing.verified ? "Owner-verified" : "Unclaimed"}${rating}${distance}</span>${state}${hours}</li>`;
 }
 
 /**

@@ -39,7 +39,8 @@ export const businesses = pgTable(
       .references(() => cities.id),
     state: text("state").notNull(),
     country: text("country").notNull(),
-    address: text("address").notNull(),
+    /** Null when no source gives one (an OpenStreetMap element without addr:* tags, nor a building around it that has them). */
+    address: text("address"),
     postalCode: text("postal_code"),
     phone: text("phone"),
     website: text("website"),

@@ -76,7 +76,7 @@ export const ZEntityProfile = z.object({
     phone: ZOwnerText.nullable(),
     website: ZOwnerText.nullable(),
     email: ZOwnerText.nullable(),
-    address: ZOwnerText,
+    address: ZOwnerText.nullable().describe("Street address; null when no source gives one"),
     postalCode: ZOwnerText.nullable(),
     latitude: z.number().nullable(),
     longitude: z.number().nullable(),

@@ -19,7 +19,7 @@ export const ZListing = z.object({
   city: z.string(),
   state: z.string(),
   country: z.string().describe("ISO 3166-1 alpha-2"),
-  address: ZOwnerText,
+  address: ZOwnerText.nullable().describe("Street address; null when no source gives one"),
   phone: ZOwnerText,
   website: ZOwnerText,
   description: ZOwnerLongText,

@@ -42,7 +42,7 @@ export async function createBusinesses(tx: Db, inputs: readonly NewBusiness[], a
   const rows = valid.map((input, index) => {
     const id = randomUUID();
     const empty: ProjectionRow = {
-      ...{ id, slug: slugs[index]!, name: "", category_slug: "", city_id: 0, state: "", country: "", address: "", postal_code: null },
+      ...{ id, slug: slugs[index]!, name: "", category_slug: "", city_id: 0, state: "", country: "", address: null, postal_code: null },
       ...{ lat: null, lng: null, phone: null, website: null, email: null, description: null, services: [], usp: null, tagline: null },
       ...{ keywords: [], opening_hours: [], rating: null, review_count: 0, status: "active", inactive_reason: null, temporary_closure: null },
       ...{ last_verified_at: null, facts_stale_after: null },

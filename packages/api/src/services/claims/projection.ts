@@ -18,7 +18,7 @@ export interface ProjectionRow {
   city_id: number;
   state: string;
   country: string;
-  address: string;
+  address: string | null;
   postal_code: string | null;
   lat: number | null;
   lng: number | null;
@@ -133,7 +133,7 @@ export function projectClaims(row: ProjectionRow, changes: Partial<Record<ClaimP
         break;
       }
       case "address":
-        next.address = (value as string | null) ?? "";
+        next.address = value as string | null;
         break;
       case "postalCode":
         next.postal_code = value as string | null;

@@ -52,10 +52,12 @@ function profileIntents(business: BusinessRecord, current: Map<string, Claim>): 
       confidence: confidenceOf(current, "phone", "email", "website"),
     });
   }
+  const place = `${business.cityName}, ${business.state}, ${business.country}`;
   intents.push({
     query: `Where is ${business.name}?`,
-    answer: `${business.address} (${business.cityName}, ${business.state}, ${business.country}).`,
-    confidence: confidenceOf(current, "address"),
+    // Without a street the answer is the place, said as all that is known, never an empty street.
+    answer: business.address ? `${business.address} (${place}).` : `In ${place}; no street address is known.`,
+    confidence: confidenceOf(current, business.address ? "address" : "city"),
   });
   if (business.services.length > 0) {
     intents.push({
@@ -102,7 +104,7 @@ function actions(business: BusinessRecord, baseUrl: string) {
       actionId: "navigate",
       name: "Find the location",
       type: "navigate" as const,
-      description: "Street address and map coordinates.",
+      description: business.address ? "Street address and map coordinates." : "The city and map coordinates; no street address is known.",
       href: `${page}#location`,
     },
     {
@@ -174,7 +176,8 @@ export async function getAgentProfile(db: Db, params: AgentProfileParams) {
       trustScore: trustScore(currentClaims),
       operatingStatus,
     },
-    contact: { phone: business.phone ?? "", website: business.website ?? "", address: business.address },
+    // ABO/1.0 (spec 2.3) types all three as strings: an unknown one is "", as it always was for phone and website.
+    contact: { phone: business.phone ?? "", website: business.website ?? "", address: business.address ?? "" },
     actions: actions(business, params.baseUrl),
     intents: [...profileIntents(business, current), ...ownerIntents],
     // The directory's own words first: owner text (the name) comes last, so no owner can open the

@@ -32,7 +32,7 @@ export function businessAsOf(business: BusinessRecord, held: readonly Claim[]): 
         next.name = value as string;
         break;
       case "address":
-        next.address = (value as string | null) ?? "";
+        next.address = value as string | null;
         break;
       case "coordinates": {
         const { lat, lng } = value as { lat: number; lng: number };

@@ -53,7 +53,8 @@ export function toJsonLd(business: JsonLdSource, baseUrl: string) {
     email: business.email ?? undefined,
     address: {
       "@type": "PostalAddress" as const,
-      streetAddress: business.address,
+      // No street rather than an empty one: the rest of the postal address is still known.
+      streetAddress: business.address ?? undefined,
       addressLocality: business.cityName,
       addressRegion: business.state,
       postalCode: business.postalCode ?? undefined,
