@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importRegistry, scanOsmExtract } from "@directory/api";
+import { createApiKey, importRegistry, scanOsmExtract } from "@directory/api";
 import { OSM_EXTRACTS } from "@directory/api/testing";
 import { businesses, registryRecords } from "@directory/db";
-import type { TEntityProfile, TGetAgentProfileOutput } from "@directory/api/schemas";
+import type { TEntityProfile, TGetAgentProfileOutput, TGetPartnerFeedOutput } from "@directory/api/schemas";
 import { getJson, startTestServer, type TestServer } from "./testing";
 
 /*
@@ -85,5 +85,24 @@ describe("a business without an address", () => {
     expect(status).toBe(200);
     expect(body.businesses.find((listing) => listing.slug === slug)).toMatchObject({ address: null });
     expect(body.businesses.filter((listing) => listing.address === "")).toEqual([]);
+  });
+
+  // Last: it makes the business owner-verified, which the feed needs.
+  it("the partner feed and the export: a PostalAddress without streetAddress", async () => {
+    const partner = { authorization: `Bearer ${(await createApiKey(server.database.db, { kind: "partner" })).key}` };
+    const verified = await fetch(`${server.url}/api/v2/admin/businesses/verify-owner`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${server.adminKey}` },
+      body: JSON.stringify({ slug }),
+    });
+    expect(verified.status).toBe(200);
+    const [row] = await server.database.db.select({ id: businesses.id }).from(businesses).where(eq(businesses.slug, slug));
+    const { body } = await getJson<TGetPartnerFeedOutput>(server.url, "/api/v2/partner-feed?limit=500", partner);
+    const location = body.locations.find((candidate) => candidate.identifier === row!.id)!;
+    expect(location.address).toMatchObject({ "@type": "PostalAddress", addressCountry: "LI" });
+    expect(location.address).not.toHaveProperty("streetAddress");
+    const exported = await (await fetch(`${server.url}/api/v2/partner-feed/export`, { headers: partner })).text();
+    expect(exported).toContain(row!.id);
+    expect(exported).not.toContain('"streetAddress":""');
   });
 });
