@@ -1,8 +1,6 @@
-import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importRegistry, scanOsmExtract } from "@directory/api";
-import { OSM_EXTRACTS } from "@directory/api/testing";
-import { businesses, registryRecords } from "@directory/db";
+import { listingOfRecord, OSM_EXTRACTS } from "@directory/api/testing";
 import type { TEntityProfile, TGetAgentProfileOutput } from "@directory/api/schemas";
 import { getJson, type McpAnswer, startTestServer, type TestServer, type ToolResult } from "./testing";
 
@@ -23,12 +21,7 @@ beforeAll(async () => {
   const scan = await scanOsmExtract(OSM_EXTRACTS.liechtenstein2013);
   await importRegistry(server.database.db, scan, { source: "openstreetmap" });
   const record = scan.records.find((candidate) => candidate.facts.openingHoursText === AS_WRITTEN)!;
-  const [row] = await server.database.db
-    .select({ slug: businesses.slug })
-    .from(registryRecords)
-    .innerJoin(businesses, eq(businesses.id, registryRecords.businessId))
-    .where(and(eq(registryRecords.source, "openstreetmap"), eq(registryRecords.recordId, record.recordId)));
-  slug = row!.slug;
+  slug = (await listingOfRecord(server.database.db, record.recordId)).slug;
 }, 120_000);
 afterAll(async () => {
   await server?.close();

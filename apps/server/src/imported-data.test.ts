@@ -1,8 +1,8 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, importRegistry, scanOsmExtract } from "@directory/api";
-import { OSM_EXTRACTS, SMALL_TEST_WORLD } from "@directory/api/testing";
-import { businesses, registryRecords } from "@directory/db";
+import { listingOfRecord, OSM_EXTRACTS, SMALL_TEST_WORLD } from "@directory/api/testing";
+import { businesses } from "@directory/db";
 import type { TEntityProfile, TGetAgentProfileOutput, TGetPartnerFeedChangesOutput, TGetPartnerFeedOutput } from "@directory/api/schemas";
 import { getJson, type McpAnswer, type OpenApiDocument, startTestServer, type TestServer, type ToolResult } from "./testing";
 
@@ -17,12 +17,7 @@ beforeAll(async () => {
   const scan = await scanOsmExtract(OSM_EXTRACTS.liechtenstein2013);
   await importRegistry(server.database.db, scan, { source: "openstreetmap" });
   const record = scan.records.find((candidate) => candidate.facts.phone && candidate.facts.openingHours)!;
-  const [row] = await server.database.db
-    .select({ slug: businesses.slug })
-    .from(registryRecords)
-    .innerJoin(businesses, eq(businesses.id, registryRecords.businessId))
-    .where(and(eq(registryRecords.source, "openstreetmap"), eq(registryRecords.recordId, record.recordId)));
-  slug = row!.slug;
+  slug = (await listingOfRecord(server.database.db, record.recordId)).slug;
   const [demo] = await server.database.db
     .select({ slug: businesses.slug })
     .from(businesses)

@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, importRegistry, scanOsmExtract } from "@directory/api";
-import { OSM_EXTRACTS } from "@directory/api/testing";
-import { businesses, registryRecords } from "@directory/db";
+import { businesses } from "@directory/db";
+import { listingOfRecord, OSM_EXTRACTS } from "@directory/api/testing";
 import type { TEntityProfile, TGetAgentProfileOutput, TGetPartnerFeedOutput } from "@directory/api/schemas";
 import { getJson, startTestServer, type TestServer } from "./testing";
 
@@ -27,13 +27,9 @@ beforeAll(async () => {
   await importRegistry(server.database.db, scan, { source: "openstreetmap" });
   const record = scan.records.find((candidate) => !candidate.facts.address && !candidate.facts.postalCode && candidate.facts.name)!;
   recordName = record.facts.name;
-  const [row] = await server.database.db
-    .select({ slug: businesses.slug, address: businesses.address })
-    .from(registryRecords)
-    .innerJoin(businesses, eq(businesses.id, registryRecords.businessId))
-    .where(and(eq(registryRecords.source, "openstreetmap"), eq(registryRecords.recordId, record.recordId)));
-  expect(row!.address).toBeNull();
-  slug = row!.slug;
+  const listing = await listingOfRecord(server.database.db, record.recordId);
+  expect(listing.address).toBeNull();
+  slug = listing.slug;
 }, 120_000);
 afterAll(async () => {
   await server?.close();

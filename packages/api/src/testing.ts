@@ -10,7 +10,7 @@ export { SMALL_TEST_WORLD, type TestDatabase, type TestDatabaseOptions } from "@
 export const createTestDatabase = testDatabaseFactory("demo", seedDemoWorld);
 
 /** The real OpenStreetMap extracts shipped in fixtures/osm, for the import tests in every package. */
-export { OSM_CHANGE_FILES, OSM_EXTRACTS } from "./services/registry/osm/test-extracts";
+export { listingOfRecord, OSM_CHANGE_FILES, OSM_EXTRACTS } from "./services/registry/osm/test-extracts";
 /** OSM PBF files built in code, well-formed or broken on purpose, for the reader's and the CLI's tests. */
 export { fileBlock, headerBlock, osmPbfFile, rawZlibBlob, zlibBlob } from "./services/registry/osm/pbf-test-files";
 

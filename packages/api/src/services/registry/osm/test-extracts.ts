@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { and, eq } from "drizzle-orm";
+import { businesses, registryRecords, type Db } from "@directory/db";
 
 /**
  * The real OSM extracts the tests and docs/osm-import.md's examples read (ODbL, © OpenStreetMap
@@ -28,3 +30,14 @@ export const OSM_EXTRACTS = {
 export const OSM_CHANGE_FILES = {
   liechtenstein2013to2015: [1, 2].map((part) => path.join(OSM_EXTRACTS_DIR, `liechtenstein-2013-08-to-2015-07.${part}.osc.gz`)),
 } as const;
+
+/** The listing an imported record became: what tests that import an extract read its doors by. */
+export async function listingOfRecord(db: Db, recordId: string, source = "openstreetmap"): Promise<{ slug: string; address: string | null }> {
+  const [row] = await db
+    .select({ slug: businesses.slug, address: businesses.address })
+    .from(registryRecords)
+    .innerJoin(businesses, eq(businesses.id, registryRecords.businessId))
+    .where(and(eq(registryRecords.source, source), eq(registryRecords.recordId, recordId)));
+  if (!row) throw new Error(`no listing for ${source} ${recordId}`);
+  return row;
+}
