@@ -121,7 +121,9 @@ export async function benchOsmImport(serverUrl: string, note: (line: string) => 
 
 /** recordFeedChanges over every imported business, 500 at a time, as the batches call it. */
 async function feedStepSeconds(db: Parameters<typeof recordFeedChanges>[0]): Promise<number> {
-  const ids = rowsOf<{ id: string }>(await db.execute(sql`select business_id as id from registry_records where same_as is null order by record_id`)).map((row) => row.id);
+  const ids = rowsOf<{ id: string }>(await db.execute(sql`select business_id as id from registry_records where same_as is null order by record_id`)).map(
+    (row) => row.id,
+  );
   const started = performance.now();
   for (let start = 0; start < ids.length; start += 500) {
     await db.transaction((tx) => recordFeedChanges(tx, ids.slice(start, start + 500), new Date()));
