@@ -17,12 +17,13 @@ import { startTestServer, type TestServer } from "../testing";
  * Issue 41's country (an input of four tools; country and countryFromWords in keyword results)
  * added 121, and the profile's standing `unverified` with its `since` 17; the search results'
  * attributions (the licence notices their imported listings owe, an array of {text, licence, url}
- * in the output schemas of the four listing tools) 136. Its ceiling holds today's
+ * in the output schemas of the four listing tools) 136; the profile's openingHoursText (hours kept as
+ * the source wrote them) and a listing's address that may be null (none rather than "") 21. Its ceiling holds today's
  * figure to stop growth; lower it as the listing shrinks.
  */
 const SEARCH_TEXT_TARGET = 1_200;
 const TOOLS_LIST_TARGET = 3_000;
-const TOOLS_LIST_CEILING = 6_028;
+const TOOLS_LIST_CEILING = 6_049;
 
 let server: TestServer;
 let mcp: Client;
