@@ -15,10 +15,23 @@ export const DIRECTORY_DESCRIPTION = "Worldwide businesses by category and city;
 export const API_VERSION = "1.0.0";
 
 /**
- * The MCP server's name and version, and the protocol version the spec names (spec 4.9 and 9). The
- * SDK also answers a client that asks for a newer protocol version in that version.
+ * The MCP protocol revisions the one endpoint serves, newest first: 2026-07-28 statelessly (each
+ * request carries its own version, `server/discover` instead of `initialize`), and every revision
+ * of the `initialize` era from the spec's 2024-11-05 on.
  */
-export const MCP_SERVER = { name: "business-directory", version: "1.7.0", protocolVersion: "2024-11-05" } as const;
+export const MCP_PROTOCOL_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
+
+/**
+ * The MCP server's name (and its reverse-DNS name for registries and server cards), version, and
+ * the protocol version the spec names (spec 4.9 and 9); MCP_PROTOCOL_VERSIONS lists all served.
+ */
+export const MCP_SERVER = {
+  name: "business-directory",
+  registryName: "example.directory/business-directory",
+  version: "1.7.0",
+  protocolVersion: "2024-11-05",
+  protocolVersions: MCP_PROTOCOL_VERSIONS,
+} as const;
 
 /** Where API users write to. */
 export const SUPPORT_CONTACT = { name: "Business Directory API support", email: "support@directory.example" } as const;
