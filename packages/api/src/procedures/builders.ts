@@ -14,7 +14,6 @@ import {
   countOwnershipClaim,
   countWebhookSend,
   keyedQuota,
-  leadLimits,
   signInMailLimits,
   type OwnershipClaimCall,
 } from "./limits";
@@ -69,8 +68,12 @@ export const openProcedure = baseProcedure.meta({ access: "open", cache: "public
 /** Guarantee: anonymous callers allowed at the spec's daily limit per address (the v2 routes and their twins). */
 export const anonymousDailyProcedure = baseProcedure.meta({ access: "anonymous-daily", cache: "public" }).use(anonymousDailyLimit);
 
-/** Guarantee: as anonymousDailyProcedure, plus a valid lead within the limits per address, per key and per target business. */
-export const leadSubmissionProcedure = anonymousDailyProcedure.meta({ access: "lead-submission", cache: "private" }).input(ZSubmitLeadInput).use(leadLimits);
+/**
+ * Guarantee: as anonymousDailyProcedure, plus a valid lead. The lead allowances per address, per key
+ * and per target business are counted by the procedure when a new lead is recorded (limits.ts
+ * countNewLead), not here: a replay or a refused draft uses none of them.
+ */
+export const leadSubmissionProcedure = anonymousDailyProcedure.meta({ access: "lead-submission", cache: "private" }).input(ZSubmitLeadInput);
 
 /** Guarantee: as anonymousDailyProcedure, plus a valid correction within the hourly limits per address and per key. */
 export const correctionSubmissionProcedure = anonymousDailyProcedure

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { Db } from "@directory/db";
 import type { Context } from "../context";
 import { DomainError, toTrpcError } from "../errors";
 import { consumeBufferedRateLimit } from "../services/access/buffered-rate-limits";
@@ -46,11 +47,12 @@ async function countCall(
   what: string,
   onCounterFailure: "open" | "closed",
   now = new Date(),
+  db: Db = ctx.db,
 ): Promise<void> {
   let decision: RateLimitDecision;
   try {
     // Fail-open limits may count in memory between exact writes (buffered-rate-limits.ts).
-    decision = await (onCounterFailure === "open" ? consumeBufferedRateLimit : consumeRateLimit)(ctx.db, { subject, policy, now });
+    decision = await (onCounterFailure === "open" ? consumeBufferedRateLimit : consumeRateLimit)(db, { subject, policy, now });
   } catch (error) {
     ctx.log.warn(
       { err: error, policy: policy.name },
@@ -110,42 +112,42 @@ export const anonymousDailyLimit = anonymousLimit(
   "The anonymous daily limit for your address (supply an API key or wait)",
 );
 
-/** Lead subjects: the anonymous address or the key (admin exempt), and the target business. */
-function leadSubjects(ctx: Context, slug: unknown): { subject: string; policy: RateLimitPolicy; what: string }[] {
+/** A lead's allowances: the anonymous address's or the key's (admin exempt), and the target business's. */
+function leadAllowances(ctx: Context, businessSlug: string): { subject: string; policy: RateLimitPolicy; what: string }[] {
   const limits = ctx.rateLimits;
-  const subjects: { subject: string; policy: RateLimitPolicy; what: string }[] = [];
+  const allowances: { subject: string; policy: RateLimitPolicy; what: string }[] = [];
   if (ctx.apiKey && ctx.apiKey.kind !== "admin") {
-    subjects.push({
+    allowances.push({
       subject: `key:${ctx.apiKey.id}`,
       policy: { name: "lead-key-hourly", limit: limits.leadsPerKeyPerHour, window: "hour" },
       what: "This API key's hourly lead limit",
     });
   } else if (!ctx.apiKey && ctx.clientIp !== null) {
-    subjects.push({
+    allowances.push({
       subject: `ip:${clientBucketOf(ctx.clientIp)}`,
       policy: { name: "lead-address-hourly", limit: limits.leadsPerAddressPerHour, window: "hour" },
       what: "The hourly lead limit for your address",
     });
   }
-  if (typeof slug === "string" && slug.trim() !== "") {
-    subjects.push({
-      subject: `business:${slug.trim().toLowerCase().slice(0, 200)}`,
-      policy: { name: "lead-business-daily", limit: limits.leadsPerBusinessPerDay, window: "day" },
-      what: "The daily lead limit of this business",
-    });
-  }
-  return subjects;
+  allowances.push({
+    subject: `business:${businessSlug}`,
+    policy: { name: "lead-business-daily", limit: limits.leadsPerBusinessPerDay, window: "day" },
+    what: "The daily lead limit of this business",
+  });
+  return allowances;
 }
 
 /**
- * Lead submission writes personal data and reaches a business's inbox, so it has limits of its
- * own, counted once the input is valid (a refused draft costs no one's allowance), failing closed
- * (nothing is lost: the lead can be retried).
+ * Lead submission writes personal data and reaches a business's inbox, so it has allowances of its
+ * own. Only a lead actually recorded counts: the service calls this inside the transaction that
+ * writes the lead, so a replay (the first lead answered again) and a refused draft (bad input, no
+ * consent, an unknown business) cost nothing, and a refusal here rolls back the counts already
+ * made with the lead. Fails closed: nothing is lost, the lead can be retried.
  */
-export const leadLimits = t.middleware(async ({ ctx, next, input }) => {
-  for (const { subject, policy, what } of leadSubjects(ctx, (input as { slug?: unknown }).slug)) await countCall(ctx, subject, policy, what, "closed");
-  return next();
-});
+export async function countNewLead(ctx: Context, tx: Db, businessSlug: string): Promise<void> {
+  const now = new Date();
+  for (const { subject, policy, what } of leadAllowances(ctx, businessSlug)) await countCall(ctx, subject, policy, what, "closed", now, tx);
+}
 
 /** Where the server gave no key (in-process callers), pseudonyms are of this process alone. */
 const processSecretBox = createSecretBox(randomBytes(32));

@@ -6,8 +6,9 @@ import { ZOwnerLongText } from "../services/shared/owner-text-schemas";
 
 /*
  * The inputs of the two submission procedures. They live with the builders, not beside their
- * procedures, because the builders bind them before the submission limits (builders.ts): a call is
- * counted only once its input is valid, so a refused draft costs no one's allowance.
+ * procedures, because the builders bind them before the submission limits (builders.ts): a
+ * correction is counted only once its input is valid, a lead only once it is recorded (limits.ts
+ * countNewLead), so a refused draft costs no one's allowance.
  */
 
 /** Consent shown as invisible characters is no consent: count only what a person could read (owner-text.ts has the rule). */

@@ -1,6 +1,6 @@
 import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businesses, leadConsents, leads, outboxEvents } from "@directory/db";
+import { businesses, leadConsents, leads, outboxEvents, rateLimitCounters } from "@directory/db";
 import { createContext } from "../../context";
 import { createCaller } from "../../root";
 import { createApiKey } from "../../services/access/api-keys";
@@ -10,6 +10,9 @@ import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../t
 let database: TestDatabase;
 let slugs: string[];
 const anonymous = () => anonymousCaller(database.db);
+/** An anonymous caller at a client address, with lead limits of its own (the per-address one low). */
+const atAddress = (clientIp: string, rateLimits: { leadsPerAddressPerHour: number; leadsPerBusinessPerDay?: number }) =>
+  createCaller(createContext({ db: database.db, publicBaseUrl: TEST_BASE_URL, clientIp, rateLimits }));
 const withKey = (key: string) => createCaller(createContext({ db: database.db, publicBaseUrl: TEST_BASE_URL, authorizationHeader: `Bearer ${key}` }));
 const consent = { userAgreedToBeContacted: true as const, statementShownToUser: "I agree that this dentist may contact me about my enquiry." };
 
@@ -110,5 +113,56 @@ describe("leads", () => {
     expect((await withKey(owner).leads.transition({ leadId: lead.leadId, status: "contacted" })).status).toBe("contacted");
     expect((await withKey(owner).leads.transition({ leadId: lead.leadId, status: "won" })).status).toBe("won");
     expect((await anonymous().leads.status({ leadId: lead.leadId })).status).toBe("won");
+  });
+
+  it("counts a lead against the allowances only when a new one is recorded: not a replay, not a refused draft", async () => {
+    const caller = atAddress("203.0.113.42", { leadsPerAddressPerHour: 2 });
+    const input = {
+      slug: slugs[0]!,
+      contactName: "Ines",
+      contactEmail: "ines@example.com",
+      message: "A quote, please",
+      idempotencyKey: "allowance-0001",
+      consent,
+    };
+    const first = await caller.leads.submit(input);
+    // More replays than the address's hourly allowance: each answers the first lead.
+    for (let i = 0; i < 3; i++) expect(await caller.leads.submit(input)).toEqual(first);
+    // Refused drafts, more of them than the allowance: no contact, an unknown business, a bad phone, no consent.
+    const refused = [
+      { ...input, idempotencyKey: "allowance-0002", contactEmail: undefined },
+      { ...input, idempotencyKey: "allowance-0003", slug: "no-such-business-anywhere" },
+      { ...input, idempotencyKey: "allowance-0004", contactEmail: undefined, contactPhone: "12345" },
+      { ...input, idempotencyKey: "allowance-0005", consent: { ...consent, userAgreedToBeContacted: false } },
+    ];
+    for (const draft of refused) {
+      await expect(caller.leads.submit(draft as never)).rejects.toMatchObject({ code: expect.stringMatching(/BAD_REQUEST|NOT_FOUND/) });
+    }
+    // The allowance of 2 still holds the second real lead, and refuses the third, writing nothing.
+    expect((await caller.leads.submit({ ...input, idempotencyKey: "allowance-0006" })).leadId).not.toBe(first.leadId);
+    const before = await counts();
+    await expect(caller.leads.submit({ ...input, idempotencyKey: "allowance-0007" })).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
+    expect(await counts()).toEqual(before);
+  });
+
+  it("counts a new lead's allowances in the transaction that records it: one refused leaves the others as they were", async () => {
+    const limits = { leadsPerAddressPerHour: 5, leadsPerBusinessPerDay: 1 };
+    const input = {
+      slug: slugs[1]!,
+      contactName: "Olu",
+      contactEmail: "olu@example.com",
+      message: "Are you open?",
+      idempotencyKey: "allowance-tx-01",
+      consent,
+    };
+    await atAddress("198.51.100.7", limits).leads.submit(input);
+    const second = atAddress("198.51.100.8", limits).leads.submit({ ...input, idempotencyKey: "allowance-tx-02" });
+    await expect(second).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
+    // The business's daily allowance refused it, so the second address's hourly count was given up with the lead.
+    const counted = await database.db
+      .select()
+      .from(rateLimitCounters)
+      .where(sql`${rateLimitCounters.bucket} like 'lead-address-hourly|ip:198.51.100.%'`);
+    expect(counted.map((row) => row.hits)).toEqual([1]);
   });
 });

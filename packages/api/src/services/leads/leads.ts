@@ -26,6 +26,11 @@ export interface SubmitLeadParams {
   idempotencyKey: string;
   consent: { statementShownToUser: string; consentedAt?: string };
   submitter: LeadSubmitter;
+  /**
+   * Counts a new lead against the caller's and the business's allowances, inside the transaction
+   * that records it (so a replay counts nothing, and a refusal, thrown, writes nothing).
+   */
+  countNewLead?: (tx: Db, business: { id: string; slug: string }) => Promise<void>;
 }
 
 /** Who submits: the caller's API key, else its address (null for in-process callers). */
@@ -77,8 +82,9 @@ function toE164(phone: string, country: string): string {
 }
 
 /**
- * Stores a lead, its immutable consent record and a lead.created event in one transaction. The
- * same caller's same idempotency key returns the first lead instead of creating a second.
+ * Stores a lead, its immutable consent record and a lead.created event in one transaction, with its
+ * count against the allowances. The same caller's same idempotency key returns the first lead
+ * instead of creating a second, and counts nothing.
  */
 export async function submitLead(db: Db, submitted: SubmitLeadParams) {
   if (!submitted.contactEmail && !submitted.contactPhone) {
@@ -94,6 +100,7 @@ export async function submitLead(db: Db, submitted: SubmitLeadParams) {
   const id = randomUUID();
   try {
     await db.transaction(async (tx) => {
+      await params.countNewLead?.(tx, business);
       await tx.insert(leads).values({
         id,
         businessId: business.id,
