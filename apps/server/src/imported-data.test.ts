@@ -6,11 +6,22 @@ import { businesses } from "@directory/db";
 import type { TEntityProfile, TGetAgentProfileOutput, TGetPartnerFeedChangesOutput, TGetPartnerFeedOutput } from "@directory/api/schemas";
 import { getJson, type McpAnswer, type OpenApiDocument, startTestServer, type TestServer, type ToolResult } from "./testing";
 
-/** Imported OpenStreetMap data as each door shows it: its provenance and the ODbL line travel with it. */
+/*
+ * Imported OpenStreetMap data (Liechtenstein 2013, one import for the whole file) as each door
+ * shows it: its provenance and the ODbL line travel with it, and opening hours the import could
+ * not read into days and times are kept as the source wrote them (openingHoursText): every door
+ * that presents hours gives that text, said to be the source's wording, never "Not known" nor an
+ * empty answer (issue 41).
+ */
+
+/** Liechtenstein 2013's one opening_hours string in a form the import does not read ("08.30", "Do", "So"). */
+const AS_WRITTEN = "Mo,Do,Fr 08.30-22.00;Sa 17:00-24:00;So 10:00-22:00";
 
 let server: TestServer;
 let slug: string;
 let demoSlug: string;
+/** The business whose hours are kept only as written (AS_WRITTEN). */
+let hoursSlug: string;
 
 beforeAll(async () => {
   server = await startTestServer({ seed: SMALL_TEST_WORLD });
@@ -18,6 +29,8 @@ beforeAll(async () => {
   await importRegistry(server.database.db, scan, { source: "openstreetmap" });
   const record = scan.records.find((candidate) => candidate.facts.phone && candidate.facts.openingHours)!;
   slug = (await listingOfRecord(server.database.db, record.recordId)).slug;
+  const asWritten = scan.records.find((candidate) => candidate.facts.openingHoursText === AS_WRITTEN)!;
+  hoursSlug = (await listingOfRecord(server.database.db, asWritten.recordId)).slug;
   const [demo] = await server.database.db
     .select({ slug: businesses.slug })
     .from(businesses)
@@ -25,7 +38,7 @@ beforeAll(async () => {
     .orderBy(asc(businesses.slug))
     .limit(1);
   demoSlug = demo!.slug;
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   await server?.close();
 });
@@ -79,14 +92,16 @@ const OSM_LINE = {
   url: "https://www.openstreetmap.org/copyright",
 };
 
-async function mcpText(tool: string, args: Record<string, unknown>): Promise<string> {
+async function mcpResult(tool: string, args: Record<string, unknown>): Promise<ToolResult> {
   const response = await fetch(`${server.url}/api/mcp`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: args } }),
   });
-  return ((await response.json()) as McpAnswer<ToolResult>).result!.content.map((part) => part.text).join("\n");
+  return ((await response.json()) as McpAnswer<ToolResult>).result!;
 }
+
+const mcpText = async (tool: string, args: Record<string, unknown>) => (await mcpResult(tool, args)).content.map((part) => part.text).join("\n");
 
 describe("the attribution on every door that carries imported facts, and only there", () => {
   it("agent.json (REST and GraphQL) names OpenStreetMap's licence for an imported business, none for a demo one", async () => {
@@ -153,5 +168,41 @@ describe("the attribution on every door that carries imported facts, and only th
     const text = await (await fetch(`${server.url}/llms.txt`)).text();
     expect(text).toMatch(/## Data licences\n- Data: city names, regions and coordinates from GeoNames \(CC BY 4\.0/);
     expect(text).toContain("OpenStreetMap contributors (ODbL 1.0, https://www.openstreetmap.org/copyright)");
+  });
+});
+
+describe("hours kept only as the source wrote them", () => {
+  it("the profile page shows the text, marked as the source's wording, where it said Not known", async () => {
+    const html = await (await fetch(`${server.url}/business/${hoursSlug}`)).text();
+    const section = html.slice(html.indexOf('<h2 id="hours">'), html.indexOf('<h2 id="services">'));
+    expect(section).toContain(`<p class="hours-as-written">As the source writes them: <q>${AS_WRITTEN}</q></p>`);
+    expect(section).not.toContain("Not known");
+  });
+
+  it("the profile (REST and GraphQL) carries it beside the empty structured hours", async () => {
+    const { status, body } = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${hoursSlug}`);
+    expect(status).toBe(200);
+    expect(body.contact).toMatchObject({ openingHours: [], openingHoursText: AS_WRITTEN });
+    const response = await fetch(`${server.url}/api/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: `{ entity(slug: "${hoursSlug}") { contact { openingHours { days } openingHoursText } } }` }),
+    });
+    const { data } = (await response.json()) as { data: { entity: { contact: unknown } } };
+    expect(data.entity.contact).toEqual({ openingHours: [], openingHoursText: AS_WRITTEN });
+  });
+
+  it("agent.json answers when it is open with the text, as the source's words", async () => {
+    const { body } = await getJson<TGetAgentProfileOutput>(server.url, `/business/${hoursSlug}/agent.json`);
+    const open = body.intents.find((intent) => intent.query.startsWith("When is"));
+    expect(open).toMatchObject({ answer: `As the source writes them: ${AS_WRITTEN} (local time).` });
+    expect(open!.confidence).toBeGreaterThan(0);
+  });
+
+  it("the MCP profile text gives the text in its contact lines", async () => {
+    const result = await mcpResult("get_business_profile", { slug: hoursSlug });
+    expect(result.isError).toBeFalsy();
+    const text = result.content.map((part) => part.text).join("\n");
+    expect(text).toContain(`openingHoursText: ${AS_WRITTEN.replace(/\|/g, "/")}`);
   });
 });
