@@ -56,7 +56,9 @@ export function registerBusinessCommands(program: Command): void {
 
   business
     .command("add")
-    .description("create a business from a JSON file: name, category (slug), city (slug) and any owner-editable property")
+    .description(
+      "create a business from a JSON file: name, category (slug), city (as search reads it: name, alias or slug, optionally ', CC') and any owner-editable property",
+    )
     .requiredOption("--file <BUSINESS.json>", "the business as one JSON object")
     .option("--json", "print JSON")
     .action(async (options: { file: string; json?: boolean }, command: Command) => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businesses, claims } from "@directory/db";
+import { businesses, cities, claims } from "@directory/db";
 import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "@directory/server/testing";
 
 /** directory-admin claim verify, business verify-owner and business add, as installed, against a live server. */
@@ -93,6 +93,22 @@ describe("directory-admin business add --file", () => {
     expect(((await response.json()) as { contact: { phone: string } }).contact.phone).toBe("+91 22 7000 0001");
   });
 
+  it("reads the city as search does: a name with its country code, or an alias", async () => {
+    for (const [name, city] of [
+      ["Harbour Dental", "Mumbai, IN"],
+      ["Bay Dental", "bombay"],
+    ]) {
+      const created = await admin("business", "add", "--file", file(`${name}.json`, JSON.stringify({ name, category: "dentist", city })));
+      const [slug] = created.stdout.trim().split("\t");
+      const [row] = await server.database.db
+        .select({ city: cities.slug })
+        .from(businesses)
+        .innerJoin(cities, eq(cities.id, businesses.cityId))
+        .where(eq(businesses.slug, slug!));
+      expect(row, city).toEqual({ city: "mumbai-in" });
+    }
+  });
+
   it("refuses a missing file, a file that is not JSON and invalid fields with a clear error and a non-zero exit, creating nothing", async () => {
     const before = await server.database.db.$count(businesses);
     const cases: [string, RegExp][] = [
@@ -101,6 +117,7 @@ describe("directory-admin business add --file", () => {
       [file("list.json", "[]"), /must hold one JSON object/],
       [file("phone.json", JSON.stringify({ name: "X", category: "dentist", city: "mumbai-in", phone: "12" })), /phone.*HTTP 400/],
       [file("city.json", JSON.stringify({ name: "X", category: "dentist", city: "atlantis-zz" })), /city.*atlantis-zz.*HTTP 400/],
+      [file("country.json", JSON.stringify({ name: "X", category: "dentist", city: "Mumbai, FR" })), /"Mumbai, IN".*HTTP 400/],
       [file("extra.json", JSON.stringify({ name: "X", category: "dentist", city: "mumbai-in", rating: 5 })), /rating.*HTTP 400/],
       [file("missing.json", JSON.stringify({ category: "dentist", city: "mumbai-in" })), /name.*HTTP 400/],
     ];

@@ -8,7 +8,12 @@ export const ZAddBusinessInput = z
   .object({
     name: CLAIM_VALUE_SCHEMAS.name.describe("The business's name"),
     category: CLAIM_VALUE_SCHEMAS.category.describe("A category slug, e.g. dentist"),
-    city: CLAIM_VALUE_SCHEMAS.city.describe("A city slug, e.g. mumbai-in"),
+    city: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .describe("A city as search reads it: name, alias or slug, optionally with its country code, e.g. Mumbai, Cap-d'Ail, FR or mumbai-in"),
     ...OWNER_EDITABLE_SHAPE,
   })
   .strict();
@@ -32,7 +37,7 @@ export const addBusinessMeta = {
     "Creates a business from name, category, city and any owner-editable property, with the same validation as every write; " +
       "each fact is an admin-verified claim (source admin:add). The listing is unclaimed until an admin verifies its owner.",
     {
-      400: "Invalid body: a missing or unknown property, a value that fails its rule, or an unknown category or city slug (the message names it)",
+      400: "Invalid body: a missing or unknown property, a value that fails its rule, an unknown category slug, or a city that does not resolve (the message names the closest cities, or the country a city is in when its code disagrees)",
     },
   ),
   successStatus: 201,

@@ -2,6 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { businesses, claims, type ClaimProperty, type Db, type OwnerEditableProperty } from "@directory/db";
 import { DomainError } from "../../errors";
 import { requireBusinessBySlug } from "../entities/business-lookup";
+import { requireCityToWrite } from "../search/resolve";
 import { createBusinesses } from "./business-creation";
 import { listClaims, toPublicClaim } from "./claims";
 import { writeClaims } from "./claim-writes";
@@ -110,7 +111,9 @@ export type NewBusinessFacts = { name: string; category: string; city: string } 
  * createBusinesses: the same validation as every write, unclaimed until an admin verifies an owner.
  */
 export async function addBusiness(db: Db, params: { facts: NewBusinessFacts; label?: string; at?: Date }) {
-  const { facts, at = new Date() } = params;
+  const { at = new Date() } = params;
+  // The city as search reads it (name, alias or slug, with or without ", CC"); its claim holds the slug.
+  const facts = { ...params.facts, city: (await requireCityToWrite(db, params.facts.city)).slug };
   const newClaims = Object.entries(facts)
     .filter(([, value]) => value !== undefined)
     .map(([property, value]) => ({

@@ -19,7 +19,7 @@ export interface ReferenceData {
   fingerprint: string;
   /** By slug order, as the SQL resolver ordered ties. */
   categories: Category[];
-  /** lower(name) and every alias -> cities, most populous first. */
+  /** lower(name), and the search form (normalizeTerm) of its name, every alias and its slug -> cities, most populous first. */
   citiesByName: Map<string, City[]>;
 }
 
@@ -56,7 +56,8 @@ export function indexReferenceData(fingerprint: string, categoryRows: Category[]
   };
   for (const city of cityRows) {
     add(city.name.toLowerCase(), city);
-    for (const alias of city.aliases) add(alias, city);
+    // Imported cities carry no aliases, so the name's search form ("cap d'ail") is indexed for every city.
+    for (const form of [city.name, ...city.aliases, city.slug]) add(normalizeTerm(form), city);
   }
   for (const list of citiesByName.values()) list.sort((a, b) => b.population - a.population || a.id - b.id);
   return { fingerprint, categories: categoryRows, citiesByName };
@@ -98,18 +99,32 @@ export function findCategory(data: ReferenceData, input: string): Category | nul
 }
 
 /**
- * Accepts a name or alias in any case and with or without accents ("bangalore", "Sao Paulo"),
- * optionally followed by ", CC" (ISO country code). Ambiguous names pick the most populous city;
- * `country` (upper-case ISO code, a search's country filter) keeps only that country's cities.
+ * A city as written: its name, alias or slug in any case, with or without accents ("bangalore",
+ * "Sao Paulo", "vaduz-li"), optionally followed by ", CC" (ISO country code: "Cap-d'Ail, FR").
+ */
+export function cityInputParts(input: string): { name: string; countryCode: string | null } {
+  const parts = input.split(",");
+  const last = parts.length > 1 ? parts[parts.length - 1]!.trim().toUpperCase() : "";
+  return { name: normalizeTerm(parts[0] ?? ""), countryCode: /^[A-Z]{2}$/.test(last) ? last : null };
+}
+
+/** Every city the input's name, alias or slug names, whatever its country code says; most populous first. */
+export function citiesNamed(data: ReferenceData, input: string): City[] {
+  const { name } = cityInputParts(input);
+  return name === "" ? [] : (data.citiesByName.get(name) ?? []);
+}
+
+/**
+ * The city an input names (cityInputParts): ambiguous names pick the most populous city, a country
+ * code keeps only that country's cities, and so does `country` (upper-case ISO code, a search's
+ * country filter). One resolver for every door and the admin CLI.
  */
 export function findCity(data: ReferenceData, input: string, country?: string | null): City | null {
-  const [namePart = "", countryPart] = input.split(",");
-  const name = normalizeTerm(namePart);
-  if (name === "") return null;
-  const countryCode = countryPart?.trim().toUpperCase();
-  const candidates = data.citiesByName.get(name) ?? [];
-  const byCountry = countryCode && /^[A-Z]{2}$/.test(countryCode) ? candidates.filter((c) => c.countryCode === countryCode) : candidates;
-  return (country ? byCountry.filter((c) => c.countryCode === country) : byCountry)[0] ?? null;
+  const { countryCode } = cityInputParts(input);
+  const candidates = citiesNamed(data, input).filter(
+    (city) => (!countryCode || city.countryCode === countryCode) && (!country || city.countryCode === country),
+  );
+  return candidates[0] ?? null;
 }
 
 /** Lower-case, accents folded, hyphens/underscores as spaces, single spaces: "São-Paulo " -> "sao paulo". */

@@ -9,8 +9,8 @@ export async function resolveCategory(db: Db, input: string): Promise<Category |
 }
 
 /**
- * A name or alias, with or without accents, optionally ", CC"; resolved from the in-memory reference
- * data. With a search's country filter, only a city of that country ("Paris" with country=US).
+ * A name, alias or slug, with or without accents, optionally ", CC"; resolved from the in-memory
+ * reference data. With a search's country filter, only a city of that country ("Paris" with country=US).
  */
 export async function resolveCity(db: Db, input: string, country?: string | null): Promise<City | null> {
   return findCity(await referenceData(db), input, country);
@@ -33,4 +33,16 @@ export async function requireResolved<T>(db: Db, value: T | null, kind: "categor
   if (value !== null) return value;
   const miss = describeMiss(await referenceData(db), kind, input ?? "");
   throw new DomainError("NOT_FOUND", miss.message, { suggestions: miss.suggestions });
+}
+
+/**
+ * The city a write names (the admin's new business), read as search reads it. One it cannot read is
+ * the caller's invalid input (400), explained as a search's miss: the closest cities, or the
+ * country the city is in when the code disagrees.
+ */
+export async function requireCityToWrite(db: Db, input: string, parameter = "city"): Promise<City> {
+  const city = await resolveCity(db, input);
+  if (city) return city;
+  const miss = describeMiss(await referenceData(db), "city", input);
+  throw new DomainError("INVALID_INPUT", `Invalid parameter ${parameter}: ${miss.message}`, { suggestions: miss.suggestions });
 }

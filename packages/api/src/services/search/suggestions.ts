@@ -1,6 +1,6 @@
 import leven from "leven";
 import type { City } from "@directory/db";
-import { normalizeTerm, singularForms, type ReferenceData } from "./reference-data";
+import { citiesNamed, cityInputParts, normalizeTerm, singularForms, type ReferenceData } from "./reference-data";
 
 /**
  * The closest valid values for a category or city that did not resolve, so a miss points the way
@@ -72,7 +72,27 @@ export interface Miss {
 
 /** Describes an unknown category or city with its closest valid values. */
 export function describeMiss(data: ReferenceData, kind: Miss["kind"], input: string): Miss {
+  if (kind === "city") {
+    const wrongCountry = describeCountryMismatch(data, input);
+    if (wrongCountry) return wrongCountry;
+  }
   const suggestions = kind === "category" ? suggestCategories(data, input) : suggestCities(data, input);
   const closest = suggestions.length > 0 ? ` Closest: ${suggestions.map((value) => `"${value}"`).join(", ")}.` : "";
   return { kind, input, suggestions, message: `Unknown ${kind} "${input}".${closest} ${LIST_VALUES[kind]}.` };
+}
+
+/** A city named with a country code it is not in ("Vaduz, AT"): the miss names the countries it is in, not a spelling. */
+function describeCountryMismatch(data: ReferenceData, input: string): Miss | null {
+  const { countryCode } = cityInputParts(input);
+  const elsewhere = countryCode ? citiesNamed(data, input) : [];
+  // A city of that name is in that country: the miss is another filter's (a search's country), not the code's.
+  if (elsewhere.length === 0 || elsewhere.some((city) => city.countryCode === countryCode)) return null;
+  const suggestions = [...new Set(elsewhere.map((city) => `${city.name}, ${city.countryCode}`))].slice(0, MAX_SUGGESTIONS);
+  const name = input.split(",")[0]!.trim();
+  return {
+    kind: "city",
+    input,
+    suggestions,
+    message: `No city "${name}" in ${countryCode}: the country code disagrees with the city. "${name}" is ${suggestions.map((value) => `"${value}"`).join(", ")}; give its own country code, or none.`,
+  };
 }
