@@ -134,6 +134,16 @@ describe("the document as a whole", () => {
     }
   });
 
+  it("gives sort an example on every search that takes it: /api/v2/businesses, keyword search, the listicle and the rest", () => {
+    const searches = ["lookupBusinesses", "searchKeyword", "getListicle", "searchCategory", "searchBusinesses"];
+    for (const operationId of searches) {
+      const parameters = Object.values(document.paths)
+        .flatMap((methods) => Object.values(methods))
+        .find((op) => op.operationId === operationId)?.parameters;
+      expect(parameters?.find((parameter) => parameter.name === "sort")?.schema?.examples, operationId).toEqual(["rating"]);
+    }
+  });
+
   it("keeps no trpc-to-openapi error components, whose names collide across operations", () => {
     expect(Object.keys(document.components.schemas).filter((name) => name.startsWith("error."))).toEqual([]);
   });

@@ -211,6 +211,8 @@ export interface OpenApiSchema {
   format?: string;
   default?: unknown;
   example?: unknown;
+  /** Shown with the schema, never pre-filled by Swagger UI (openapi-recorded-examples.ts). */
+  examples?: unknown[];
   maxLength?: number;
   required?: string[];
   allOf?: OpenApiSchema[];

@@ -24,22 +24,26 @@ export const ZToolLimit = z.number().int().min(1).max(10).default(5).describe("R
 
 /**
  * `sort`: each tool's default is its spec order; "rating" is best-rated first, no rating last, then
- * most reviews; "distance" is nearest first and needs near (a 400 naming sort without it).
+ * most reviews; "distance" is nearest first and needs near (a 400 naming sort without it). The
+ * OpenAPI example is rating: it holds on every search without another parameter (MCP drops examples).
  */
 export const ZCategorySort = z
   .enum([...CATEGORY_SORTS, DISTANCE_SORT])
   .default("ranking")
-  .describe("ranking: paid tiers first; rating: best-rated first; distance: nearest first (needs near)");
+  .meta({ description: "ranking: paid tiers first; rating: best-rated first; distance: nearest first (needs near)", example: "rating" });
 /** The assistant plugin's sort (spec 4.1 takes no point, so no distance). */
-export const ZPluginSort = z.enum(CATEGORY_SORTS).default("ranking").describe("ranking: paid tiers first; rating: best-rated first");
+export const ZPluginSort = z
+  .enum(CATEGORY_SORTS)
+  .default("ranking")
+  .meta({ description: "ranking: paid tiers first; rating: best-rated first", example: "rating" });
 export const ZListicleSort = z
   .enum([...LISTICLE_SORTS, DISTANCE_SORT])
   .default("completeness")
-  .describe("rating: best-rated first; distance: nearest (needs near)");
+  .meta({ description: "rating: best-rated first; distance: nearest (needs near)", example: "rating" });
 export const ZKeywordSort = z
   .enum([...KEYWORD_SORTS, DISTANCE_SORT])
   .default("relevance")
-  .describe("rating: best-rated first; distance: nearest (needs near)");
+  .meta({ description: "rating: best-rated first; distance: nearest (needs near)", example: "rating" });
 
 /** What the OpenAPI descriptions of the searches that take country say about it, and its part of a 400's description. */
 export const COUNTRY_DESCRIPTION =
