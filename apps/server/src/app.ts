@@ -39,6 +39,7 @@ import { queryInput } from "./query-input";
 import { bodyParsers, decodeUnreservedPathEscapes, emptyBodyIsEmptyObject, pathParameterGate, trpcJsonContentType } from "./request-hygiene";
 import { createRouteClassifier } from "./route-classifier";
 import { mountWellKnown } from "./well-known";
+import { mountDiscoveryRoutes } from "./discovery-routes";
 
 export interface AppDeps {
   database: Database;
@@ -193,6 +194,10 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
 
+  // The discovery documents first: the MCP door below takes every path under /api/mcp, the server card's too.
+  const openApiDocument = createOpenApiDocument(publicBaseUrl, deps.rateLimits, deps.partnerExports);
+  mountDiscoveryRoutes(app, publicBaseUrl, openApiDocument);
+
   // The MCP door is one more tRPC client, run in process with the caller's own request context:
   // its key, its address (so rate limits count the real client) and its response headers.
   mountMcp(app, {
@@ -217,14 +222,13 @@ export function createApp(deps: AppDeps): Express {
   app.use("/api/graphql", graphqlAuthChallenge);
   mountGraphql(app, contextFor, logger);
 
-  const openApiDocument = createOpenApiDocument(publicBaseUrl, deps.rateLimits, deps.partnerExports);
   app.get("/api/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });
 
   mountDocs(app, publicBaseUrl);
   mountPages(app, contextFor);
-  mountWellKnown(app, publicBaseUrl, deps.rateLimits);
+  mountWellKnown(app, publicBaseUrl, openApiDocument, deps.rateLimits);
   // The partner feed's bodies (the export's NDJSON stream, the pages' stored JSON text): its procedures run as everywhere, only the body writing is its own.
   mountPartnerFeedDoor(app, contextFor);
   // A browser's unknown address gets an HTML 404; REST routes and JSON clients go on to the API.

@@ -23,6 +23,9 @@ export const WWW_AUTHENTICATE_REALM = 'Bearer realm="directory"';
 
 /** Paths outside the procedures that are never cached: health, metrics, the MCP and GraphQL doors. */
 const UNCACHED_PREFIXES = ["/api/mcp", "/api/graphql", "/healthz", "/metrics", "/trpc"];
+/** Documents under /api that are the same for every reader: the OpenAPI document, the MCP server card, the REST operation pages. */
+const PUBLIC_API_DOCUMENTS = ["/api/openapi.json", "/api/mcp/server-card", "/api/docs/operations"];
+const isUnder = (path: string, prefixes: readonly string[]) => prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
 /** A call's cache scope from its procedure's meta (a function of the input for history mode); none said is private. */
 function cacheScopeOf(call: ProcedureCall): CacheScope {
@@ -46,17 +49,17 @@ export function cacheControlFor(req: Request, res: Response, route: RouteInfo): 
     return isPublic ? { value: PUBLIC_CACHE_CONTROL, isPublic } : { value: PRIVATE_CACHE_CONTROL, isPublic };
   }
   const path = req.baseUrl + req.path;
-  if (UNCACHED_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return { value: NO_STORE, isPublic: false };
-  // Pages, /.well-known, llms.txt, the OpenAPI document: the same for every anonymous reader.
-  if (path.startsWith("/api/") && path !== "/api/openapi.json") return { value: NO_STORE, isPublic: false };
+  // Pages, /.well-known, llms.txt, the public documents under /api: the same for every anonymous reader.
+  if (isUnder(path, PUBLIC_API_DOCUMENTS)) return { value: PUBLIC_CACHE_CONTROL, isPublic: true };
+  if (isUnder(path, UNCACHED_PREFIXES) || path.startsWith("/api/")) return { value: NO_STORE, isPublic: false };
   return { value: PUBLIC_CACHE_CONTROL, isPublic: true };
 }
 
 /** Response headers a browser on another origin may read from the public routes. */
 const PUBLIC_EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "Retry-After", "X-Request-Id", "ETag", "Link"];
 
-/** Public documents outside the procedures: the OpenAPI document, discovery files, the business pages. */
-const PUBLIC_DOCUMENT_PREFIXES = ["/api/openapi.json", "/.well-known", "/llms.txt", "/business"];
+/** Public documents outside the procedures: those under /api, discovery files, the business pages. */
+const PUBLIC_DOCUMENT_PREFIXES = [...PUBLIC_API_DOCUMENTS, "/.well-known", "/llms.txt", "/business"];
 /** Under /business but a signed-in person's own (their claims, their CSRF token): never a public document. */
 const CLAIM_PAGES = /^\/business\/[^/]+\/claim(\/|$)/;
 
@@ -74,7 +77,7 @@ function readableFromAnyOrigin(req: Request, route: RouteInfo): boolean {
   }
   const path = req.baseUrl + req.path;
   if (CLAIM_PAGES.test(path)) return false;
-  return PUBLIC_DOCUMENT_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  return isUnder(path, PUBLIC_DOCUMENT_PREFIXES);
 }
 
 /**

@@ -10,6 +10,7 @@ export { createContext, bearerTokenFrom, type Context, type ContextLogger, type 
 export { DomainError, toPublicError, type DomainErrorCode, type PublicErrorBody } from "./errors";
 export { assertSafeInput } from "./input-gate";
 export { createOpenApiDocument } from "./openapi";
+export { OPERATION_PAGES_PATH, documentedOperations, operationLines, operationPage } from "./openapi-operation-pages";
 export { provisionApiKey, createApiKey, hasActiveApiKey } from "./services/access/api-keys";
 export { generateApiKey, parseApiKey, hashApiKey } from "./services/access/api-key-format";
 /**

@@ -30,6 +30,8 @@ export { ZVisibilityOutput } from "./routers/owner/get-my-visibility-score.types
 export { CONFIDENCE_MEANING, USEFUL_LIFE_DAYS } from "./services/claims/freshness";
 /** What every door tells agents (versions, limits, ranking, contact): the MCP server's identity and instructions read it here. */
 export * from "./services/agents/agent-facts";
+/** The AI Catalog, the MCP server card and the registry's server.json, built from those facts. */
+export * from "./services/agents/discovery-documents";
 export { DATA_LICENCES_STATEMENT } from "./services/registry/attribution";
 /** How every door introduces opening hours kept only as the source wrote them. */
 export { HOURS_AS_WRITTEN } from "./services/entities/opening-hours";

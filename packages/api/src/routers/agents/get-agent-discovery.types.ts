@@ -12,14 +12,22 @@ export const ZGetAgentDiscoveryOutput = z.object({
     graphql: z
       .object({ url: z.string(), schema: z.string(), operations: z.literal("query"), realTime: z.string() })
       .describe("Query-only GraphQL over the same procedures"),
-    mcp: z.object({ url: z.string(), transport: z.string(), protocolVersion: z.string(), serverVersion: z.string(), legacySse: z.string() }),
+    mcp: z.object({
+      url: z.string(),
+      transport: z.string(),
+      protocolVersion: z.string().describe("The revision the spec names; protocolVersions lists every one served"),
+      protocolVersions: z.array(z.string()).describe("Every MCP protocol revision the endpoint serves, newest first"),
+      serverVersion: z.string(),
+      legacySse: z.string(),
+      serverCard: z.string().describe("The MCP server card (application/mcp-server-card+json)"),
+    }),
     agentProfile: z.string(),
     pages: z.string(),
   }),
   auth: z.object({ scheme: z.string(), header: z.string(), keyFormat: z.string(), kinds: z.array(z.string()), anonymous: z.string() }),
   limits: z.object({ anonymousRequestsPerDay: z.number(), keyedRequestsPerMonth: z.number(), searchResultsMax: z.number(), partnerFeedPageMax: z.number() }),
   ranking: z.object({ scoreContract: z.string(), search: z.string(), keyword: z.string(), listicle: z.string() }),
-  links: z.object({ gateway: z.string(), llmsTxt: z.string(), aiPlugin: z.string() }),
+  links: z.object({ gateway: z.string(), llmsTxt: z.string(), aiPlugin: z.string(), aiCatalog: z.string() }),
   operations: z
     .array(
       z.object({

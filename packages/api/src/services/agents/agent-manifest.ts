@@ -2,7 +2,8 @@ import { API_KEY_KINDS } from "@directory/db/enums";
 import { ZSearchBusinessesInput } from "../../routers/search/search-businesses.types";
 import type { RateLimitSettings } from "../access/rate-limits";
 import { FEED_MAX_LIMIT } from "../feed/partner-feed";
-import { DIRECTORY_DESCRIPTION, DIRECTORY_NAME, MCP_SERVER, publishedRateLimits, RANKING } from "./agent-facts";
+import { DIRECTORY_DESCRIPTION, DIRECTORY_NAME, MCP_PROTOCOL_VERSIONS, MCP_SERVER, publishedRateLimits, RANKING } from "./agent-facts";
+import { DISCOVERY_PATHS } from "./discovery-documents";
 
 export interface DiscoveryManifestParams {
   baseUrl: string;
@@ -36,8 +37,10 @@ export function discoveryManifest(params: DiscoveryManifestParams) {
         url: `${baseUrl}/api/mcp`,
         transport: "streamable-http",
         protocolVersion: MCP_SERVER.protocolVersion,
+        protocolVersions: [...MCP_PROTOCOL_VERSIONS],
         serverVersion: MCP_SERVER.version,
-        legacySse: `${baseUrl}/api/mcp/sse`,
+        legacySse: `${baseUrl}${DISCOVERY_PATHS.legacySse}`,
+        serverCard: `${baseUrl}${DISCOVERY_PATHS.serverCard}`,
       },
       agentProfile: `${baseUrl}/business/{slug}/agent.json`,
       pages: `${baseUrl}/business/{slug}`,
@@ -51,6 +54,11 @@ export function discoveryManifest(params: DiscoveryManifestParams) {
     },
     limits: { ...publishedRateLimits(params.rateLimits), searchResultsMax: searchResultsMax(), partnerFeedPageMax: FEED_MAX_LIMIT },
     ranking: RANKING,
-    links: { gateway: `${baseUrl}/api/agentic-gateway`, llmsTxt: `${baseUrl}/llms.txt`, aiPlugin: `${baseUrl}/.well-known/ai-plugin.json` },
+    links: {
+      gateway: `${baseUrl}/api/agentic-gateway`,
+      llmsTxt: `${baseUrl}/llms.txt`,
+      aiPlugin: `${baseUrl}/.well-known/ai-plugin.json`,
+      aiCatalog: `${baseUrl}${DISCOVERY_PATHS.aiCatalog}`,
+    },
   };
 }
