@@ -58,7 +58,7 @@ export function registerImportCommands(program: Command): void {
         });
         if (!options.json) bar.stop();
         // The extract becomes the snapshot change files are applied to (import osm-changes).
-        if (!options.dryRun) await keepImportedSnapshot(database.db, options.source, file, adminEnvironment().DATA_DIR);
+        if (!options.dryRun) await keepImportedSnapshot(database.db, options.source, file, adminEnvironment().DATA_DIR, survey);
         const seconds = (performance.now() - started) / 1000;
         console.log(options.json ? JSON.stringify(summary) : describeSummary(summary, seconds));
       } finally {

@@ -29,8 +29,9 @@ beforeAll(async () => {
   server = await startTestServer({ seed: false, rateLimits: { anonymousPerDay: 100_000, openPerMinute: 100_000 } });
   dataDir = await mkdtemp(path.join(tmpdir(), "import-while-serving-"));
   const db = server.database.db;
-  await importFeed(db, osmRegistryFeed(OSM_EXTRACTS.liechtenstein2013, { gazetteer }), { source: SOURCE });
-  await keepImportedSnapshot(db, SOURCE, OSM_EXTRACTS.liechtenstein2013, dataDir);
+  const feed = osmRegistryFeed(OSM_EXTRACTS.liechtenstein2013, { gazetteer });
+  await importFeed(db, feed, { source: SOURCE });
+  await keepImportedSnapshot(db, SOURCE, OSM_EXTRACTS.liechtenstein2013, dataDir, await feed.survey());
   const [before, after] = await Promise.all(
     [OSM_EXTRACTS.liechtenstein2013, OSM_EXTRACTS.liechtenstein2015].map((file) => scanOsmExtract(file, { gazetteer })),
   );

@@ -173,7 +173,8 @@ function feedOfScan(scan: RegistryScan, source: string, batchSize: number): Regi
           throw new DomainError("INVALID_INPUT", `Record ${recordId} appears twice in the records of source "${source}": one record is one business`);
       }
       const { area, elements, skipped, unmappedTags, unparsedOpeningHours } = scan;
-      return { area, elements, candidates: scan.records.length, listed, skipped, unmappedTags, unparsedOpeningHours };
+      // Records held in memory come from no file whose date a snapshot would keep.
+      return { area, elements, candidates: scan.records.length, listed, currentAt: null, skipped, unmappedTags, unparsedOpeningHours };
     },
     async stream(take) {
       for (let start = 0; start < scan.records.length; start += batchSize) await take(scan.records.slice(start, start + batchSize));

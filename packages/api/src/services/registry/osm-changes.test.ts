@@ -12,7 +12,8 @@ import { importFeed } from "./import-registry";
 import { applyOsmChanges, OsmChangesRefused, type OsmChangesSummary } from "./osm-changes";
 import { osmRegistryFeed } from "./osm/osm-feed";
 import { OSM_CHANGE_FILES, OSM_EXTRACTS } from "./osm/test-extracts";
-import { keepImportedSnapshot, osmSourceState } from "./osm-snapshots";
+import { keepImportedSnapshot, osmSourceState, type OsmSourceState } from "./osm-snapshots";
+import type { RegistrySurvey } from "./registry-record";
 
 /*
  * Change files between the two real Liechtenstein snapshots (osmium derive-changes, split in two
@@ -27,13 +28,19 @@ let applied: TestDatabase;
 let reimported: TestDatabase;
 let dataDir: string;
 let summary: OsmChangesSummary;
+/** The 2013 import's survey and the snapshot kept after it, before any change file. */
+let survey2013: RegistrySurvey;
+let kept: OsmSourceState;
 
-const importExtract = (db: Db, file: string) => importFeed(db, osmRegistryFeed(file, { source: SOURCE, gazetteer }), { source: SOURCE });
+const feedOf = (file: string) => osmRegistryFeed(file, { source: SOURCE, gazetteer });
+const importExtract = (db: Db, file: string) => importFeed(db, feedOf(file), { source: SOURCE });
 
 beforeAll(async () => {
   [applied, reimported] = await Promise.all([createTestDatabase({ seed: false }), createTestDatabase({ seed: false })]);
   dataDir = await mkdtemp(path.join(tmpdir(), "osm-changes-"));
-  await Promise.all([importExtract(applied.db, OSM_EXTRACTS.liechtenstein2013), importExtract(reimported.db, OSM_EXTRACTS.liechtenstein2013)]);
+  const feed2013 = feedOf(OSM_EXTRACTS.liechtenstein2013);
+  await Promise.all([importFeed(applied.db, feed2013, { source: SOURCE }), importExtract(reimported.db, OSM_EXTRACTS.liechtenstein2013)]);
+  survey2013 = await feed2013.survey();
   await importExtract(reimported.db, OSM_EXTRACTS.liechtenstein2015);
   // Partners see owner-verified listings only: the ones the changes remove are made so, and published.
   const goneIn2015 = rowsOf<{ record_id: string }>(
@@ -46,7 +53,7 @@ beforeAll(async () => {
       returning id`),
   ).map((row) => row.id);
   await recordFeedChanges(applied.db, published, new Date());
-  await keepImportedSnapshot(applied.db, SOURCE, OSM_EXTRACTS.liechtenstein2013, dataDir);
+  kept = await keepImportedSnapshot(applied.db, SOURCE, OSM_EXTRACTS.liechtenstein2013, dataDir, survey2013);
   summary = await applyOsmChanges(applied.db, { source: SOURCE, files: [PART_1, PART_2], dataDir });
 }, 300_000);
 afterAll(async () => {
@@ -71,6 +78,12 @@ async function listingsByRecord(db: Db) {
 }
 
 describe("directory-admin import osm-changes: applying OpenStreetMap change files", () => {
+  it("starts from the imported extract's snapshot, dated as the import's survey found it (the extract is not read again for it)", () => {
+    expect(survey2013.currentAt).toBeInstanceOf(Date);
+    expect(survey2013.currentAt!.getUTCFullYear()).toBe(2013);
+    expect(kept.newestChangeAt).toEqual(survey2013.currentAt);
+  });
+
   it("leaves the same listings and claims as a re-import of the newer snapshot", async () => {
     const [afterChanges, afterReimport] = await Promise.all([listingsByRecord(applied.db), listingsByRecord(reimported.db)]);
     expect(afterChanges.length).toBeGreaterThan(150);

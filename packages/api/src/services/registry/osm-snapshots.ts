@@ -3,7 +3,7 @@ import { copyFile, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { osmSourceStates, type Db } from "@directory/db";
-import { readOsmPbf } from "./osm/pbf-reader";
+import type { RegistrySurvey } from "./registry-record";
 
 /*
  * Each OpenStreetMap source's snapshot: the extract it was last brought up to, kept as a file in
@@ -30,15 +30,23 @@ export async function osmSourceState(db: Db, source: string): Promise<OsmSourceS
 }
 
 /**
- * After an extract's import: a copy of it becomes the source's snapshot, as current as its header
- * says (or its newest edit), with no change file applied since. The old snapshot file goes.
+ * After an extract's import: a copy of it becomes the source's snapshot, as current as the
+ * import's survey found it (its header's replication time, else its newest edit: the survey read
+ * every element already, so the extract is not read again for it), with no change file applied
+ * since. The old snapshot file goes.
  */
-export async function keepImportedSnapshot(db: Db, source: string, extract: string, dataDir: string): Promise<OsmSourceState> {
+export async function keepImportedSnapshot(
+  db: Db,
+  source: string,
+  extract: string,
+  dataDir: string,
+  survey: Pick<RegistrySurvey, "currentAt">,
+): Promise<OsmSourceState> {
   const directory = snapshotDirectory(dataDir);
   await mkdir(directory, { recursive: true, mode: 0o700 });
   const fileName = newSnapshotFileName(source);
   await copyFile(extract, join(directory, fileName));
-  return replaceSnapshot(db, dataDir, { source, snapshotFile: fileName, newestChangeAt: await extractCurrentAt(extract), appliedChangeFiles: [] });
+  return replaceSnapshot(db, dataDir, { source, snapshotFile: fileName, newestChangeAt: survey.currentAt, appliedChangeFiles: [] });
 }
 
 /** Points the source at a new snapshot file (already in place), then removes the one it replaces. */
@@ -52,31 +60,4 @@ export async function replaceSnapshot(
   const [saved] = await db.insert(osmSourceStates).values(row).onConflictDoUpdate({ target: osmSourceStates.source, set: row }).returning();
   if (previous && previous.snapshotFile !== next.snapshotFile) await rm(join(snapshotDirectory(dataDir), previous.snapshotFile), { force: true });
   return saved!;
-}
-
-/** Stops the read once the header has said all that is asked. */
-class HeaderSufficed extends Error {}
-
-/** How current an extract is: its header's replication time, else its newest edit (one pass more). */
-async function extractCurrentAt(file: string): Promise<Date | null> {
-  let newestEdit = 0;
-  try {
-    await readOsmPbf(
-      file,
-      { withTags: false, withInfo: true },
-      {
-        header(header) {
-          if (header.osmosis_replication_timestamp) throw new HeaderSufficed(String(header.osmosis_replication_timestamp));
-        },
-        element(element) {
-          const edited = element.info?.timestamp ?? 0;
-          if (edited > newestEdit) newestEdit = edited;
-        },
-      },
-    );
-  } catch (error) {
-    if (error instanceof HeaderSufficed) return new Date(Number(error.message) * 1000);
-    throw error;
-  }
-  return newestEdit > 0 ? new Date(Math.min(newestEdit, Date.now())) : null;
 }

@@ -61,6 +61,8 @@ export interface RegistrySurvey extends ScanCounts {
   candidates: number;
   /** Every record id the source lists: a record held from it and not among these is gone from it. */
   listed: RecordIdSet;
+  /** How current the source is: its header's replication time, else its newest edit; null when it says neither. */
+  currentAt: Date | null;
 }
 
 /**

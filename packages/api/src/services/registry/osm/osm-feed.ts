@@ -149,7 +149,16 @@ async function surveyExtract(file: string): Promise<Surveyed> {
   const newest = new Date(newestEdit || fallbackTimestamp || 0);
   const area = headerArea(header) ?? (elements > 0 && extent.minLat <= extent.maxLat ? roundedArea(extent) : null);
   return {
-    survey: { area, elements, candidates, listed, skipped: counts.skipped, unmappedTags: counts.unmappedTags, unparsedOpeningHours: {} },
+    survey: {
+      area,
+      elements,
+      candidates,
+      listed,
+      currentAt: fallbackTimestamp === undefined ? null : new Date(fallbackTimestamp),
+      skipped: counts.skipped,
+      unmappedTags: counts.unmappedTags,
+      unparsedOpeningHours: {},
+    },
     context: { fallbackTimestamp, newestEdit: newest },
     startedAt,
     wayNodes: wayNodes.sortedDistinct(),
