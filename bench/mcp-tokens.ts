@@ -4,8 +4,8 @@
  * content and its structuredContent, which some clients bill as well) and on REST (the body).
  * Targets: tools/list at most 3,000; a 10-result search at most 1,200 tokens of text.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 
 const TOOLS_LIST_TARGET = 3_000;

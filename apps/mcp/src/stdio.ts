@@ -1,4 +1,4 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { createDirectoryClient } from "@directory/sdk";
 import { createMcpServer } from "@directory/mcp";
 import { readMcpEnvironment, type McpEnvironment } from "./env";
@@ -14,9 +14,10 @@ try {
 }
 const { DIRECTORY_URL: baseUrl, DIRECTORY_API_KEY: apiKey } = env;
 
-const server = createMcpServer(createDirectoryClient({ baseUrl, apiKey }));
+const client = createDirectoryClient({ baseUrl, apiKey });
 try {
-  await server.connect(new StdioServerTransport());
+  // One server per connection, of the era its opening picks: server/discover (2026-07-28) or initialize.
+  serveStdio(() => createMcpServer(client));
   console.error(`business-directory MCP server on stdio, calling ${baseUrl}${apiKey ? " with an API key" : " anonymously"}`);
 } catch (error) {
   console.error("business-directory MCP server failed to start:", error);

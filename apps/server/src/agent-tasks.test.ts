@@ -1,8 +1,7 @@
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { businesses, cities } from "@directory/db";
 import type {
   TAvailableCitiesOutput,
@@ -73,7 +72,7 @@ function restDoor(baseUrl: string): Door {
 function mcpDoor(client: Client): Door {
   return {
     async call<T>(tool: string, args: Record<string, unknown>): Promise<Answer<T>> {
-      const result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
+      const result = await client.callTool({ name: tool, arguments: args });
       const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
       return result.isError ? { ok: false, message: text } : { ok: true, data: result.structuredContent as T };
     },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses } from "@directory/db";
-import type { ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ListToolsResult } from "@modelcontextprotocol/client";
 import type { TGetAgentDiscoveryOutput, TGetAgenticGatewayOutput } from "@directory/api/schemas";
 import { getJson, type McpAnswer, type OpenApiDocument, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 

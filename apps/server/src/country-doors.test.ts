@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { importRegistry, scanOsmExtract } from "@directory/api";
 import { OSM_EXTRACTS, SMALL_TEST_WORLD } from "@directory/api/testing";
 import { createDirectoryClient } from "@directory/sdk";
@@ -102,7 +101,7 @@ describe("tRPC (SDK), MCP and GraphQL", () => {
   });
 
   it("MCP: the search tools and get_available_cities take country; a bad code is a tool error naming it", async () => {
-    const call = async (name: string, args: Record<string, unknown>) => (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+    const call = async (name: string, args: Record<string, unknown>) => mcp.callTool({ name, arguments: args });
     for (const [name, args] of [
       ["search_businesses", { category: "hotel" }],
       ["search_by_keyword", { query: "hotel" }],

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { TestSmtpServer } from "@directory/api/testing";
 import { CHROMIUM, expectAccessibleAtEveryWidth, signInInBrowser, startBrowserWorld, warnOrFailWithoutChromium, type BrowserWorld } from "./browser-fixtures";
 import { listingsWithCitations, makeOwner, publicClaims, sendLead } from "./owner-dashboard-fixtures";
@@ -35,7 +34,7 @@ describe.skipIf(!CHROMIUM)("the owner dashboard in a browser (chromium)", () => 
     const mcp = new Client({ name: "owner-dashboard-browser-test", version: "1.0.0" });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
     try {
-      const result = (await mcp.callTool({ name: "get_my_visibility_score", arguments: {} })) as CallToolResult;
+      const result = await mcp.callTool({ name: "get_my_visibility_score", arguments: {} });
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
       return result.structuredContent as Api.TVisibilityOutput;
     } finally {

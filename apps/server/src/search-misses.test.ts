@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { TSearchBusinessesOutput, TSearchKeywordOutput } from "@directory/api/schemas";
 import { type ErrorBody, getJson, startTestServer, type TestServer } from "./testing";
 
@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 async function callTool(name: string, args: Record<string, unknown>) {
-  return (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+  return mcp.callTool({ name, arguments: args });
 }
 
 function textOf(result: CallToolResult): string {
@@ -129,7 +129,7 @@ describe("find_and_contact step 1, followed literally", () => {
     for (const { tool, args: toolArgs } of calls) {
       const result = await callTool(tool, toolArgs);
       expect(result.isError, `${tool} ${JSON.stringify(toolArgs)}: ${textOf(result)}`).toBeFalsy();
-      expect((result.structuredContent!.businesses as unknown[]).length, tool).toBeGreaterThan(0);
+      expect(((result.structuredContent as Record<string, unknown>).businesses as unknown[]).length, tool).toBeGreaterThan(0);
     }
   });
 });

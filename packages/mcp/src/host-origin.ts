@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
+import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import { jsonRpcError } from "./json-rpc-replies";
 
 /** How a local client names this server; allowed with any port. */
@@ -22,25 +22,16 @@ export function hostAndOriginValidation(allowedHosts: readonly string[]): Reques
     if (!hostname) throw new Error(`allowedHosts: "${entry}" is not a hostname`);
     if (!hostnames.includes(hostname)) hostnames.push(hostname);
   }
-  const hostValidation = hostHeaderValidation(hostnames);
   return (req, res, next) => {
-    hostValidation(req, res, () => {
-      const origin = req.headers.origin;
-      if (origin === undefined) return next();
-      let hostname: string | undefined;
-      try {
-        hostname = new URL(origin).hostname;
-      } catch {
-        hostname = undefined;
-      }
-      if (hostname && hostnames.includes(hostname)) return next();
-      jsonRpcError(res, 403, "Invalid Origin: this MCP server does not serve web pages from that origin");
-    });
+    const host = validateHostHeader(req.headers.host, hostnames);
+    if (!host.ok) return jsonRpcError(res, 403, host.message);
+    if (validateOriginHeader(req.headers.origin, hostnames).ok) return next();
+    jsonRpcError(res, 403, "Invalid Origin: this MCP server does not serve web pages from that origin");
   };
 }
 
 /** Request headers a browser MCP client sends, allowed in a CORS preflight from an allowed origin. */
-const CORS_ALLOWED_HEADERS = "Content-Type, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID";
+const CORS_ALLOWED_HEADERS = "Content-Type, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID";
 const CORS_EXPOSED_HEADERS = "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id";
 
 /**

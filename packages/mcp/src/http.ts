@@ -1,10 +1,11 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from "express";
-import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { clientBucketOf } from "@directory/api/schemas";
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
+import { createMcpHandler, isLegacyRequest } from "@modelcontextprotocol/server";
 import type { DirectoryClient } from "@directory/sdk";
 import { hostAndOriginValidation, mcpCors } from "./host-origin";
 import { jsonRpcError } from "./json-rpc-replies";
+import { DEFAULT_SSE_LIMITS, mountLegacySse } from "./legacy-sse";
 import { createMcpServer, type ToolCallRecord } from "./server";
 
 export interface MountMcpOptions {
@@ -43,24 +44,6 @@ export interface RefusedBody {
 }
 
 export const MCP_PATH = "/api/mcp";
-
-/**
- * The legacy SSE transport holds a stream and a server per session, so its sessions are capped.
- * Two per address: at five, 20 addresses held all 100 slots for the idle timeout; at two, 50
- * addresses still could, so a fifth of the slots is kept for callers with a valid API key.
- * Streamable HTTP (stateless, uncapped here) stays open to everyone.
- */
-export const DEFAULT_SSE_LIMITS = { maxSseSessions: 100, maxSseSessionsPerClient: 2, sseSessionsReservedForKeys: 20, sseIdleTimeoutMs: 5 * 60_000 } as const;
-
-/** Seconds a refused SSE client is told to wait: slots free as sessions close or go idle. */
-const SSE_RETRY_AFTER_SECONDS = 30;
-
-interface SseSession {
-  transport: SSEServerTransport;
-  authorization: string | undefined;
-  /** Restarts the idle clock; called on every message the client posts. */
-  touch(): void;
-}
 
 /** JSON-RPC error codes this door answers with besides the SDK's own (-32000 is a server-defined refusal). */
 const PARSE_ERROR = -32700;
@@ -114,13 +97,15 @@ function toolCallReporter(req: Request, res: Response, options: MountMcpOptions)
 }
 
 /**
- * Stateless Streamable HTTP at POST /api/mcp (a new server and transport per request), plus the
- * legacy HTTP+SSE transport at GET /api/mcp/sse and POST /api/mcp/messages?sessionId=...
+ * Streamable HTTP at POST /api/mcp, stateless, for every protocol revision served: a 2026-07-28
+ * request (its envelope names the revision; `server/discover`, no `initialize`) through the SDK's
+ * per-request handler; a request of the `initialize` era (2024-11-05 to 2025-11-25) through a
+ * stateless transport of its own that answers JSON, as this endpoint always has. Either way a new
+ * server is made per request with the caller's own client. Plus the legacy HTTP+SSE transport at
+ * GET /api/mcp/sse and POST /api/mcp/messages?sessionId=... (legacy-sse.ts).
  */
 export function mountMcp(app: Express, options: MountMcpOptions): void {
   const maxSseSessions = options.maxSseSessions ?? DEFAULT_SSE_LIMITS.maxSseSessions;
-  const maxSseSessionsPerClient = options.maxSseSessionsPerClient ?? DEFAULT_SSE_LIMITS.maxSseSessionsPerClient;
-  const sseIdleTimeoutMs = options.sseIdleTimeoutMs ?? DEFAULT_SSE_LIMITS.sseIdleTimeoutMs;
   const sseSessionsReservedForKeys = Math.min(options.sseSessionsReservedForKeys ?? DEFAULT_SSE_LIMITS.sseSessionsReservedForKeys, maxSseSessions);
   /** Whether the request bears a valid API key; asked only when the open share is full. */
   const confirmsKey = async (req: Request, res: Response) =>
@@ -130,6 +115,19 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
       () => true,
       () => false,
     ));
+  const serverFor = (req: Request, res: Response) => createMcpServer(options.clientFor(req, res), toolCallReporter(req, res, options).onToolCall);
+
+  // The SDK's handler makes the server through a factory that sees no Express request: the request being served is handed over here.
+  const served = new AsyncLocalStorage<{ req: Request; res: Response }>();
+  const modern = createMcpHandler(
+    () => {
+      const exchange = served.getStore();
+      if (!exchange) throw new Error("MCP: a server was asked for outside a request");
+      return serverFor(exchange.req, exchange.res);
+    },
+    { legacy: "reject", responseMode: "json" },
+  );
+  const serveModern = toNodeHandler(modern);
 
   const hostAndOrigin = hostAndOriginValidation(options.allowedHosts ?? []);
   app.use(MCP_PATH, hostAndOrigin, mcpCors);
@@ -140,16 +138,19 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
       res.status(400).json({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request: an empty batch" }, id: null });
       return;
     }
-    const reporter = toolCallReporter(req, res, options);
-    const server = createMcpServer(options.clientFor(req, res), reporter.onToolCall);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const methods = jsonRpcMethods(req.body).filter((method) => method !== "tools/call");
     if (methods.length > 0) (req as Request & { log?: RequestLog }).log?.info({ mcp: { methods } }, "mcp request");
-    res.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
     try {
+      if (!(await isLegacyRequest(await toWebRequest(req, req.body), req.body))) {
+        await served.run({ req, res }, () => serveModern(req, res, req.body));
+        return;
+      }
+      const server = serverFor(req, res);
+      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on("close", () => {
+        void transport.close();
+        void server.close();
+      });
       await server.connect(transport);
       await transport.handleRequest(req, res, req.body);
     } catch (error) {
@@ -161,81 +162,15 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
     jsonRpcError(res, 405, `Method ${req.method} not allowed: this stateless MCP endpoint takes POST only (legacy SSE: GET ${MCP_PATH}/sse)`);
   });
 
-  const sessions = new Map<string, SseSession>();
-  const openPerClient = new Map<string, number>();
-  app.get(`${MCP_PATH}/sse`, async (req, res) => {
-    // The stream is not JSON-RPC yet: a refusal is the REST error body every other door uses.
-    const refuse = (status: number, error: string) => {
-      res.setHeader("Retry-After", String(SSE_RETRY_AFTER_SECONDS));
-      res.status(status).json({ error, code: status === 429 ? "RATE_LIMITED" : "UNAVAILABLE" });
-    };
-    const orStreamable = `retry later, or use Streamable HTTP at POST ${MCP_PATH}`;
-    // The last sessions are kept for valid keys: addresses are cheap, keys are issued and revocable.
-    if (sessions.size >= maxSseSessions - sseSessionsReservedForKeys && !(await confirmsKey(req, res))) {
-      return refuse(
-        503,
-        `The MCP SSE sessions open to callers without an API key are all taken (${sseSessionsReservedForKeys} more are kept for keys); ${orStreamable}`,
-      );
-    }
-    if (sessions.size >= maxSseSessions) return refuse(503, `All ${maxSseSessions} MCP SSE sessions are open; ${orStreamable}`);
-    const client = clientBucketOf(req.ip ?? req.socket.remoteAddress ?? "");
-    const openByClient = openPerClient.get(client) ?? 0;
-    if (openByClient >= maxSseSessionsPerClient) {
-      return refuse(
-        429,
-        `This address already holds ${maxSseSessionsPerClient} open MCP SSE sessions, the most one address may; close one, or use Streamable HTTP at POST ${MCP_PATH}`,
-      );
-    }
-    const transport = new SSEServerTransport(`${MCP_PATH}/messages`, res);
-    const server = createMcpServer(options.clientFor(req, res), toolCallReporter(req, res, options).onToolCall);
-    const { sessionId } = transport;
-    let idleTimer: NodeJS.Timeout | undefined;
-    const touch = () => {
-      clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => void transport.close(), sseIdleTimeoutMs).unref();
-    };
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      clearTimeout(idleTimer);
-      sessions.delete(sessionId);
-      const left = (openPerClient.get(client) ?? 1) - 1;
-      if (left > 0) openPerClient.set(client, left);
-      else openPerClient.delete(client);
-    };
-    sessions.set(sessionId, { transport, authorization: req.headers.authorization, touch });
-    openPerClient.set(client, openByClient + 1);
-    touch();
-    res.on("close", () => {
-      release();
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-    } catch (error) {
-      release();
-      failed(req, res, error);
-    }
-  });
-  app.post(`${MCP_PATH}/messages`, async (req, res) => {
-    const sessionId = typeof req.query.sessionId === "string" ? req.query.sessionId : "";
-    const session = sessions.get(sessionId);
-    if (!session) {
-      jsonRpcError(res, 404, "Unknown or closed MCP SSE session: open a new one at GET /api/mcp/sse");
-      return;
-    }
-    // The session acts with the credentials it was opened with; another caller may not post into it.
-    if (req.headers.authorization !== session.authorization) {
-      jsonRpcError(res, 403, "This MCP SSE session was opened with different credentials");
-      return;
-    }
-    session.touch();
-    try {
-      await session.transport.handlePostMessage(req, res, req.body);
-    } catch (error) {
-      failed(req, res, error);
-    }
+  mountLegacySse(app, {
+    path: MCP_PATH,
+    maxSseSessions,
+    maxSseSessionsPerClient: options.maxSseSessionsPerClient ?? DEFAULT_SSE_LIMITS.maxSseSessionsPerClient,
+    sseSessionsReservedForKeys,
+    sseIdleTimeoutMs: options.sseIdleTimeoutMs ?? DEFAULT_SSE_LIMITS.sseIdleTimeoutMs,
+    confirmsKey,
+    serverFor,
+    failed,
   });
 
   if (options.classifyBodyError) app.use(MCP_PATH, bodyErrorsAsJsonRpc(hostAndOrigin, options.classifyBodyError));

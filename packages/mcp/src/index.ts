@@ -1,5 +1,6 @@
 export { createMcpServer } from "./server";
-export { DEFAULT_SSE_LIMITS, mountMcp, MCP_PATH, type MountMcpOptions } from "./http";
+export { mountMcp, MCP_PATH, type MountMcpOptions } from "./http";
+export { DEFAULT_SSE_LIMITS } from "./legacy-sse";
 export { MAX_STRING_LENGTH, truncateStrings } from "./tools/shared";
 export { listedOutputSchema } from "./tools/tool-output";
 export { compactInput } from "./tools/tools-list";

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { completable, type McpServer } from "@modelcontextprotocol/server";
 import { KEYWORD_QUERY_LENGTH } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
 import { completeCategory } from "./resources";
@@ -21,7 +20,7 @@ export function registerPrompts(server: McpServer, client: DirectoryClient) {
     {
       title: "Compare the top businesses",
       description: "Find the top N businesses of a category in a city and compare them.",
-      argsSchema: { category, city, n: z.string().describe("How many businesses to compare, 2 to 10") },
+      argsSchema: z.object({ category, city, n: z.string().describe("How many businesses to compare, 2 to 10") }),
     },
     ({ category, city, n }) => ({
       messages: [
@@ -44,7 +43,7 @@ export function registerPrompts(server: McpServer, client: DirectoryClient) {
     {
       title: "Find a business and contact it",
       description: "Find a business that fits a need and, only with the user's explicit consent, send it the user's enquiry.",
-      argsSchema: { category, city, need: z.string().describe("What the user needs, in their words") },
+      argsSchema: z.object({ category, city, need: z.string().describe("What the user needs, in their words") }),
     },
     ({ category, city, need }) => ({
       messages: [

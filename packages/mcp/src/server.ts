@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, type CacheHint } from "@modelcontextprotocol/server";
 import { CONFIDENCE_MEANING, LEAD_CONSENT_RULE, MCP_SERVER, RANKING } from "@directory/api/schemas";
 import { directoryErrorOf, type DirectoryClient } from "@directory/sdk";
 import { registerPrompts } from "./prompts";
@@ -18,7 +18,6 @@ import { registerSearchBusinesses } from "./tools/search_businesses";
 import { registerSearchByKeyword } from "./tools/search_by_keyword";
 import { registerSubmitLead } from "./tools/submit_lead";
 import { registerSuggestCorrection } from "./tools/suggest_correction";
-import { compactToolsList } from "./tools/tools-list";
 
 const TOOL_REGISTRATIONS = [
   registerSearchBusinesses,
@@ -43,6 +42,21 @@ Use search_businesses, search_by_keyword, get_category_leaders or get_listicle t
 submit_lead sends the user's contact details to a business and ${LEAD_CONSENT_RULE} get_lead_status follows a lead up. suggest_correction reports a wrong or closed fact for an admin to check.
 get_my_visibility_score and get_my_citations are for business owners and need a business-scoped API key.
 Every fact is a claim with its source: ${CONFIDENCE_MEANING} A permanently closed business is in no list but its profile says so (operatingStatus); unverified there means no one stated its status and every fact is stale: say so before sending anyone.`;
+
+/**
+ * What a 2026-07-28 client may cache: the lists and the categories are the same for every caller and
+ * change only with a release or a new category, so shared caches may keep them for an hour.
+ * Resource reads default to a minute (a profile's facts change through edits); server/discover to a day.
+ */
+const PUBLIC_HOUR: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
+const CACHE_HINTS = {
+  "server/discover": { ttlMs: 86_400_000, cacheScope: "public" },
+  "tools/list": PUBLIC_HOUR,
+  "prompts/list": PUBLIC_HOUR,
+  "resources/list": PUBLIC_HOUR,
+  "resources/templates/list": PUBLIC_HOUR,
+  "resources/read": { ttlMs: 60_000, cacheScope: "public" },
+} satisfies Record<string, CacheHint>;
 
 /** One finished tool call: a result with isError is an error even though the HTTP answer is 200. */
 export interface ToolCallRecord {
@@ -102,13 +116,12 @@ function observeTools(server: McpServer, onToolCall: ToolCallObserver): void {
  * With onToolCall, each finished tool call is reported (for logs and metrics).
  */
 export function createMcpServer(client: DirectoryClient, onToolCall?: ToolCallObserver): McpServer {
-  const server = new McpServer({ name: MCP_SERVER.name, version: MCP_SERVER.version }, { instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: MCP_SERVER.name, version: MCP_SERVER.version }, { instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   if (onToolCall) {
     observeTools(server, onToolCall);
     client = observeClient(client);
   }
   for (const register of TOOL_REGISTRATIONS) register(server, client);
-  compactToolsList(server);
   registerBusinessProfileResource(server, client);
   registerCategoryResources(server, client);
   registerPrompts(server, client);

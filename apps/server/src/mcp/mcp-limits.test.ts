@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { businesses } from "@directory/db";
 import { SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
 
@@ -28,7 +27,7 @@ async function clientFrom(address: string) {
 }
 
 async function profile(client: Client) {
-  return (await client.callTool({ name: "get_business_profile", arguments: { slug } })) as CallToolResult;
+  return client.callTool({ name: "get_business_profile", arguments: { slug } });
 }
 
 describe("MCP calls count against the real caller's limits", () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { appRouter } from "@directory/api";
 import { createMcpServer, listedOutputSchema, listingsOnce, MAX_STRING_LENGTH, profileView, truncateStrings } from "@directory/mcp";
 import type { DirectoryClient } from "@directory/sdk";

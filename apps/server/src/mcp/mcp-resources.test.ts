@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { ProtocolError } from "@modelcontextprotocol/client";
 import { businesses } from "@directory/db";
 import type { TListCategoriesOutput } from "@directory/api/schemas";
 import { getJson, SMALL_TEST_WORLD, startTestServer, type TestServer } from "../testing";
 
-/** The MCP specification's "Resource not found". */
-const RESOURCE_NOT_FOUND = -32002;
+/** "Resource not found": -32602, as the 2026-07-28 revision asks of every revision (earlier ones named -32002; clients accept both). */
+const RESOURCE_NOT_FOUND = -32602;
 
 let server: TestServer;
 let client: Client;
@@ -23,13 +23,13 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function readError(uri: string): Promise<McpError> {
+async function readError(uri: string): Promise<ProtocolError> {
   const error = await client.readResource({ uri }).then(
     () => null,
     (caught: unknown) => caught,
   );
-  expect(error).toBeInstanceOf(McpError);
-  return error as McpError;
+  expect(error).toBeInstanceOf(ProtocolError);
+  return error as ProtocolError;
 }
 
 describe("MCP category resources and completion", () => {
@@ -85,11 +85,11 @@ describe("MCP category resources and completion", () => {
 });
 
 describe("MCP resources/read of something that does not exist", () => {
-  it("answers an unknown business slug with Resource not found (-32002), not an internal error", async () => {
+  it("answers an unknown business slug with Resource not found, not an internal error", async () => {
     const error = await readError("directory://business/no-such-business-anywhere");
     expect(error.code).toBe(RESOURCE_NOT_FOUND);
     expect(error.message).toMatch(/directory:\/\/business\/no-such-business-anywhere/);
-    expect(error.data).toEqual({ uri: "directory://business/no-such-business-anywhere" });
+    expect(error.data).toMatchObject({ uri: "directory://business/no-such-business-anywhere" });
   });
 
   it("answers a business no longer served with Resource not found too, and a served one with its profile", async () => {

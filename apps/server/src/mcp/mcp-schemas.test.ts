@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
   ZAvailableCitiesInput,
   ZBySlugInput,
@@ -30,7 +29,7 @@ interface JsonSchema {
 /** Each tool's input is its procedure's input schema; null: the procedure takes no input. */
 const PROCEDURE_INPUTS: Record<string, z.ZodObject | null> = {
   search_businesses: ZSearchCategoryInput,
-  get_business_profile: ZGetEntityProfileInput.pick({ slug: true }),
+  get_business_profile: ZGetEntityProfileInput,
   get_category_leaders: ZCategoryLeadersInput,
   search_by_keyword: ZSearchKeywordInput,
   get_buyer_questions: ZBySlugInput,
@@ -101,7 +100,7 @@ describe("MCP tool inputs are the procedures' input schemas", () => {
       ["contactPhone", { contactPhone: "call me" }],
       ["idempotencyKey", { idempotencyKey: "short" }],
     ] as const) {
-      const result = (await client.callTool({ name: "submit_lead", arguments: { ...valid, ...bad } })) as CallToolResult;
+      const result = await client.callTool({ name: "submit_lead", arguments: { ...valid, ...bad } });
       expect(result.isError, field).toBe(true);
       expect((result.content[0] as { text: string }).text, field).toContain(field);
     }
@@ -124,14 +123,14 @@ describe("MCP tool inputs are the procedures' input schemas", () => {
   });
 
   it("refuses what the procedure refuses before anything is called", async () => {
-    const result = (await client.callTool({ name: "get_available_cities", arguments: { category: "dentist", limit: 51 } })) as CallToolResult;
+    const result = await client.callTool({ name: "get_available_cities", arguments: { category: "dentist", limit: 51 } });
     expect(result.isError).toBe(true);
     expect((result.content[0] as { text: string }).text).toMatch(/limit/);
   });
 
   it("refuses an unknown argument on every tool that takes arguments, naming the accepted ones, instead of dropping it", async () => {
     for (const tool of tools.filter((candidate) => Object.keys(candidate.inputSchema.properties ?? {}).length > 0)) {
-      const result = (await client.callTool({ name: tool.name, arguments: { offset: 10 } })) as CallToolResult;
+      const result = await client.callTool({ name: tool.name, arguments: { offset: 10 } });
       expect(result.isError, tool.name).toBe(true);
       const text = (result.content[0] as { text: string }).text;
       expect(text, tool.name).toMatch(/Unknown argument offset: this tool accepts /);

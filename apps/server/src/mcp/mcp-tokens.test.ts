@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import type { TListing } from "@directory/api/schemas";
 import { startTestServer, type TestServer } from "../testing";
@@ -35,7 +35,7 @@ const tokens = (text: string) => encode(text).length;
 const textOf = (result: CallToolResult) => result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
 
 async function call(name: string, args: Record<string, unknown>) {
-  const result = (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+  const result = await mcp.callTool({ name, arguments: args });
   expect(result.isError, textOf(result)).toBeFalsy();
   return result;
 }

@@ -1,11 +1,11 @@
 import { and, count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, InitializeResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { SSEClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Transport } from "@modelcontextprotocol/client";
+import type { InitializeResult } from "@modelcontextprotocol/client";
 import { createApiKey } from "@directory/api";
 import { businesses, leads, offers } from "@directory/db";
 import { type Api, type McpAnswer, startTestServer, type TestServer } from "../testing";
@@ -44,7 +44,7 @@ function httpClient(headers: Record<string, string> = {}) {
 }
 
 async function call(mcp: Client, name: string, args: Record<string, unknown> = {}) {
-  return (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+  return mcp.callTool({ name, arguments: args });
 }
 
 /** A tool's structured content; T is the output of the procedure the tool calls. */
@@ -54,7 +54,8 @@ async function structured<T = Record<string, unknown>>(mcp: Client, name: string
   // The data is carried once, as structuredContent; the text beside it is a compact rendering that names every listing.
   const text = (result.content[0] as { text: string }).text;
   expect(() => JSON.parse(text) as unknown).toThrow();
-  for (const listing of (result.structuredContent?.businesses ?? []) as Pick<Api.TListing, "slug">[]) expect(text).toContain(listing.slug);
+  for (const listing of ((result.structuredContent as Record<string, unknown> | undefined)?.businesses ?? []) as Pick<Api.TListing, "slug">[])
+    expect(text).toContain(listing.slug);
   return result.structuredContent as T;
 }
 

@@ -1,8 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { createApiKey } from "@directory/api";
 import { businesses, buyerQuestions, categories, cities, claims, offers } from "@directory/db";
 import { createDirectoryClient } from "@directory/sdk";
@@ -200,7 +200,7 @@ function trpcClient() {
 }
 
 async function tool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  const result = (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+  const result = await mcp.callTool({ name, arguments: args });
   expect(result.isError, `${name}: ${JSON.stringify(result.content).slice(0, 300)}`).toBeFalsy();
   return result;
 }

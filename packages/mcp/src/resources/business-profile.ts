@@ -1,4 +1,4 @@
-import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/server";
 import { KEYWORD_QUERY_LENGTH } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
 import { resourceReadError } from "./resource-errors";

@@ -1,4 +1,4 @@
-import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/server";
 import type { DirectoryClient } from "@directory/sdk";
 import { completeCategory } from "./category-completion";
 import { resourceNotFound, resourceReadError } from "./resource-errors";

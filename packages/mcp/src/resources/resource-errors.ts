@@ -1,14 +1,12 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";
 import { directoryErrorOf } from "@directory/sdk";
 
 /**
- * The MCP specification's code for "Resource not found" (resources/read of a URI the server has
- * nothing at). The SDK's ErrorCode enum lacks it, so it is named here.
+ * resources/read of a URI the server has nothing at. The SDK answers it with the code the protocol
+ * revision in use names (-32602 since 2026-07-28, which earlier clients also accept).
  */
-export const RESOURCE_NOT_FOUND = -32002;
-
-export function resourceNotFound(uri: string, reason: string): McpError {
-  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}: ${reason}`, { uri });
+export function resourceNotFound(uri: string, reason: string): ProtocolError {
+  return new ResourceNotFoundError(uri, `Resource not found: ${uri}: ${reason}`);
 }
 
 /**
@@ -19,6 +17,6 @@ export function resourceNotFound(uri: string, reason: string): McpError {
 export function resourceReadError(uri: string, error: unknown, what: string): Error {
   const directoryError = directoryErrorOf(error);
   if (directoryError && (directoryError.status === 404 || directoryError.status === 410)) return resourceNotFound(uri, directoryError.error);
-  if (directoryError?.status === 400) return new McpError(ErrorCode.InvalidParams, `${directoryError.error} (${directoryError.code})`, { uri });
+  if (directoryError?.status === 400) return new ProtocolError(ProtocolErrorCode.InvalidParams, `${directoryError.error} (${directoryError.code})`, { uri });
   return new Error(directoryError ? `${directoryError.error} (${directoryError.code})` : `Could not read ${what}`, { cause: error });
 }

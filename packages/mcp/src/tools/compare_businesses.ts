@@ -1,7 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ZCompareInput, ZCompareOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { READ_ONLY, callProcedure, strictInput } from "./shared";
+import { READ_ONLY, callProcedure, toolInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerCompareBusinesses(server: McpServer, client: DirectoryClient) {
@@ -10,7 +10,7 @@ export function registerCompareBusinesses(server: McpServer, client: DirectoryCl
     {
       title: "Compare two businesses",
       description: "Two businesses side by side: rating, tier, verification, completeness, services, shared services and differences in plain words.",
-      inputSchema: strictInput(ZCompareInput),
+      inputSchema: toolInput(ZCompareInput),
       outputSchema: toolOutput(ZCompareOutput),
       annotations: READ_ONLY,
     },

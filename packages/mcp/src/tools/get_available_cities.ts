@@ -1,7 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ZAvailableCitiesInput, ZAvailableCitiesOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { READ_ONLY, callProcedure, strictInput } from "./shared";
+import { READ_ONLY, callProcedure, toolInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerGetAvailableCities(server: McpServer, client: DirectoryClient) {
@@ -10,7 +10,7 @@ export function registerGetAvailableCities(server: McpServer, client: DirectoryC
     {
       title: "Cities with listings in a category",
       description: "Cities with listings in a category, most first. Pages of up to 50: pass nextCursor as cursor.",
-      inputSchema: strictInput(ZAvailableCitiesInput),
+      inputSchema: toolInput(ZAvailableCitiesInput),
       outputSchema: toolOutput(ZAvailableCitiesOutput),
       annotations: READ_ONLY,
     },

@@ -1,7 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ZEntityProfile, ZGetEntityProfileInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { READ_ONLY, callProcedure, strictInput } from "./shared";
+import { READ_ONLY, callProcedure, toolInput } from "./shared";
 import { toolOutput } from "./tool-output";
 import { profileText } from "./tool-text";
 import { profileView } from "./tool-views";
@@ -13,12 +13,12 @@ export function registerGetBusinessProfile(server: McpServer, client: DirectoryC
     "get_business_profile",
     {
       title: "Full business profile",
-      description: "One business by slug: contact, hours, services and its facts (claims) with source and confidence.",
-      // history (superseded claims, key only) stays a REST and tRPC option; the slug rule is the procedure's.
-      inputSchema: strictInput(ZGetEntityProfileInput.pick({ slug: true })),
+      description:
+        "One business by slug: contact, hours, services and its facts (claims) with source, confidence and staleAfter. With an API key: history=true adds superseded claims, asOf the facts as they stood then.",
+      inputSchema: toolInput(ZGetEntityProfileInput),
       outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,
     },
-    ({ slug }) => callProcedure(() => client.entities.getEntityProfile.query({ slug }), OUTPUT.view, profileText),
+    (input) => callProcedure(() => client.entities.getEntityProfile.query(input), OUTPUT.view, profileText),
   );
 }

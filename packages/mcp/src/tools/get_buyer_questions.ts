@@ -1,7 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ZBuyerQuestionsOutput, ZBySlugInput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { READ_ONLY, callProcedure, strictInput } from "./shared";
+import { READ_ONLY, callProcedure, toolInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerGetBuyerQuestions(server: McpServer, client: DirectoryClient) {
@@ -10,7 +10,7 @@ export function registerGetBuyerQuestions(server: McpServer, client: DirectoryCl
     {
       title: "Buyer questions for a business",
       description: "Questions buyers ask about a business, with the owner's or the category template's answers.",
-      inputSchema: strictInput(ZBySlugInput),
+      inputSchema: toolInput(ZBySlugInput),
       outputSchema: toolOutput(ZBuyerQuestionsOutput),
       annotations: READ_ONLY,
     },

@@ -1,7 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ZCategoryLeadersInput, ZCategoryLeadersOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { READ_ONLY, callProcedure, strictInput } from "./shared";
+import { READ_ONLY, callProcedure, toolInput } from "./shared";
 import { toolOutput } from "./tool-output";
 import { listingsText } from "./tool-text";
 import { listingsOnce } from "./tool-views";
@@ -15,7 +15,7 @@ export function registerGetCategoryLeaders(server: McpServer, client: DirectoryC
     {
       title: "Top businesses of a category",
       description: "Top-ranked businesses of a category across all cities, paid tiers first. Pages of up to 10: pass nextCursor as cursor.",
-      inputSchema: strictInput(ZCategoryLeadersInput),
+      inputSchema: toolInput(ZCategoryLeadersInput),
       outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,
     },

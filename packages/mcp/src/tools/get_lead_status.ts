@@ -1,7 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ZLeadStatusInput, ZLeadStatusOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { READ_ONLY, callProcedure, strictInput } from "./shared";
+import { READ_ONLY, callProcedure, toolInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerGetLeadStatus(server: McpServer, client: DirectoryClient) {
@@ -10,7 +10,7 @@ export function registerGetLeadStatus(server: McpServer, client: DirectoryClient
     {
       title: "Status of a submitted lead",
       description: "A lead's status, dates and business, by leadId. No personal data.",
-      inputSchema: strictInput(ZLeadStatusInput),
+      inputSchema: toolInput(ZLeadStatusInput),
       outputSchema: toolOutput(ZLeadStatusOutput),
       annotations: READ_ONLY,
     },

@@ -1,7 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ZGetListicleInput, ZGetListicleOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { READ_ONLY, callProcedure, strictInput } from "./shared";
+import { READ_ONLY, callProcedure, toolInput } from "./shared";
 import { toolOutput } from "./tool-output";
 import { listingsText } from "./tool-text";
 import { listingsOnce } from "./tool-views";
@@ -16,7 +16,7 @@ export function registerGetListicle(server: McpServer, client: DirectoryClient) 
       title: "Most complete listings in a city",
       description:
         'A "best N" of a category in a city by profile completeness (never paid) or rating; show its disclosure. openNow/openAt and near filter as in search_businesses. Pages of up to 10: pass nextCursor as cursor.',
-      inputSchema: strictInput(ZGetListicleInput),
+      inputSchema: toolInput(ZGetListicleInput),
       outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,
     },

@@ -1,7 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ZCitationsInput, ZCitationsOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { READ_ONLY, callProcedure, strictInput } from "./shared";
+import { READ_ONLY, callProcedure, toolInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerGetMyCitations(server: McpServer, client: DirectoryClient) {
@@ -10,7 +10,7 @@ export function registerGetMyCitations(server: McpServer, client: DirectoryClien
     {
       title: "My AI citation checks (business owners)",
       description: "Owners, with a business-scoped API key: recent AI-answer checks, newest first.",
-      inputSchema: strictInput(ZCitationsInput),
+      inputSchema: toolInput(ZCitationsInput),
       outputSchema: toolOutput(ZCitationsOutput),
       annotations: READ_ONLY,
     },

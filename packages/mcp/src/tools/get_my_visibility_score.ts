@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ZVisibilityOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
 import { callProcedure, READ_ONLY } from "./shared";

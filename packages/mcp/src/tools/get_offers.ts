@@ -1,7 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ZBySlugInput, ZOffersOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { READ_ONLY, callProcedure, strictInput } from "./shared";
+import { READ_ONLY, callProcedure, toolInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerGetOffers(server: McpServer, client: DirectoryClient) {
@@ -10,7 +10,7 @@ export function registerGetOffers(server: McpServer, client: DirectoryClient) {
     {
       title: "A business's published offers",
       description: "A business's priced products and services: decimal price, ISO 4217 currency, expiry.",
-      inputSchema: strictInput(ZBySlugInput),
+      inputSchema: toolInput(ZBySlugInput),
       outputSchema: toolOutput(ZOffersOutput),
       annotations: READ_ONLY,
     },

@@ -1,7 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ZSearchCategoryInput, ZSearchCategoryOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { READ_ONLY, callProcedure, strictInput } from "./shared";
+import { READ_ONLY, callProcedure, toolInput } from "./shared";
 import { toolOutput } from "./tool-output";
 import { listingsText } from "./tool-text";
 import { listingsOnce } from "./tool-views";
@@ -16,7 +16,7 @@ export function registerSearchBusinesses(server: McpServer, client: DirectoryCli
       title: "Search businesses by category",
       description:
         "A category's businesses, in one city or all, paid tiers first or sort=rating; rankingModel says the order. openNow/openAt keep those open then; near (+radiusKm) searches around a point, category optional, sort=distance nearest first. Pages of up to 10: pass nextCursor as cursor.",
-      inputSchema: strictInput(ZSearchCategoryInput),
+      inputSchema: toolInput(ZSearchCategoryInput),
       outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,
     },

@@ -1,7 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ZSearchKeywordInput, ZSearchKeywordOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { READ_ONLY, callProcedure, strictInput } from "./shared";
+import { READ_ONLY, callProcedure, toolInput } from "./shared";
 import { toolOutput } from "./tool-output";
 import { listingsText } from "./tool-text";
 import { listingsOnce } from "./tool-views";
@@ -16,7 +16,7 @@ export function registerSearchByKeyword(server: McpServer, client: DirectoryClie
       title: "Free-text business search",
       description:
         "Free-text search over names, descriptions, services, keywords and buyer questions; accents ignored; typos tolerated; a city or country in the words is used. openNow/openAt and near filter as in search_businesses. Pages of up to 10: pass nextCursor as cursor.",
-      inputSchema: strictInput(ZSearchKeywordInput),
+      inputSchema: toolInput(ZSearchKeywordInput),
       outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,
     },

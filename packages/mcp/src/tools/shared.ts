@@ -1,7 +1,8 @@
-import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, StandardSchemaWithJSON, ToolAnnotations } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { directoryErrorOf } from "@directory/sdk";
 import { toolText } from "./tool-text";
+import { compactInput, withListedJsonSchema } from "./tools-list";
 import type { ToolView } from "./tool-views";
 
 /** Longest string a tool result carries; longer ones are cut with a note so results stay small. */
@@ -22,6 +23,22 @@ export function strictInput<Shape extends z.ZodRawShape>(schema: z.ZodObject<Sha
   return z.strictObject(schema.shape, {
     error: (issue) => (issue.code === "unrecognized_keys" ? `Unknown argument ${issue.keys.join(", ")}: this tool accepts ${accepted}` : undefined),
   });
+}
+
+const toolInputs = new WeakMap<z.ZodObject, StandardSchemaWithJSON>();
+
+/**
+ * A tool's inputSchema: toolInput of the procedure's input, listed compact (tools-list.ts). Made
+ * once per schema, as a server is made for every request: pass a module constant, not a fresh .pick().
+ */
+export function toolInput<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) {
+  type Strict = ReturnType<typeof strictInput<Shape>>;
+  const made = toolInputs.get(schema);
+  if (made) return made as StandardSchemaWithJSON<z.input<Strict>, z.output<Strict>>;
+  const strict = strictInput(schema);
+  const input = withListedJsonSchema(strict, compactInput(z.toJSONSchema(strict, { io: "input" })) as Record<string, unknown>);
+  toolInputs.set(schema, input);
+  return input;
 }
 
 /** Cuts every string longer than MAX_STRING_LENGTH, saying how much was left out. */

@@ -1,7 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ZSubmitLeadInput, ZSubmitLeadOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, strictInput } from "./shared";
+import { callProcedure, toolInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 export function registerSubmitLead(server: McpServer, client: DirectoryClient) {
@@ -11,7 +11,7 @@ export function registerSubmitLead(server: McpServer, client: DirectoryClient) {
       title: "Send the user's enquiry to a business",
       description:
         "Sends the user's contact details and message to one business. NEVER speculatively: only after the user explicitly agreed, in this conversation, to be contacted by it. Show a consent statement naming the business and what is shared, wait for a clear yes, pass it as consent.statementShownToUser. Reuse idempotencyKey on retry; leadId feeds get_lead_status.",
-      inputSchema: strictInput(ZSubmitLeadInput),
+      inputSchema: toolInput(ZSubmitLeadInput),
       outputSchema: toolOutput(ZSubmitLeadOutput),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },

@@ -1,7 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ZSubmitCorrectionInput, ZSubmitCorrectionOutput } from "@directory/api/schemas";
 import type { DirectoryClient } from "@directory/sdk";
-import { callProcedure, strictInput } from "./shared";
+import { callProcedure, toolInput } from "./shared";
 import { toolOutput } from "./tool-output";
 
 /** corrections.submit: a pending proposal an admin decides; it never changes a fact by itself. */
@@ -11,7 +11,7 @@ export function registerSuggestCorrection(server: McpServer, client: DirectoryCl
     {
       title: "Report a wrong or closed fact",
       description: "Proposes a correct value ({property, value}) or a closure ({operatingStatus}) with evidence. An admin reviews it; poll correctionId.",
-      inputSchema: strictInput(ZSubmitCorrectionInput),
+      inputSchema: toolInput(ZSubmitCorrectionInput),
       outputSchema: toolOutput(ZSubmitCorrectionOutput),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },

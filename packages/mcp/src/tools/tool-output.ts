@@ -1,9 +1,10 @@
+import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { withListedJsonSchema } from "./tools-list";
 
 /*
  * A tool's outputSchema is its procedure's zod output schema, never a shape written for the tool.
- * The SDK checks every result against that schema, and lists it in tools/list through
- * z.toJSONSchema. The listing is kept compact, as tools/list is read on every turn: field names,
+ * The SDK checks every result against that schema, and lists it in tools/list as compacted here. The listing is kept compact, as tools/list is read on every turn: field names,
  * types, enums, constants and nullability stay; what costs tokens and tells an agent little goes:
  * descriptions (the REST and SDK documentation carries them), `required` and
  * `additionalProperties: false` (a result may carry more than is listed), bounds (lengths, ranges,
@@ -85,22 +86,14 @@ export function listedOutputSchema(schema: z.ZodType): JsonSchema {
   return terse(compact(z.toJSONSchema(schema, { io: "output" })), true) as JsonSchema;
 }
 
-/**
- * Made once per schema: an MCP server is made for every HTTP request, and converting each tool's
- * schema again each time was most of what that cost. The schemas are module constants, so they key
- * the cache for the life of the process.
- */
-const toolOutputs = new WeakMap<z.ZodObject, z.ZodObject>();
+/** Made once per schema: the schemas are module constants, so they key the cache for the life of the process. */
+const toolOutputs = new WeakMap<z.ZodObject, StandardSchemaWithJSON>();
 
 /** The procedure's output schema for registerTool: it validates as the procedure's, and lists compact. */
-export function toolOutput<Schema extends z.ZodObject>(schema: Schema): Schema {
+export function toolOutput<Schema extends z.ZodObject>(schema: Schema): StandardSchemaWithJSON<z.input<Schema>, z.output<Schema>> {
   const made = toolOutputs.get(schema);
-  if (made) return made as Schema;
-  const listed = listedOutputSchema(schema);
-  // Given its def, clone makes a copy with no parent link, which z.toJSONSchema would follow.
-  const copy = schema.clone(schema.def);
-  // z.toJSONSchema takes a schema's own JSON Schema when it has one; a fresh copy each time, as it may change it.
-  copy._zod.toJSONSchema = () => structuredClone(listed);
-  toolOutputs.set(schema, copy);
-  return copy;
+  if (made) return made as StandardSchemaWithJSON<z.input<Schema>, z.output<Schema>>;
+  const output = withListedJsonSchema(schema, listedOutputSchema(schema));
+  toolOutputs.set(schema, output);
+  return output;
 }
