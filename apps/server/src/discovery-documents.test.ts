@@ -116,6 +116,31 @@ describe("the AI Catalog and the MCP server card", () => {
     }
   });
 
+  it("says what server/discover answers a 2026-07-28 request: the version, and only revisions the card lists", async () => {
+    const { body: card } = await getJson<ServerCard>(server.url, "/api/mcp/server-card");
+    const envelope = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "discovery-test", version: "1.0.0" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const response = await fetch(`${server.url}/api/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "server/discover",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope } }),
+    });
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    const { result } = JSON.parse(text) as { result: { supportedVersions: string[]; _meta?: Record<string, { name: string; version: string }> } };
+    expect(result.supportedVersions).toContain("2026-07-28");
+    for (const version of result.supportedVersions) expect(card.remotes[0]!.supportedProtocolVersions).toContain(version);
+    expect(result._meta?.["io.modelcontextprotocol/serverInfo"]?.version).toBe(card.version);
+  });
+
   it("names every revision served in the discovery manifest and llms.txt, with the card and the catalog", async () => {
     const { body } = await getJson<TGetAgentDiscoveryOutput>(server.url, "/api/agent-discovery");
     expect(body.doors.mcp.protocolVersions).toEqual([...MCP_PROTOCOL_VERSIONS]);
