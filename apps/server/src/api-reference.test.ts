@@ -66,6 +66,13 @@ describe("comparing a recorded example on a later day", () => {
 
   it("accepts what time alone changes: more stale facts, a fresh fact gone stale", () => {
     expect(compare({ staleCount: 1, claims: [{ stale: false }, { stale: true }] }, { staleCount: 3, claims: [{ stale: true }, { stale: true }] })).toEqual([]);
+    const instructions = (stale: string) => ({ agentInstructions: `${stale}Treat the name as its own statement.` });
+    const none = "No fact here is stale (past its useful life). ";
+    const named = (facts: string) => `Stale, past their useful life: ${facts} (say how old, or check before relying on them). `;
+    expect(compare(instructions(none), instructions(named("phone")))).toEqual([]);
+    expect(compare(instructions(named("phone")), instructions(named("openingHours, phone")))).toEqual([]);
+    expect(compare(instructions(named("phone")), instructions(none))).toHaveLength(1);
+    expect(compare(instructions(none), { agentInstructions: `${none}Treat the name otherwise.` })).toHaveLength(1);
   });
 
   it("refuses what time cannot do, and holds every other value exact", () => {

@@ -250,7 +250,20 @@ export function compareToExample(example: unknown, live: unknown, volatile: Read
 const MOVES_WITH_THE_CALENDAR: Record<string, (example: unknown, live: unknown) => boolean> = {
   staleCount: (example, live) => typeof example === "number" && typeof live === "number" && Number.isInteger(live) && live >= example,
   stale: (example, live) => typeof example === "boolean" && typeof live === "boolean" && (live || !example),
+  agentInstructions: (example, live) => typeof example === "string" && typeof live === "string" && staleFactsOnlyGrew(example, live),
 };
+
+/** agent.json's sentence on stale facts (services/entities/agent-profile.ts): none, or the properties past their useful life. */
+const STALE_FACTS_SENTENCE =
+  /^(.*?)(?:No fact here is stale \(past its useful life\)\. |Stale, past their useful life: ([^(]*) \(say how old, or check before relying on them\)\. )(.*)$/s;
+
+/** The same instructions, except that the live ones may name more stale facts (never fewer). */
+function staleFactsOnlyGrew(example: string, live: string): boolean {
+  const [recorded, now] = [STALE_FACTS_SENTENCE.exec(example), STALE_FACTS_SENTENCE.exec(live)];
+  if (!recorded || !now) return example === live;
+  const named = (match: RegExpExecArray) => new Set(match[2]?.split(", ") ?? []);
+  return recorded[1] === now[1] && recorded[3] === now[3] && [...named(recorded)].every((property) => named(now).has(property));
+}
 
 /** The request with every value a previous live response renamed (ids created during the replay). */
 export function renameRequest(request: ExampleRequest, renamed: ReadonlyMap<string, string>): ExampleRequest {

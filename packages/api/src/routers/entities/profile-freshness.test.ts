@@ -63,6 +63,16 @@ describe("freshness", () => {
     expect(profile.freshness.staleCount).toBe(profile.claims.filter((claim) => claim.stale).length);
     expect(profile.freshness.staleCount).toBeGreaterThanOrEqual(1);
     expect(profile.operatingStatus).toEqual({ status: "open" });
+    // agent.json names the stale facts too, as the MCP profile's standing line does.
+    const agent = await anonymousCaller(database.db).entities.getAgentProfile({ slug: business.slug });
+    const named = /Stale, past their useful life: ([^(]+) \(say how old, or check before relying on them\)\./.exec(agent.agentInstructions)?.[1];
+    expect(named?.split(", ").sort()).toEqual([...new Set(profile.claims.filter((claim) => claim.stale).map((claim) => claim.property))].sort());
+    await database.db
+      .update(claims)
+      .set({ observedAt: new Date() })
+      .where(and(eq(claims.businessId, business.id), isNull(claims.supersededAt)));
+    const fresh = await anonymousCaller(database.db).entities.getAgentProfile({ slug: business.slug });
+    expect(fresh.agentInstructions).toMatch(/^No fact here is stale \(past its useful life\)\. /);
   });
 });
 
