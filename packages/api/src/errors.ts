@@ -104,7 +104,9 @@ function describeValidationError(error: z.ZodError): { code: DomainErrorCode; me
   const missing = error.issues.filter((issue) => issue.code === "invalid_type" && /received undefined/.test(issue.message));
   if (missing.length > 0 && missing.length === error.issues.length) {
     const names = missing.map((issue) => issue.path.join("."));
-    return { code: "MISSING_PARAMETER", message: `Missing required parameter: ${names.join(", ")}` };
+    // A schema may say why beyond zod's words (consent: the rule itself), after "received undefined; ".
+    const why = missing.map((issue) => issue.message.split(/received undefined[;:]\s*/)[1]).filter(Boolean);
+    return { code: "MISSING_PARAMETER", message: `Missing required parameter: ${names.join(", ")}${why.map((reason) => `: ${reason}`).join("")}` };
   }
   const parts = error.issues.map((issue) => {
     const where = issue.path.length > 0 ? issue.path.join(".") : "input";

@@ -31,7 +31,7 @@ export async function searchPage(req: Request, res: Response, { caller, extras }
     const items = result.businesses.map((listing) => listingItem(listing)).join("");
     const main = `<h1>Results for “${escapeHtml(q)}”${escapeHtml(where)}</h1>
 <section aria-labelledby="ranking"><h2 id="ranking">How these are ordered</h2><p>${escapeHtml(result.rankingModel)}</p></section>
-<h2 id="results">Businesses</h2>
+<h2 id="results">Businesses</h2>${result.hint ? `\n<p class="hint">${escapeHtml(result.hint)}</p>` : ""}
 ${items ? `<ol class="results">${items}</ol>` : "<p>Nothing matched. Try fewer or other words, or browse by category and city.</p>"}${attributionLines(result.attributions)}
 ${searchForms({ q, city })}`;
     res.type("html").send(layout({ title: `Results for ${q}${where}`, noindex: true }, main));

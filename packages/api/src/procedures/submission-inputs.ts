@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CORRECTABLE_PROPERTIES } from "@directory/db/enums";
+import { LEAD_CONSENT_RULE } from "../services/agents/agent-facts";
 import { ZOperatingStatusValue } from "../services/claims/claim-values";
 import { hasVisibleText, visibleLength } from "../services/shared/owner-text";
 import { ZOwnerLongText } from "../services/shared/owner-text-schemas";
@@ -48,25 +49,41 @@ export const ZSubmitLeadInput = z.object({
     .max(100)
     .describe("A random UUID made once per lead: a retry with it never makes a second lead (keys are per caller)"),
   consent: z
-    .object({
-      userAgreedToBeContacted: z.literal(true).describe("The user agreed, in this conversation, to be contacted by this business"),
-      statementShownToUser: z
-        .string()
-        .trim()
-        .max(1000)
-        .refine(
-          (text) => visibleLength(text) >= MIN_VISIBLE_CONSENT_CHARACTERS,
-          `must hold at least ${MIN_VISIBLE_CONSENT_CHARACTERS} visible characters: the exact statement the user saw`,
-        )
-        .describe("The exact statement the user agreed to"),
-      consentedAt: z.iso
-        .datetime({ offset: true })
-        .refine(isRecentConsent, "must lie within the last 24 hours and not in the future")
-        .optional()
-        .describe("Within the last 24 hours; default now"),
-    })
+    .object(
+      {
+        userAgreedToBeContacted: z
+          .literal(true, {
+            error: (issue) => (issue.input === undefined ? `${MISSING_INPUT}; ${CONSENT_RULE_TEXT}` : `must be the literal true: ${CONSENT_RULE_TEXT}`),
+          })
+          .describe("The user agreed, in this conversation, to be contacted by this business"),
+        statementShownToUser: z
+          .string()
+          .trim()
+          .max(1000)
+          .refine(
+            (text) => visibleLength(text) >= MIN_VISIBLE_CONSENT_CHARACTERS,
+            `must hold at least ${MIN_VISIBLE_CONSENT_CHARACTERS} visible characters: the exact statement the user saw`,
+          )
+          .describe("The exact statement the user agreed to"),
+        consentedAt: z.iso
+          .datetime({ offset: true })
+          .refine(isRecentConsent, "must lie within the last 24 hours and not in the future")
+          .optional()
+          .describe("Within the last 24 hours; default now"),
+      },
+      { error: (issue) => (issue.input === undefined ? `${MISSING_INPUT}; ${CONSENT_RULE_TEXT}` : `an object: ${CONSENT_RULE_TEXT}`) },
+    )
     .describe("The user's explicit consent; never speculative"),
 });
+
+/**
+ * The consent rule, said in the error itself when consent is missing or not the literal true: MCP
+ * errors reach the model as text only, not beside the tool's description.
+ */
+const CONSENT_RULE_TEXT = `a lead ${LEAD_CONSENT_RULE} Ask the user first; then send consent.userAgreedToBeContacted true and consent.statementShownToUser, the exact statement they agreed to.`;
+
+/** How zod says a parameter is missing: describeValidationError (errors.ts) reads it as a missing parameter. */
+const MISSING_INPUT = "Invalid input: received undefined";
 
 /**
  * A correction: property and value are checked by the write path's own rule (claim-values.ts) in

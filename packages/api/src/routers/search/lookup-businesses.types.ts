@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZFieldsParam, ZListing } from "./listing.types";
 import { whereWhenInput } from "../../services/where-when/where-when-params";
-import { COUNTRY_400, COUNTRY_DESCRIPTION, ZCategorySort, ZCountryParam, ZOpenFilterCount, ZPageAttributions } from "./search.types";
+import { COUNTRY_400, COUNTRY_DESCRIPTION, ZCategorySort, ZCountryParam, ZOpenFilterCount, ZPageAttributions, ZSearchHint } from "./search.types";
 import { WHERE_WHEN_400, WHERE_WHEN_DESCRIPTION } from "./where-when.types";
 
 export const LOOKUP_MAX_LIMIT = 50;
@@ -27,6 +27,7 @@ export const ZLookupBusinessesOutput = z.object({
     .object({ slug: z.string(), name: z.string(), region: z.string(), country: z.string() })
     .nullable()
     .describe("The city the query resolved to (aliases and accents are accepted); null when a near search spans every city"),
+  ...ZSearchHint,
   businesses: z.array(ZListing),
   total: z.number().int().describe("Number of results returned"),
   totalMatches: z.number().int().describe("Number of all matches for the category and city, over every page (counted when the listing began)"),

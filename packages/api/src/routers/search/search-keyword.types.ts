@@ -14,6 +14,7 @@ import {
   ZPaging,
   ZResolvedCategory,
   ZResolvedCity,
+  ZSearchHint,
   ZToolLimit,
 } from "./search.types";
 import { WHERE_WHEN_400, WHERE_WHEN_DESCRIPTION } from "./where-when.types";
@@ -47,6 +48,7 @@ export const ZSearchKeywordOutput = z.object({
   wordsUsed: z.array(z.string()),
   wordsDropped: z.array(z.string()).describe("Words left out to find a partial match"),
   corrections: z.array(z.object({ from: z.string(), to: z.string() })),
+  ...ZSearchHint,
   businesses: z.array(ZListing.extend({ matchedBy: z.enum(["full_text", "fuzzy_name", "category"]) })),
   total: z.number().int(),
   ...ZPaging,
@@ -66,7 +68,7 @@ export const searchKeywordMeta: OpenApiMeta = {
     tags: ["search"],
     summary: "Free-text search over names, descriptions, services, USPs, taglines, keywords and buyer questions",
     description:
-      "The REST door of the MCP tool search_by_keyword. Typos are tolerated; a city, country or category inside the words is recognised (e.g. dentist in bombay, hotel liechtenstein), and a category named with a place is looked for in that place only, never answered by a business merely named like the place; when all words together match nothing, the best partial match answers and wordsDropped names the words left out. city narrows to one city. Ordered by relevance, or with sort=rating best-rated first. Pages with a cursor: pass nextCursor back as cursor until it is null; totalMatches counts at most the 500 best candidates. Accents are ignored (hotel finds Hôtel). " +
+      "The REST door of the MCP tool search_by_keyword. Typos are tolerated; a city, country or category inside the words is recognised (e.g. dentist in bombay, hotel liechtenstein), and a category named with a place is looked for in that place only, never answered by a business merely named like the place; when all words together match nothing, the best partial match that keeps a word of the query answers and wordsDropped names the words left out; hint says in a sentence what was done, or with nothing matched, what to try next. city narrows to one city. Ordered by relevance, or with sort=rating best-rated first. Pages with a cursor: pass nextCursor back as cursor until it is null; totalMatches counts at most the 500 best candidates. Accents are ignored (hotel finds Hôtel). " +
       `${COUNTRY_DESCRIPTION} ${WHERE_WHEN_DESCRIPTION} The filters apply to the ranked candidates, so they too count at most 500.`,
     errorResponses: {
       400: `Invalid parameter: query shorter than ${KEYWORD_QUERY_LENGTH.min} or longer than ${KEYWORD_QUERY_LENGTH.max} characters, limit outside 1 to 10, sort other than relevance, rating or distance, or a cursor that is not an unchanged nextCursor of the same search, ${COUNTRY_400}; ${WHERE_WHEN_400}`,

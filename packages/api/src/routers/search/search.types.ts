@@ -68,12 +68,21 @@ export const ZOpenFilterCount = {
   excludedUnknownHours: z.number().int().min(0).optional().describe("With openNow or openAt: matches left out because their hours are unknown"),
 };
 
+/**
+ * A miss or a fallback, said where an agent reads it (MCP text renders every field): what the search
+ * did instead of matching, and where to look next. Absent when the answer is a plain match.
+ */
+export const ZSearchHint = {
+  hint: z.string().optional().describe("A miss or fallback: what it did, what to try next"),
+};
+
 export const ZResolvedCategory = z.object({ slug: z.string(), name: z.string() });
 export const ZResolvedCity = z.object({ slug: z.string(), name: z.string(), region: z.string(), country: z.string() });
 
 export const ZRankedListings = z.object({
   category: ZResolvedCategory.nullable().describe("Null when a near search spans every category"),
   city: ZResolvedCity.nullable().describe("Null when the search spans every city"),
+  ...ZSearchHint,
   businesses: z.array(ZListing),
   total: z.number().int().describe("Number of results returned"),
   ...ZPaging,

@@ -1,8 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { SelectedFields } from "drizzle-orm/pg-core";
 import { businessColumns, businesses, categories, cities, slugHistory, type Business, type Db, type InactiveReason } from "@directory/db";
 import { DomainError } from "../../errors";
 import { isUuid } from "../shared/ids";
+import { servableCondition } from "./servable";
 import { statementsPerDatabase } from "../shared/statements-per-database";
 
 /** A business with the category and city facts every public shape needs. */
@@ -82,10 +83,36 @@ export async function requireBusinessBySlug(db: Db, slug: string): Promise<Busin
   return business;
 }
 
-/** The business behind a slug as the public may see it: 404 unknown, 410 decommissioned. */
-export async function requireServableBySlug(db: Db, slug: string): Promise<BusinessRecord> {
-  return requireServable(await findBusinessBySlugOrHistory(db, slug), `slug "${slug}"`);
+/** How many slugs an unknown slug's 404 names. */
+const CLOSEST_SLUGS = 3;
+
+/**
+ * The servable businesses whose names are closest to an unknown slug's words (businesses_name_trgm_idx):
+ * a slug is its business's name and city, so a misremembered one is usually a name close to them.
+ */
+async function closestSlugs(db: Db, slug: string): Promise<string[]> {
+  const words = slug.replace(/[-_]+/g, " ").trim().slice(0, 200);
+  if (words.length < 3) return [];
+  const rows = await db
+    .select({ slug: businesses.slug })
+    .from(businesses)
+    .where(and(sql`${businesses.name} % ${words}`, servableCondition()))
+    .orderBy(desc(sql`similarity(${businesses.name}, ${words})`), asc(businesses.slug))
+    .limit(CLOSEST_SLUGS);
+  return rows.map((row) => row.slug);
 }
+
+/** The business behind a slug as the public may see it: 404 unknown (naming the closest slugs by name), 410 decommissioned. */
+export async function requireServableBySlug(db: Db, slug: string): Promise<BusinessRecord> {
+  const business = await findBusinessBySlugOrHistory(db, slug);
+  if (business) return requireServable(business, `slug "${slug}"`);
+  const closest = await closestSlugs(db, slug);
+  const named = closest.length > 0 ? ` Closest by name: ${closest.map((value) => `"${value}"`).join(", ")}.` : "";
+  throw new DomainError("NOT_FOUND", `No business found for slug "${slug}".${named} ${FIND_SLUGS}`, { suggestions: closest });
+}
+
+/** Where slugs come from, for an unknown slug's 404. */
+const FIND_SLUGS = "Slugs come from search results: search_by_keyword or search_businesses (GET /api/v2/keyword-search, /api/v2/businesses).";
 
 /**
  * Decommissioned = inactive, or a subscription that has run out (SQL twin: servableCondition). A

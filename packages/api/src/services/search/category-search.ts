@@ -19,6 +19,7 @@ import {
 import { candidatesPage, filterCandidates, nearPage, type FilteredPage } from "./where-when-search";
 import { RANKING_ORDER, rankedPage } from "./ranking";
 import { RATING_ORDER } from "./rating-order";
+import { emptySearchHint } from "./search-hints";
 import { requireResolved, resolveCategory, resolveCity, resolvedCategory, resolvedCity } from "./resolve";
 
 /**
@@ -175,9 +176,11 @@ export async function rankedListings(db: Db, params: RankedListingsParams) {
   const whereWhen = readWhereWhen(params);
   const { category, city } = await resolveSearchScope(db, params, whereWhen);
   const page = await categorySearchPage(db, { category, city, country: params.country, sort, limit: params.limit, cursor: params.cursor, whereWhen });
+  const hint = page.total === 0 ? await emptySearchHint(db, { category, city, country: params.country ?? null, whereWhen }) : undefined;
   return {
     category: category ? resolvedCategory(category) : null,
     city: city ? resolvedCity(city) : null,
+    ...(hint ? { hint } : {}),
     ...(await filteredListings(db, page, whereWhen, params.baseUrl)),
     rankingModel: searchOrderDisclosure(sort),
   };

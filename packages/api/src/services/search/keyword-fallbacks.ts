@@ -6,6 +6,7 @@ import { KEYWORD_CANDIDATES, type KeywordSort } from "./disclosures";
 import { scopeLexeme, servableSearchRow, type KeywordScope } from "./keyword-ranking";
 import type { ListingSource } from "./listing";
 import type { QueryReading } from "./query-reading";
+import { normalizeTerm } from "./reference-data";
 import { RATING_ORDER } from "./rating-order";
 
 /*
@@ -21,6 +22,22 @@ const MAX_RELAXED_WORDS = 6;
 
 /** Words that say nothing alone: a partial match never keeps them, so "on" cannot stand in for "open on sunday". */
 const FUNCTION_WORDS = new Set(["a", "an", "the", "and", "or", "on", "in", "at", "of", "for", "to", "with", "near", "me", "my", "by"]);
+
+/** A word that says something alone: not a function word, longer than two letters. */
+export function isMeaningfulWord(word: string): boolean {
+  return word.length > 2 && !FUNCTION_WORDS.has(word);
+}
+
+/**
+ * Whether a name shares a meaningful word with the query (function words aside; a misspelling as
+ * close as a name match allows): a looser name match that shares none is no answer to the query
+ * ("unicorn groomer" is not the grocery stores whose names share a few letters).
+ */
+export function sharesMeaningfulWord(name: string, words: string[]): boolean {
+  const meaningful = words.filter(isMeaningfulWord);
+  const nameWords = normalizeTerm(name).split(" ");
+  return meaningful.some((word) => nameWords.some((nameWord) => nameWord === word || trigramSimilarity(nameWord, word) >= NAME_SIMILARITY));
+}
 
 /** Business names similar to the query (businesses_name_trgm_idx), in the scope's city or country when it names one. */
 export function fuzzyName(db: Db, query: string, scope: KeywordScope, limit: number, sort: KeywordSort): Promise<ListingSource[]> {

@@ -25,9 +25,15 @@ export interface KeywordScope {
   country: string | null;
 }
 
-/** The words of a query as the document holds them: accents folded (search_fold, migration 0034), as the stored words are. */
+/**
+ * The words of a query as the document holds them: accents folded (search_fold, migration 0034), as
+ * the stored words are. A scalar subquery, so PostgreSQL computes it once per execution (an
+ * InitPlan): search_fold is an inlined SQL function, and written bare in the prepared statement's
+ * generic plan, its translate() and websearch_to_tsquery ran again for every candidate's recheck and
+ * ts_rank, 500 candidates a search (keyword p95 16-20 ms became 35-39 ms at 200,000 businesses).
+ */
 export function queryWords(query: SQL): SQL {
-  return sql`websearch_to_tsquery('simple', search_fold(${query}))`;
+  return sql`(select websearch_to_tsquery('simple', search_fold(${query})))`;
 }
 
 /** The scope's lexeme ("in city <id>" or "in country <CC>") as a tsquery the document must match too; null everywhere. */

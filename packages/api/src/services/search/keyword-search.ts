@@ -2,13 +2,14 @@ import type { Category, City, Db } from "@directory/db";
 import { decodeOffsetCursor, listingFingerprint } from "../shared/opaque-cursor";
 import { isPlain, readWhereWhen, type WhereWhenInput } from "../where-when/where-when-params";
 import { DISTANCE_SORT, distanceDisclosure, KEYWORD_RANKING, KEYWORD_RATING, type KeywordSort } from "./disclosures";
-import { bestWordSubset, fuzzyName, NAME_SIMILARITY, trigramSimilarity } from "./keyword-fallbacks";
+import { bestWordSubset, fuzzyName, isMeaningfulWord, NAME_SIMILARITY, sharesMeaningfulWord, trigramSimilarity } from "./keyword-fallbacks";
 import { KEYWORD_RANKED_MAX, rankByText, type KeywordScope, type TextHit } from "./keyword-ranking";
 import type { ListingSource } from "./listing";
 import { filteredListings } from "./category-search";
 import { rankedPage } from "./ranking";
 import { namesCategoryInPlace, readQuery } from "./query-reading";
 import { normalizeTerm, referenceData } from "./reference-data";
+import { keywordHint, swappedPointHint } from "./search-hints";
 import { requireResolved, resolveCity, resolvedCategory, resolvedCity } from "./resolve";
 import { candidatesPage, filterCandidates } from "./where-when-search";
 
@@ -99,13 +100,18 @@ export async function searchByKeyword(
   const byName = result(fuzzy, "fuzzy_name", { ...read, wordsUsed: asGiven, matchedBy: "fuzzy_name" });
   if (fuzzy.some((hit) => trigramSimilarity(hit.name, params.query) >= NAME_SIMILARITY)) return byName;
 
+  // Fewer words, or the category alone, answer only with a word the query gave: "unicorn groomer"
+  // read as "union grocer" and cut to "grocer" shares no word with it, and is not its answer.
+  const keepsGivenWord = (words: string[]) => words.some((word) => asGiven.includes(word) && isMeaningfulWord(word));
   const kept = await bestWordSubset(db, reading, scope);
-  if (kept) {
+  if (kept && keepsGivenWord(kept)) {
     const partial = await rankByText(db, kept.join(" "), scope, params.limit, sort);
     const dropped = reading.words.filter((word) => !kept.includes(word));
     if (partial.length > 0) return result(partial, "full_text", { ...read, wordsUsed: kept, wordsDropped: dropped, matchedBy: "some_words" });
   }
-  if (reading.category) {
+  const category = reading.category && keepsGivenWord(reading.categoryWords) ? reading.category : null;
+  if (!category) read.category = null;
+  if (reading.category && category) {
     const page = await rankedPage(db, {
       categorySlug: reading.category.slug,
       cityId: city?.id ?? null,
@@ -117,7 +123,10 @@ export async function searchByKeyword(
     if (page.records.length > 0)
       return result(page.records, "category", { ...read, wordsUsed: reading.categoryWords, wordsDropped: others, matchedBy: "category" });
   }
-  return fuzzy.length > 0 ? byName : result([], "full_text", { ...read, wordsUsed: reading.words, matchedBy: "nothing" });
+  // The loosest answer: only names that share a meaningful word with the query, else honestly nothing.
+  const related = fuzzy.filter((hit) => sharesMeaningfulWord(hit.name, [...asGiven, ...reading.words]));
+  if (related.length > 0) return result(related, "fuzzy_name", { ...read, wordsUsed: asGiven, matchedBy: "fuzzy_name" });
+  return result([], "full_text", { ...read, wordsUsed: reading.words, matchedBy: "nothing" });
 }
 
 /** A text hit as a listing source: the count belongs to the whole result. */
@@ -176,6 +185,9 @@ export async function keywordSearch(db: Db, params: KeywordSearchParams) {
     ? candidatesPage({ kept: result.hits, distances: null, totalMatches: result.totalMatches }, { limit: params.limit, cursor: params.cursor, listing })
     : candidatesPage(await filterCandidates(db, result.hits, whereWhen, sort === DISTANCE_SORT), { limit: params.limit, cursor: params.cursor, listing });
   const { businesses, ...counts } = await filteredListings(db, page, whereWhen, params.baseUrl);
+  // A search around a point that found nothing may have its coordinates swapped; else what the words did.
+  const swapped = page.total === 0 && whereWhen.near ? await swappedPointHint(db, whereWhen.near.point) : undefined;
+  const hint = swapped ?? (await keywordHint(db, result, params.query));
   return {
     query: params.query,
     city: result.city ? resolvedCity(result.city) : null,
@@ -187,6 +199,7 @@ export async function keywordSearch(db: Db, params: KeywordSearchParams) {
     wordsUsed: result.wordsUsed,
     wordsDropped: result.wordsDropped,
     corrections: result.corrections,
+    ...(hint ? { hint } : {}),
     businesses: businesses.map((listing, index) => ({ ...listing, matchedBy: page.records[index]!.matchedBy })),
     ...counts,
     rankingModel: sort === "rating" ? KEYWORD_RATING : sort === DISTANCE_SORT ? distanceDisclosure("are in text-relevance order") : KEYWORD_RANKING,

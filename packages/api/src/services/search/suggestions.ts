@@ -1,5 +1,6 @@
 import leven from "leven";
 import type { City } from "@directory/db";
+import { readQuery } from "./query-reading";
 import { citiesNamed, cityInputParts, normalizeTerm, singularForms, type ReferenceData } from "./reference-data";
 
 /**
@@ -76,9 +77,31 @@ export function describeMiss(data: ReferenceData, kind: Miss["kind"], input: str
     const wrongCountry = describeCountryMismatch(data, input);
     if (wrongCountry) return wrongCountry;
   }
+  if (kind === "category") {
+    const inWords = describeCategoryInWords(data, input);
+    if (inWords) return inWords;
+  }
   const suggestions = kind === "category" ? suggestCategories(data, input) : suggestCities(data, input);
   const closest = suggestions.length > 0 ? ` Closest: ${suggestions.map((value) => `"${value}"`).join(", ")}.` : "";
   return { kind, input, suggestions, message: `Unknown ${kind} "${input}".${closest} ${LIST_VALUES[kind]}.` };
+}
+
+/**
+ * A category given with more words ("vegan bakery", "dentist berlin"): the miss names the known
+ * category inside them and a city among them, as the call to make instead. Null when they hold neither.
+ */
+function describeCategoryInWords(data: ReferenceData, input: string): Miss | null {
+  const reading = readQuery(data, input, { cityGiven: false });
+  if (!reading.category && !reading.city) return null;
+  const rest = reading.words.filter((word) => !reading.categoryWords.includes(word));
+  const known = reading.category ? ` Did you mean category "${reading.category.slug}"? It is the known category in these words.` : "";
+  const city = reading.city ? ` "${reading.cityWords.join(" ")}" is a city: pass city "${reading.city.name}" apart from the category.` : "";
+  const others = reading.category && rest.length > 0 ? ` search_by_keyword (GET /api/v2/keyword-search) also reads the other words (${rest.join(" ")}).` : "";
+  const suggestions = [...new Set([...(reading.category ? [reading.category.slug] : []), ...suggestCategories(data, rest.join(" "))])].slice(
+    0,
+    MAX_SUGGESTIONS,
+  );
+  return { kind: "category", input, suggestions, message: `Unknown category "${input}".${known}${city}${others} ${LIST_VALUES.category}.` };
 }
 
 /** A city named with a country code it is not in ("Vaduz, AT"): the miss names the countries it is in, not a spelling. */

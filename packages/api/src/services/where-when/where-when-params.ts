@@ -43,16 +43,32 @@ export function parseNearText(text: string): NearPoint | null {
 }
 
 /**
+ * A latitude outside -90..90 that is a valid longitude, beside a longitude that is a valid latitude:
+ * the two given the other way round (lng,lat is GeoJSON's order), said with the point meant.
+ */
+function swappedCoordinates(point: { lat: unknown; lng: unknown }): string | null {
+  const { lat, lng } = point;
+  if (typeof lat !== "number" || typeof lng !== "number") return null;
+  if (Math.abs(lat) <= 90 || Math.abs(lat) > 180 || Math.abs(lng) > 90) return null;
+  return `latitude ${lat} is outside -90 to 90 but is a valid longitude: the coordinates look swapped. near is latitude first, "<lat>,<lng>": did you mean "${lng},${lat}"?`;
+}
+
+/**
  * `near`: "<lat>,<lng>" in decimal degrees on REST, { lat, lng } elsewhere; latitude -90..90,
  * longitude -180..180. Parsed to a NearPoint.
  */
 export const ZNearParam = z
-  .union([ZPoint, z.string().max(64)])
+  // Ranges are checked after the transform (pipe), so a swapped pair is named as swapped first.
+  .union([z.object({ lat: z.number(), lng: z.number() }).strict(), z.string().max(64)])
   .transform((value, context): NearPoint => {
-    if (typeof value !== "string") return value;
-    const point = parseNearText(value);
+    const point = typeof value === "string" ? parseNearText(value) : value;
     if (!point) {
       context.addIssue({ code: "custom", message: 'a point as "<lat>,<lng>" in decimal degrees, e.g. "52.5200,13.4050"' });
+      return z.NEVER;
+    }
+    const swapped = swappedCoordinates(point);
+    if (swapped) {
+      context.addIssue({ code: "custom", message: swapped });
       return z.NEVER;
     }
     return point;
