@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, importRegistry, scanOsmExtract } from "@directory/api";
 import { listingOfRecord, OSM_EXTRACTS, SMALL_TEST_WORLD } from "@directory/api/testing";
 import { businesses } from "@directory/db";
+import { createDirectoryClient } from "@directory/sdk";
 import type { TEntityProfile, TGetAgentProfileOutput, TGetPartnerFeedChangesOutput, TGetPartnerFeedOutput } from "@directory/api/schemas";
 import { getJson, type McpAnswer, type OpenApiDocument, startTestServer, type TestServer, type ToolResult } from "./testing";
 
@@ -86,6 +87,59 @@ describe("an imported business on every door", () => {
   });
 });
 
+/** A claim's record at its source, as the profile gives it: the OpenStreetMap element and its page. */
+type SourcedClaim = { property: string; source: string; recordId: string | null; recordUrl: string | null };
+const OSM_ELEMENT_PAGE = /^https:\/\/www\.openstreetmap\.org\/(node|way|relation)\/\d+$/;
+
+describe("a registry claim's record id in its source, on every door (issue 42)", () => {
+  /** The phone claim's record, as REST gives it: every other door must say the same. */
+  const phoneRecord = async () => {
+    const { body } = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${slug}`);
+    const phone = body.claims.find((claim) => claim.property === "phone")!;
+    expect(phone.recordUrl).toMatch(OSM_ELEMENT_PAGE);
+    expect(phone.recordUrl).toBe(`https://www.openstreetmap.org/${phone.recordId}`);
+    return { recordId: phone.recordId!, recordUrl: phone.recordUrl!, profile: body };
+  };
+
+  it("REST and tRPC: each claim names its record and the record's page; the JSON-LD names that page too", async () => {
+    const { recordId, recordUrl, profile } = await phoneRecord();
+    expect(profile.structuredData.sameAs).toContain(`https://www.openstreetmap.org/${profile.claims.find((claim) => claim.property === "name")!.recordId}`);
+    const trpc = await createDirectoryClient({ baseUrl: server.url }).entities.getEntityProfile.query({ slug });
+    expect(trpc.claims.find((claim) => claim.property === "phone")).toMatchObject({ source: "openstreetmap", recordId, recordUrl });
+    expect(trpc.structuredData.sameAs).toEqual(profile.structuredData.sameAs);
+    // A demo business's facts come from no registry record.
+    const demo = await getJson<TEntityProfile>(server.url, `/api/v2/entity-profile?slug=${demoSlug}`);
+    expect(demo.body.claims.every((claim) => claim.recordId === null && claim.recordUrl === null)).toBe(true);
+  });
+
+  it("GraphQL: recordId and recordUrl beside the source", async () => {
+    const { recordId, recordUrl } = await phoneRecord();
+    const response = await fetch(`${server.url}/api/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: `{ entity(slug: "${slug}") { claims { property source recordId recordUrl } } }` }),
+    });
+    const { data } = (await response.json()) as { data: { entity: { claims: SourcedClaim[] } } };
+    expect(data.entity.claims.find((claim) => claim.property === "phone")).toEqual({ property: "phone", source: "openstreetmap", recordId, recordUrl });
+  });
+
+  it("the page: the facts table links each registry fact to its record, and the page's JSON-LD names it", async () => {
+    const { recordId, recordUrl, profile } = await phoneRecord();
+    const html = await (await fetch(`${server.url}/business/${slug}`)).text();
+    const facts = html.slice(html.indexOf('<table class="claims"'), html.indexOf("</table>", html.indexOf('<table class="claims"')));
+    expect(facts).toContain(`<td data-label="Source">OpenStreetMap, <a href="${recordUrl}">${recordId}</a></td>`);
+    const jsonLd = JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)![1]!) as { sameAs: string[] };
+    expect(jsonLd.sameAs).toEqual(profile.structuredData.sameAs);
+  });
+
+  it("MCP: the profile's structured content carries each claim's record page", async () => {
+    const { recordUrl } = await phoneRecord();
+    const result = (await mcpResult("get_business_profile", { slug })) as ToolResult<{ claims: SourcedClaim[] }>;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent!.claims.find((claim) => claim.property === "phone")).toMatchObject({ source: "openstreetmap", recordUrl });
+  });
+});
+
 const OSM_LINE = {
   text: "Data © OpenStreetMap contributors, available under the Open Database Licence",
   licence: "ODbL-1.0",
@@ -154,6 +208,8 @@ describe("the attribution on every door that carries imported facts, and only th
     );
     const [imported] = await server.database.db.select({ id: businesses.id }).from(businesses).where(eq(businesses.slug, slug));
     expect(after.body.locations.map((location) => location.identifier)).toContain(imported!.id);
+    // Each location names its registry record's page (issue 42): a partner can check the element there.
+    expect(after.body.locations.find((location) => location.identifier === imported!.id)!.sameAs).toContainEqual(expect.stringMatching(OSM_ELEMENT_PAGE));
     expect(after.body.attributions).toEqual([OSM_LINE]);
     const changes = await getJson<TGetPartnerFeedChangesOutput>(server.url, `/api/v2/partner-feed/changes?after=${start}&limit=1000`, partner);
     expect(changes.body.changes.some((change) => change.action === "upsert")).toBe(true);

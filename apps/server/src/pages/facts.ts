@@ -66,6 +66,14 @@ export function sourceLabel(source: string): string {
   return detail ? `${words(kind)} (${detail})` : `Registry: ${source}`;
 }
 
+/** Who stated a fact and, for a registry's, its record there: linked to the record's page when the source has one. */
+function sourceCell(claim: Claim): string {
+  const label = escapeHtml(sourceLabel(claim.source));
+  if (claim.recordId === null) return label;
+  const record = escapeHtml(claim.recordId);
+  return claim.recordUrl === null ? `${label}, record ${record}` : `${label}, <a href="${escapeHtml(claim.recordUrl)}">${record}</a>`;
+}
+
 const DAY_ORDER = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
 /** "Monday to Friday", "Saturday, Sunday": runs of three or more days as a range. */
@@ -158,7 +166,7 @@ export function claimsTable(claims: Profile["claims"], identity: Profile["identi
   const rows = claims
     .map(
       (c) =>
-        `<tr><th scope="row" data-label="Fact">${escapeHtml(propertyLabel(c.property))}</th><td class="value" data-label="Value">${escapeHtml(claimValueText(c, identity))}</td><td data-label="Source">${escapeHtml(sourceLabel(c.source))}</td><td data-label="Verification">${escapeHtml(verificationLabel(c.verification))}</td><td class="num" data-label="Confidence">${Math.round(c.confidence * 100)}%</td><td data-label="Observed"><span class="date">${escapeHtml(c.observedAt.slice(0, 10))}</span>${c.stale ? ' <strong class="stale">(stale)</strong>' : ""}</td></tr>`,
+        `<tr><th scope="row" data-label="Fact">${escapeHtml(propertyLabel(c.property))}</th><td class="value" data-label="Value">${escapeHtml(claimValueText(c, identity))}</td><td data-label="Source">${sourceCell(c)}</td><td data-label="Verification">${escapeHtml(verificationLabel(c.verification))}</td><td class="num" data-label="Confidence">${Math.round(c.confidence * 100)}%</td><td data-label="Observed"><span class="date">${escapeHtml(c.observedAt.slice(0, 10))}</span>${c.stale ? ' <strong class="stale">(stale)</strong>' : ""}</td></tr>`,
     )
     .join("");
   return `<table class="claims"><caption class="muted">Each fact, its value and who stated it</caption><thead><tr><th scope="col">Fact</th><th scope="col">Value</th><th scope="col">Source</th><th scope="col">Verification</th><th scope="col">Confidence</th><th scope="col">Observed</th></tr></thead><tbody>${rows}</tbody></table>`;

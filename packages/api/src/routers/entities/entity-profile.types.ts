@@ -13,6 +13,7 @@ export const ZClaim = z.object({
       'Who said it: "openstreetmap" (a registry import), "owner:..." (the business, self-reported), "admin:..." (verified by us); "demo:" marks generated demo data',
     ),
   recordId: z.string().nullable().describe('The record in the source this fact came from, e.g. "node/123" for OpenStreetMap; null when the source has no ids'),
+  recordUrl: z.string().nullable().describe("That record's page at its source (https://www.openstreetmap.org/node/123); null when none"),
   confidence: z.number().min(0).max(1),
   verification: z.enum(CLAIM_VERIFICATIONS),
   observedAt: z.string().describe("When the source saw the fact (for a registry: when the record last changed there)"),

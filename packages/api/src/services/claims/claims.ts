@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import { claims, type Claim, type ClaimProperty, type Db } from "@directory/db";
+import { recordUrlOf } from "../registry/attribution";
 import { staleAfterOf } from "./freshness";
 
 /** A claim as every door shows it: provenance included, dates as ISO strings, and when it goes stale (freshness.ts). */
@@ -11,6 +12,7 @@ export function toPublicClaim(claim: Claim) {
     value: claim.value,
     source: claim.source,
     recordId: claim.recordId,
+    recordUrl: recordUrlOf(claim.recordId),
     confidence: Math.round(claim.confidence * 100) / 100,
     verification: claim.verification,
     observedAt: claim.observedAt.toISOString(),

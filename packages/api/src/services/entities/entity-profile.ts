@@ -5,6 +5,7 @@ import { listClaims, toPublicClaim } from "../claims/claims";
 import { staleAfterOf, standingOf } from "../claims/freshness";
 import { businessAsOf, claimsAsOf } from "./as-of";
 import { attributionsFor } from "../registry/attribution";
+import { registryRecordIdOfBusiness } from "../registry/attribution-reads";
 import { SCORE_CONTRACT_VERSION } from "../search/disclosures";
 import { publicScoreFields, roundedRating } from "../search/listing";
 import { publicUrls } from "../shared/public-urls";
@@ -70,7 +71,10 @@ async function buildEntityProfile(db: Db, params: { business: BusinessRecord; hi
   if (asOf && asOf < params.business.createdAt) {
     throw new DomainError("NOT_FOUND", `The business "${params.business.slug}" did not exist yet at ${asOf.toISOString()}`);
   }
-  const claimRows = asOf ? await claimsAsOf(db, params.business.id, asOf) : await listClaims(db, { businessId: params.business.id, history });
+  const [claimRows, registryRecordId] = await Promise.all([
+    asOf ? claimsAsOf(db, params.business.id, asOf) : listClaims(db, { businessId: params.business.id, history }),
+    registryRecordIdOfBusiness(db, params.business.id),
+  ]);
   // As of a moment, the claims held then were current then: shown so, whatever superseded them since.
   const held = asOf ? claimRows.map((claim) => ({ ...claim, supersededAt: null, supersededBy: null })) : claimRows;
   const business = asOf ? businessAsOf(params.business, held) : params.business;
@@ -115,7 +119,7 @@ async function buildEntityProfile(db: Db, params: { business: BusinessRecord; hi
       ...publicScoreFields(business),
     },
     services: business.services,
-    structuredData: toJsonLd(business, baseUrl),
+    structuredData: toJsonLd({ ...business, registryRecordId }, baseUrl),
     operatingStatus: standingOf(currentClaims, asOf ?? new Date()),
     freshness: freshnessOf(claims),
     claims,

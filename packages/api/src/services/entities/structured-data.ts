@@ -1,10 +1,13 @@
 import type { BusinessRecord } from "./business-lookup";
+import { recordUrlOf } from "../registry/attribution";
 import { roundedRating } from "../search/listing";
 import { publicUrls } from "../shared/public-urls";
 
 /**
  * What the JSON-LD is built from: the partner feed selects exactly these columns. updatedAt is a
  * Date, or epoch milliseconds as the feed's raw rows carry it (no Date per row to read it).
+ * registryRecordId is the in-service registry record the business came from (registryRecordIdOf),
+ * or null.
  */
 export type JsonLdSource = Pick<
   BusinessRecord,
@@ -29,7 +32,7 @@ export type JsonLdSource = Pick<
   | "services"
   | "temporaryClosure"
   | "factsStaleAfter"
-> & { updatedAt: Date | number; lastVerifiedAt: Date | number | null };
+> & { updatedAt: Date | number; lastVerifiedAt: Date | number | null; registryRecordId: string | null };
 
 /** schema.org day URLs, built once rather than per business and day. */
 const DAY_URLS: Record<string, string> = Object.fromEntries(
@@ -75,10 +78,16 @@ export function toJsonLd(business: JsonLdSource, baseUrl: string) {
       "@type": "Offer",
       itemOffered: { "@type": "Service", name: service },
     })),
-    sameAs: [publicUrls.profile(baseUrl, business.slug)],
+    // The registry record's own page names the same business: an OpenStreetMap element's, say.
+    sameAs: [publicUrls.profile(baseUrl, business.slug), ...sourceRecordPages(business.registryRecordId)],
     dateModified: new Date(business.updatedAt).toISOString(),
     additionalProperty: directoryFacts(business),
   };
+}
+
+function sourceRecordPages(recordId: string | null): string[] {
+  const url = recordUrlOf(recordId);
+  return url === null ? [] : [url];
 }
 
 const MINUTE_MS = 60_000;

@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { businesses, categories, cities, rowsOf, type Db } from "@directory/db";
 import { servableCondition } from "../entities/servable";
+import { registryRecordIdOf } from "../registry/attribution-reads";
 import { toJsonLd, type JsonLdSource } from "../entities/structured-data";
 import { cleanOwnerJson } from "../shared/owner-text";
 import { uuidList } from "../shared/sql-lists";
@@ -36,6 +37,7 @@ export const jsonLdColumns = sql.join(
     sql`${businesses.temporaryClosure} as "temporaryClosure"`,
     sql`${businesses.factsStaleAfter} as "factsStaleAfter"`,
     sql`floor(extract(epoch from ${businesses.lastVerifiedAt}) * 1000)::float8 as "lastVerifiedAt"`,
+    sql`${registryRecordIdOf(sql`${businesses.id}`)} as "registryRecordId"`,
   ],
   sql`, `,
 );

@@ -1,5 +1,5 @@
 import { and, inArray, isNull, min, sql, type SQL } from "drizzle-orm";
-import { feedDocuments, registryRecords, type Db } from "@directory/db";
+import { feedDocuments, registryRecords, rowsOf, type Db } from "@directory/db";
 import { REFERENCE_DATA_RECHECK_MS } from "../search/reference-data";
 import { heldPerDatabase } from "../shared/held-per-database";
 import { attributionsFor, type DataAttribution } from "./attribution";
@@ -45,6 +45,14 @@ export function registryRecordIdOf(businessId: SQL): SQL {
   return sql`coalesce(
     (select ${registryRecords.recordId} from ${registryRecords} where ${inService} and ${registryRecords.sameAs} is null limit 1),
     (select ${registryRecords.recordId} from ${registryRecords} where ${inService} limit 1))`;
+}
+
+/** registryRecordIdOf for one business: its JSON-LD names that record's page at the source. */
+export async function registryRecordIdOfBusiness(db: Db, businessId: string): Promise<string | null> {
+  // A directory with nothing imported: no read added to a profile's.
+  if (!(await registryHoldsRecords.get(db)).value) return null;
+  const [row] = rowsOf<{ recordId: string | null }>(await db.execute(sql`select ${registryRecordIdOf(sql`${businessId}::uuid`)} as "recordId"`));
+  return row?.recordId ?? null;
 }
 
 /** The notices owed by the whole feed (the export): the sources of any location it holds. */

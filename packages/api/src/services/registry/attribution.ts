@@ -32,3 +32,11 @@ const OSM_RECORD_ID = /^(?:node|way|relation)\/\d+$/;
 export function attributionsFor(records: readonly { recordId: string | null }[]): DataAttribution[] {
   return records.some((record) => record.recordId !== null && OSM_RECORD_ID.test(record.recordId)) ? [OPENSTREETMAP_ATTRIBUTION] : [];
 }
+
+/**
+ * The page of a fact's record at its source, so a reader can check it there: an OpenStreetMap
+ * element's (https://www.openstreetmap.org/node/123); null for a record id of no known source, or none.
+ */
+export function recordUrlOf(recordId: string | null): string | null {
+  return recordId !== null && OSM_RECORD_ID.test(recordId) ? `https://www.openstreetmap.org/${recordId}` : null;
+}
