@@ -269,6 +269,8 @@ describe("an empty result names the nearest cities that have the category", () =
       },
     );
     expect(answer.data!.searchCategory.hint).toBe(lookup.body.hint);
+    const page = await fetch(`${server.url}/browse?category=dentist&city=${encodeURIComponent(empty!.name)}`, { headers: fresh() });
+    expect(await page.text()).toMatch(/<p class="hint">No Dentist listed in [^<]+Nearest cities with one/);
     const keyword = await rest<TSearchKeywordOutput>(`/api/v2/keyword-search?query=${encodeURIComponent(`dentist in ${empty!.name}`)}`);
     expect(keyword.body.matchedBy).toBe("nothing");
     expect(keyword.body.hint).toMatch(nearest);

@@ -114,7 +114,7 @@ export async function browsePage(req: Request, res: Response, { caller, extras, 
 <p class="muted">${place}${result.totalMatches} ${result.totalMatches === 1 ? "business" : "businesses"}${openNow ? " open now" : ""}${result.businesses.length ? `, showing ${first}–${first + result.businesses.length - 1}` : ""}</p>
 ${excluded}<section aria-labelledby="ranking"><h2 id="ranking">How these are ordered</h2><p>${escapeHtml(result.rankingDisclosure)}</p></section>
 <h2 id="results">Businesses</h2>
-${items ? `<ol class="results" start="${first}">${items}</ol>` : "<p>No businesses are listed here yet.</p>"}${attributionLines(result.attributions)}
+${items ? `<ol class="results" start="${first}">${items}</ol>` : `<p>No businesses are listed here yet.</p>${result.hint ? `<p class="hint">${escapeHtml(result.hint)}</p>` : ""}`}${attributionLines(result.attributions)}
 ${pager({ ...search, category: found.category?.slug ?? category, city: cityLabel || city }, page, pages, result.nextCursor)}
 ${searchForms({ ...formValues, category: found.category?.name ?? category, city: cityLabel || city })}`;
     // Later pages, open-now and near searches are the same listing narrowed: the plain first page is the one to index.
