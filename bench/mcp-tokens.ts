@@ -2,14 +2,13 @@
  * What an agent pays to read us, in o200k tokens (gpt-tokenizer), on the running built server:
  * the MCP tools/list (every turn), a 10-result category search and a profile, on MCP (its text
  * content and its structuredContent, which some clients bill as well) and on REST (the body).
- * Targets: tools/list at most 3,000; a 10-result search at most 1,200 tokens of text.
+ * Budgets: MCP_TOKEN_BUDGETS (packages/mcp/src/token-budgets.ts).
  */
 import { Client } from "@modelcontextprotocol/client";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { MCP_TOKEN_BUDGETS, toolsListParts } from "@directory/mcp";
 
-const TOOLS_LIST_TARGET = 3_000;
-const SEARCH_TEXT_TARGET = 1_200;
 const SEARCH = { category: "dentist", city: "Mumbai", limit: 10 };
 
 const tokens = (text: string) => encode(text).length;
@@ -28,7 +27,7 @@ export async function benchMcpTokens(baseUrl: string, note: (line: string) => vo
   await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/api/mcp`)));
   try {
     const { tools } = await client.listTools();
-    const listed = tokens(JSON.stringify(tools));
+    const parts = toolsListParts(tools);
     const search = (await client.callTool({ name: "search_businesses", arguments: SEARCH })) as ToolResult;
     const listings = (search.structuredContent as { businesses?: { slug: string }[] } | undefined)?.businesses ?? [];
     const profile = listings[0] ? ((await client.callTool({ name: "get_business_profile", arguments: { slug: listings[0].slug } })) as ToolResult) : null;
@@ -41,9 +40,11 @@ export async function benchMcpTokens(baseUrl: string, note: (line: string) => vo
     note("");
     note("| answer | MCP text | MCP structuredContent | REST body |");
     note("|---|---|---|---|");
-    note(`| tools/list | ${verdict(listed, TOOLS_LIST_TARGET)} | | |`);
+    note(`| tools/list as a model reads it (name, description, inputSchema) | ${verdict(tokens(parts.asRead), MCP_TOKEN_BUDGETS.toolsAsRead)} | | |`);
+    note(`| tools/list output schemas | ${verdict(tokens(parts.outputSchemas), MCP_TOKEN_BUDGETS.outputSchemas)} | | |`);
+    note(`| server instructions | ${verdict(tokens(client.getInstructions() ?? ""), MCP_TOKEN_BUDGETS.instructions)} | | |`);
     note(
-      `| ${listings.length}-result search (${SEARCH.category} in ${SEARCH.city}) | ${verdict(tokens(textOf(search)), SEARCH_TEXT_TARGET)} | ${tokens(JSON.stringify(search.structuredContent ?? null))} | ${tokens(restSearch)} |`,
+      `| ${listings.length}-result search (${SEARCH.category} in ${SEARCH.city}) | ${verdict(tokens(textOf(search)), MCP_TOKEN_BUDGETS.searchText)} | ${verdict(tokens(JSON.stringify(search.structuredContent ?? null)), MCP_TOKEN_BUDGETS.searchStructured)} | ${tokens(restSearch)} |`,
     );
     if (profile) note(`| a profile | ${tokens(textOf(profile))} | ${tokens(JSON.stringify(profile.structuredContent ?? null))} | ${tokens(restProfile)} |`);
   } finally {

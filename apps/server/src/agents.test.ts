@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@directory/api";
 import { businesses } from "@directory/db";
 import type { ListToolsResult } from "@modelcontextprotocol/client";
-import type { TGetAgentDiscoveryOutput, TGetAgenticGatewayOutput } from "@directory/api/schemas";
+import { MCP_SERVER, type TGetAgentDiscoveryOutput, type TGetAgenticGatewayOutput } from "@directory/api/schemas";
 import { getJson, type McpAnswer, type OpenApiDocument, SMALL_TEST_WORLD, startTestServer, type TestServer } from "./testing";
 
 let server: TestServer;
@@ -21,7 +21,7 @@ describe("agent-facing routes", () => {
     expect(status).toBe(200);
     expect(headers.get("access-control-allow-origin")).toBe("*");
     expect(body.doors.rest.openapi).toBe("http://directory.test/api/openapi.json");
-    expect(body.doors.mcp).toMatchObject({ url: "http://directory.test/api/mcp", protocolVersion: "2024-11-05", serverVersion: "1.7.0" });
+    expect(body.doors.mcp).toMatchObject({ url: "http://directory.test/api/mcp", protocolVersion: "2024-11-05", serverVersion: MCP_SERVER.version });
     expect(body.auth.scheme).toBe("bearer");
     expect(body.limits).toMatchObject({ anonymousRequestsPerDay: 500, keyedRequestsPerMonth: 10_000, searchResultsMax: 10, partnerFeedPageMax: 500 });
     expect(body.ranking.search).toMatch(/plan tier/);

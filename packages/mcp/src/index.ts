@@ -5,3 +5,4 @@ export { MAX_STRING_LENGTH, truncateStrings } from "./tools/shared";
 export { listedOutputSchema } from "./tools/tool-output";
 export { compactInput } from "./tools/tools-list";
 export { keepListed, listingsOnce, profileView } from "./tools/tool-views";
+export { MCP_TOKEN_BUDGETS, toolsListParts } from "./token-budgets";

@@ -3,7 +3,7 @@ import { McpServer, type CacheHint } from "@modelcontextprotocol/server";
 import { CONFIDENCE_MEANING, LEAD_CONSENT_RULE, MCP_SERVER, RANKING } from "@directory/api/schemas";
 import { directoryErrorOf, type DirectoryClient } from "@directory/sdk";
 import { registerPrompts } from "./prompts";
-import { registerBusinessProfileResource, registerCategoryResources } from "./resources";
+import { registerBusinessProfileResource, registerCategoryResources, registerCorrectionStatusResource } from "./resources";
 import { registerCompareBusinesses } from "./tools/compare_businesses";
 import { registerGetAvailableCities } from "./tools/get_available_cities";
 import { registerGetBusinessProfile } from "./tools/get_business_profile";
@@ -39,7 +39,7 @@ const TOOL_REGISTRATIONS = [
 const INSTRUCTIONS = `A worldwide business directory: verified and unclaimed businesses, each with a category and a city. ${TOOL_REGISTRATIONS.length} tools.
 Ranking of search_businesses and get_category_leaders: ${RANKING.search} Each response states this in rankingModel, so tell the user paid tiers rank first. Ranking of get_listicle: ${RANKING.listicle}
 Use search_businesses, search_by_keyword, get_category_leaders or get_listicle to find businesses; their slugs feed get_business_profile, get_buyer_questions, get_offers and compare_businesses. get_available_cities lists the cities of a category; the resource directory://categories lists the valid categories.
-submit_lead sends the user's contact details to a business and ${LEAD_CONSENT_RULE} get_lead_status follows a lead up. suggest_correction reports a wrong or closed fact for an admin to check.
+submit_lead sends the user's contact details to a business and ${LEAD_CONSENT_RULE} get_lead_status follows a lead up. suggest_correction reports a wrong or closed fact for an admin to check; directory://corrections/{correctionId} reads its status.
 get_my_visibility_score and get_my_citations are for business owners and need a business-scoped API key.
 Every fact is a claim with its source: ${CONFIDENCE_MEANING} A permanently closed business is in no list but its profile says so (operatingStatus); unverified there means no one stated its status and every fact is stale: say so before sending anyone.`;
 
@@ -124,6 +124,7 @@ export function createMcpServer(client: DirectoryClient, onToolCall?: ToolCallOb
   for (const register of TOOL_REGISTRATIONS) register(server, client);
   registerBusinessProfileResource(server, client);
   registerCategoryResources(server, client);
+  registerCorrectionStatusResource(server, client);
   registerPrompts(server, client);
   return server;
 }

@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Transport } from "@modelcontextprotocol/client";
 import type { InitializeResult } from "@modelcontextprotocol/client";
 import { createApiKey } from "@directory/api";
+import { MCP_SERVER } from "@directory/api/schemas";
 import { businesses, leads, offers } from "@directory/db";
 import { type Api, type McpAnswer, startTestServer, type TestServer } from "../testing";
 
@@ -89,7 +90,7 @@ describe("MCP over stateless Streamable HTTP", () => {
     expect(response.headers.get("content-type")).toContain("application/json");
     const body = (await response.json()) as McpAnswer<InitializeResult>;
     expect(body.result!.protocolVersion).toBe("2024-11-05");
-    expect(body.result!.serverInfo).toEqual({ name: "business-directory", version: "1.7.0" });
+    expect(body.result!.serverInfo).toEqual({ name: MCP_SERVER.name, version: MCP_SERVER.version });
     expect(body.result!.instructions).toContain("14 tools");
   });
 
@@ -102,7 +103,7 @@ describe("MCP over stateless Streamable HTTP", () => {
   });
 
   it("negotiates the newest protocol and lists exactly the 13 spec tools and suggest_correction, each annotated", async () => {
-    expect(client.getServerVersion()).toMatchObject({ name: "business-directory", version: "1.7.0" });
+    expect(client.getServerVersion()).toMatchObject({ name: MCP_SERVER.name, version: MCP_SERVER.version });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {

@@ -13,8 +13,7 @@ export function registerGetBusinessProfile(server: McpServer, client: DirectoryC
     "get_business_profile",
     {
       title: "Full business profile",
-      description:
-        "One business by slug: contact, hours, services and its facts (claims) with source, confidence and staleAfter. With an API key: history=true adds superseded claims, asOf the facts as they stood then.",
+      description: "One business by slug: contact, hours, services, its facts (claims) with source, confidence and staleAfter. A key may ask history or asOf.",
       inputSchema: toolInput(ZGetEntityProfileInput),
       outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,

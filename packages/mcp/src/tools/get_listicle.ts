@@ -15,7 +15,7 @@ export function registerGetListicle(server: McpServer, client: DirectoryClient) 
     {
       title: "Most complete listings in a city",
       description:
-        'A "best N" of a category in a city by profile completeness (never paid) or rating; show its disclosure. openNow/openAt and near filter as in search_businesses. Pages of up to 10: pass nextCursor as cursor.',
+        'A "best N" of a category in a city by profile completeness (never paid) or rating; show its disclosure. openNow/openAt and near as in search_businesses. Pages of 10: nextCursor as cursor.',
       inputSchema: toolInput(ZGetListicleInput),
       outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,

@@ -15,7 +15,7 @@ export function registerSearchBusinesses(server: McpServer, client: DirectoryCli
     {
       title: "Search businesses by category",
       description:
-        "A category's businesses, in one city or all, paid tiers first or sort=rating; rankingModel says the order. openNow/openAt keep those open then; near (+radiusKm) searches around a point, category optional, sort=distance nearest first. Pages of up to 10: pass nextCursor as cursor.",
+        "A category's businesses, in one city or all, paid tiers first or sort=rating; rankingModel says the order. openNow/openAt keep those open then; near (+radiusKm) searches around a point, category optional, sort=distance nearest first. Pages of 10: nextCursor as cursor.",
       inputSchema: toolInput(ZSearchCategoryInput),
       outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,

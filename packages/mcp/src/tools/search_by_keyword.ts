@@ -15,7 +15,7 @@ export function registerSearchByKeyword(server: McpServer, client: DirectoryClie
     {
       title: "Free-text business search",
       description:
-        "Free-text search over names, descriptions, services, keywords and buyer questions; accents ignored; typos tolerated; a city or country in the words is used. openNow/openAt and near filter as in search_businesses. Pages of up to 10: pass nextCursor as cursor.",
+        "Free-text search over names, descriptions, services, keywords and buyer questions; typos and accents tolerated; a city or country in the words is used. openNow/openAt and near as in search_businesses. Pages of 10: nextCursor as cursor.",
       inputSchema: toolInput(ZSearchKeywordInput),
       outputSchema: toolOutput(OUTPUT.schema),
       annotations: READ_ONLY,

@@ -10,7 +10,8 @@ export function registerSuggestCorrection(server: McpServer, client: DirectoryCl
     "suggest_correction",
     {
       title: "Report a wrong or closed fact",
-      description: "Proposes a correct value ({property, value}) or a closure ({operatingStatus}) with evidence. An admin reviews it; poll correctionId.",
+      description:
+        "Proposes a correct value ({property, value}) or a closure ({operatingStatus}) with evidence, for an admin to review; its status: directory://corrections/{correctionId}.",
       inputSchema: toolInput(ZSubmitCorrectionInput),
       outputSchema: toolOutput(ZSubmitCorrectionOutput),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -66,15 +66,14 @@ export function listingsOnce(procedureOutput: ListingsSchema): ToolView {
 type ProfileSchema = z.ZodObject<{ identity: z.ZodObject; claims: z.ZodArray<z.ZodObject>; links: z.ZodObject }>;
 
 /**
- * The profile on MCP. The tool takes only a slug, so `history` is always false, `asOf` null and no
- * claim superseded: those go, with what a claim's provenance says twice (its id and source record,
- * staleAfter beside `stale`), the row's own timestamps and the links beyond the profile page.
+ * The profile on MCP: every claim whole (its source record, staleAfter and stale, and with history
+ * its superseded ones), as REST answers it. What goes: the JSON-LD copy of the same facts (REST
+ * and /entity/{id} serve it), the row's own timestamps and the links beyond the profile page.
  */
 export function profileView(procedureOutput: ProfileSchema): ToolView {
-  const { identity, claims, links } = procedureOutput.shape;
-  const schema = (procedureOutput as z.ZodObject).omit(mask(["history", "asOf"])).extend({
+  const { identity, links } = procedureOutput.shape;
+  const schema = (procedureOutput as z.ZodObject).omit(mask(["structuredData"])).extend({
     identity: identity.omit(mask(["createdAt", "updatedAt"])),
-    claims: z.array(claims.element.omit(mask(["id", "recordId", "staleAfter", "supersededAt", "supersededBy"]))),
     links: links.pick(mask(["profileUrl"])),
   });
   return { schema, view: (result) => keepListed(schema, result) as Json };

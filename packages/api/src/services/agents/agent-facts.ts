@@ -28,7 +28,7 @@ export const MCP_PROTOCOL_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", 
 export const MCP_SERVER = {
   name: "business-directory",
   registryName: "example.directory/business-directory",
-  version: "1.7.0",
+  version: "1.8.0",
   protocolVersion: "2024-11-05",
   protocolVersions: MCP_PROTOCOL_VERSIONS,
 } as const;

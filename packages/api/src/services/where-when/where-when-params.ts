@@ -75,7 +75,7 @@ export const ZNearParam = z
   })
   .pipe(ZPoint)
   .meta({
-    description: 'Search around this point: "<lat>,<lng>" in decimal degrees',
+    description: '"<lat>,<lng>": search around that point',
     override: ({ jsonSchema }) => {
       delete jsonSchema.anyOf;
       Object.assign(jsonSchema, { type: "string", pattern: `^${DECIMAL},${DECIMAL}$`, example: "52.5200,13.4050" });
@@ -98,7 +98,7 @@ export const ZRadiusKmParam = z
   })
   .optional();
 
-const OPEN_AT_DESCRIPTION = "Only those open at this instant (ISO 8601, Z or offset), in local time";
+const OPEN_AT_DESCRIPTION = "Only those open at this ISO 8601 instant";
 const OPEN_AT_EXAMPLE = "2026-05-10T09:30:00+02:00";
 
 /** `openAt`: an ISO 8601 date-time with Z or an offset, past or future (isoInstant). */
@@ -118,7 +118,7 @@ export const ZOpenNowParam = z
   .union([z.boolean(), z.stringbool({ truthy: ["true"], falsy: ["false"] })])
   .pipe(z.boolean())
   .meta({
-    description: "true: only those open now, in local time",
+    description: "true: only those open now",
     override: ({ jsonSchema }) => {
       delete jsonSchema.anyOf;
       Object.assign(jsonSchema, { type: "string", enum: ["true", "false"], example: "true" });
