@@ -4,12 +4,13 @@ import compression from "compression";
 import cors from "cors";
 import type { Request, RequestHandler, Response } from "express";
 import type { CacheScope } from "@directory/api";
+import { bearerChallenge } from "./auth-challenges";
 import type { ProcedureCall, RouteClassifier, RouteInfo } from "./route-classifier";
 
 /**
  * The HTTP conventions every door shares, decided in one place from the request and the meta of
  * the procedure it reaches: compression, Cache-Control, CORS, ETag and 304, HEAD on REST routes,
- * and WWW-Authenticate on every 401.
+ * and WWW-Authenticate on every 401 (auth-challenges.ts says which).
  */
 
 export const PUBLIC_CACHE_CONTROL = "public, max-age=60";
@@ -18,8 +19,6 @@ export const NO_STORE = "no-store";
 
 /** Responses smaller than this are sent as they are: compressing them costs more than it saves. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
-
-export const WWW_AUTHENTICATE_REALM = 'Bearer realm="directory"';
 
 /** Paths outside the procedures that are never cached: health, metrics, the MCP and GraphQL doors. */
 const UNCACHED_PREFIXES = ["/api/mcp", "/api/graphql", "/healthz", "/metrics", "/trpc"];
@@ -251,53 +250,3 @@ function asLargeBodyBuffer(chunk: unknown, encoding: unknown): unknown {
   if (typeof chunk !== "string" || chunk.length < LARGE_BODY_CHARACTERS) return chunk;
   return Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
 }
-
-/** The challenge of a refused key: invalid_token when one was presented. */
-export function bearerChallenge(req: Request): string {
-  return req.headers.authorization !== undefined ? `${WWW_AUTHENTICATE_REALM}, error="invalid_token"` : WWW_AUTHENTICATE_REALM;
-}
-
-function graphqlUnauthorized(body: string): boolean {
-  if (!body.includes('"status":401')) return false;
-  try {
-    const parsed = JSON.parse(body) as { errors?: { extensions?: { status?: unknown } }[] };
-    return parsed.errors?.some((error) => error.extensions?.status === 401) === true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * GraphQL answers a refused call with 200 and an error whose extensions.status is 401 (GraphQL over
- * HTTP); the challenge still goes with it, so a client learns how to authenticate. The head is
- * held back until the body is known.
- */
-export const graphqlAuthChallenge: RequestHandler = (req, res, next) => {
-  const writeHead = res.writeHead;
-  const write = res.write;
-  const end = res.end;
-  let pendingHead: unknown[] | null = null;
-  const restore = () => {
-    res.writeHead = writeHead;
-    res.write = write;
-    res.end = end;
-    if (pendingHead) (writeHead as (...args: unknown[]) => unknown).apply(res, pendingHead);
-    pendingHead = null;
-  };
-  res.writeHead = function deferredWriteHead(this: Response, ...args: unknown[]) {
-    pendingHead = args;
-    return this;
-  } as typeof res.writeHead;
-  res.write = function flushingWrite(this: Response, ...args: unknown[]) {
-    restore();
-    return (write as (...writeArgs: unknown[]) => boolean).apply(this, args);
-  } as typeof res.write;
-  res.end = function challengingEnd(this: Response, ...args: unknown[]) {
-    const [chunk] = args;
-    const text = typeof chunk === "string" ? chunk : Buffer.isBuffer(chunk) ? chunk.toString("utf8") : "";
-    if (!res.headersSent && graphqlUnauthorized(text)) res.setHeader("WWW-Authenticate", bearerChallenge(req));
-    restore();
-    return (end as (...endArgs: unknown[]) => Response).apply(this, args);
-  } as typeof res.end;
-  next();
-};
