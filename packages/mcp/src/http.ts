@@ -125,7 +125,8 @@ export function mountMcp(app: Express, options: MountMcpOptions): void {
       if (!exchange) throw new Error("MCP: a server was asked for outside a request");
       return serverFor(exchange.req, exchange.res);
     },
-    { legacy: "reject", responseMode: "json" },
+    // Its default response mode answers JSON unless a tool streams first, which none does.
+    { legacy: "reject" },
   );
   const serveModern = toNodeHandler(modern);
 

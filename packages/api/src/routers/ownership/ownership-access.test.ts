@@ -129,7 +129,11 @@ describe("who may claim", () => {
   it("answers the usual lookup errors for an unknown or decommissioned listing, and refuses a malformed code", async () => {
     const someone = await person();
     const as = claimCaller(database, smtp, someone).ownership;
-    expect(await refusal(as.claimStatus({ slug: "no-such-listing" }))).toEqual({ code: "NOT_FOUND", message: 'No business found for slug "no-such-listing"' });
+    expect(await refusal(as.claimStatus({ slug: "no-such-listing" }))).toEqual({
+      code: "NOT_FOUND",
+      // The closest slugs by name may follow (issue 42's misses that point the way).
+      message: expect.stringContaining('No business found for slug "no-such-listing"') as string,
+    });
     expect((await refusal(as.startWebsiteClaim({ slug: "no-such-listing" }))).code).toBe("NOT_FOUND");
     const closed = await listing();
     await decommissionBusiness(database.db, { slug: closed.slug });
