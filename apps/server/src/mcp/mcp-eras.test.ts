@@ -1,9 +1,8 @@
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { MCP_PROTOCOL_VERSIONS, MCP_SERVER } from "@directory/api/schemas";
 import { startTestServer, type TestServer } from "../testing";
+import { stdioToDirectory } from "./stdio-fixtures";
 
 /*
  * One endpoint, every protocol revision served: a real client of each era lists the tools and runs
@@ -11,7 +10,6 @@ import { startTestServer, type TestServer } from "../testing";
  * `server/discover` and then sends each request on its own, statelessly.
  */
 
-const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const MODERN = "2026-07-28";
 
 let server: TestServer;
@@ -100,16 +98,7 @@ describe("MCP over HTTP, one client per protocol era", () => {
 
 describe("MCP over stdio, the 2026-07-28 era", () => {
   it("negotiates 2026-07-28 with an auto-negotiating client, lists the tools and calls a search", async () => {
-    const client = await connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["apps/mcp/bin/directory-mcp.mjs"],
-        cwd: REPO_ROOT,
-        env: { ...(process.env as Record<string, string>), DIRECTORY_URL: server.url },
-        stderr: "pipe",
-      }),
-      { versionNegotiation: { mode: "auto" } },
-    );
+    const client = await connect(stdioToDirectory(server.url), { versionNegotiation: { mode: "auto" } });
     expect(client.getProtocolEra()).toBe("modern");
     await listAndSearch(client);
   });

@@ -2,7 +2,6 @@ import { and, count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { SSEClientTransport } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Transport } from "@modelcontextprotocol/client";
 import type { InitializeResult } from "@modelcontextprotocol/client";
@@ -10,6 +9,7 @@ import { createApiKey } from "@directory/api";
 import { MCP_SERVER } from "@directory/api/schemas";
 import { businesses, leads, offers } from "@directory/db";
 import { type Api, type McpAnswer, startTestServer, type TestServer } from "../testing";
+import { stdioToDirectory } from "./stdio-fixtures";
 
 const TOOL_NAMES = [
   "compare_businesses",
@@ -27,7 +27,6 @@ const TOOL_NAMES = [
   "submit_lead",
   "suggest_correction",
 ];
-const REPO_ROOT = new URL("../../../../", import.meta.url).pathname;
 
 let server: TestServer;
 let client: Client;
@@ -275,15 +274,7 @@ describe("MCP over the legacy HTTP+SSE transport", () => {
 
 describe("MCP over stdio", () => {
   it("lists the 14 tools and calls one through the running server", async () => {
-    const stdio = await connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["apps/mcp/bin/directory-mcp.mjs"],
-        cwd: REPO_ROOT,
-        env: { ...(process.env as Record<string, string>), DIRECTORY_URL: server.url },
-        stderr: "pipe",
-      }),
-    );
+    const stdio = await connect(stdioToDirectory(server.url));
     const { tools } = await stdio.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
     const result = await structured<Api.TSearchCategoryOutput>(stdio, "search_businesses", { category: "dentist", city: "Mumbai", limit: 2 });
