@@ -1,13 +1,18 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
-import { MCP_PROTOCOL_VERSIONS, MCP_SERVER } from "@directory/api/schemas";
-import { startTestServer, type TestServer } from "../testing";
+import { createApiKey } from "@directory/api";
+import { MCP_PROTOCOL_VERSIONS, MCP_SERVER, type TEntityProfile } from "@directory/api/schemas";
+import { businesses } from "@directory/db";
+import { getJson, startTestServer, type TestServer } from "../testing";
 import { stdioToDirectory } from "./stdio-fixtures";
 
 /*
  * One endpoint, every protocol revision served: a real client of each era lists the tools and runs
  * a search. 2024-11-05 (the spec's) and 2025-11-25 open with `initialize`; 2026-07-28 opens with
- * `server/discover` and then sends each request on its own, statelessly.
+ * `server/discover` and then sends each request on its own, statelessly. And what REST tells an
+ * agent, MCP tells it too: a correction's status after suggest_correction, every claim's staleAfter
+ * and stale, and for a keyed caller the profile's history and asOf. One server for both.
  */
 
 const MODERN = "2026-07-28";
@@ -30,7 +35,10 @@ async function connect(transport: Transport, options: ConstructorParameters<type
   return client;
 }
 
-const overHttp = () => new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`));
+const overHttp = (headers: Record<string, string> = {}) => new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers } });
+
+/** A client that negotiates the newest revision, with the caller's headers (a key, an address). */
+const connectModern = (headers: Record<string, string> = {}) => connect(overHttp(headers), { versionNegotiation: { mode: "auto" } });
 
 /** Lists the tools and runs one search, as an agent's first two steps. */
 async function listAndSearch(client: Client) {
@@ -62,7 +70,7 @@ describe("MCP over HTTP, one client per protocol era", () => {
     expect(pinned.getNegotiatedProtocolVersion()).toBe(MODERN);
     expect(pinned.getServerVersion()).toMatchObject({ name: MCP_SERVER.name, version: MCP_SERVER.version });
     await listAndSearch(pinned);
-    const auto = await connect(overHttp(), { versionNegotiation: { mode: "auto" } });
+    const auto = await connectModern();
     expect(auto.getProtocolEra()).toBe("modern");
     await listAndSearch(auto);
   });
@@ -101,5 +109,62 @@ describe("MCP over stdio, the 2026-07-28 era", () => {
     const client = await connect(stdioToDirectory(server.url), { versionNegotiation: { mode: "auto" } });
     expect(client.getProtocolEra()).toBe("modern");
     await listAndSearch(client);
+  });
+});
+
+async function someSlug() {
+  const [row] = await server.database.db
+    .select({ slug: businesses.slug })
+    .from(businesses)
+    .where(and(eq(businesses.status, "active"), isNull(businesses.subscriptionExpiresAt)))
+    .orderBy(asc(businesses.slug))
+    .limit(1);
+  return row!.slug;
+}
+
+describe("MCP answers what REST answers", () => {
+  it("reads a suggested correction's status at directory://corrections/{id}, as GET /api/v2/corrections/{id}", async () => {
+    const mcp = await connectModern({ "x-forwarded-for": "198.51.100.77" });
+    const slug = await someSlug();
+    const suggested = await mcp.callTool({
+      name: "suggest_correction",
+      arguments: { slug, property: "phone", value: "+41 44 000 11 99", evidence: "their shop sign" },
+    });
+    expect(suggested.isError, JSON.stringify(suggested.content)).toBeFalsy();
+    const { correctionId } = suggested.structuredContent as { correctionId: string };
+    const read = await mcp.readResource({ uri: `directory://corrections/${correctionId}` });
+    const overMcp = JSON.parse((read.contents[0] as { text: string }).text) as { status: string };
+    const overRest = await getJson<{ status: string }>(server.url, `/api/v2/corrections/${correctionId}`);
+    expect(overMcp).toEqual(overRest.body);
+    expect(overMcp.status).toBe("pending");
+    const templates = await mcp.listResourceTemplates();
+    expect(templates.resourceTemplates.map((template) => template.uriTemplate)).toContain("directory://corrections/{id}");
+  });
+
+  it("gives every claim of a profile its staleAfter and stale", async () => {
+    const mcp = await connectModern();
+    const profile = (await mcp.callTool({ name: "get_business_profile", arguments: { slug: await someSlug() } })).structuredContent as TEntityProfile;
+    expect(profile.claims.length).toBeGreaterThan(0);
+    for (const claim of profile.claims) {
+      expect(claim).toHaveProperty("staleAfter");
+      expect(typeof claim.stale).toBe("boolean");
+    }
+  });
+
+  it("answers history and asOf to a keyed caller, and refuses them without a key as REST does", async () => {
+    const slug = await someSlug();
+    const { key } = await createApiKey(server.database.db, { kind: "developer", label: "mcp-parity" });
+    const keyed = await connectModern({ authorization: `Bearer ${key}` });
+    const withHistory = await keyed.callTool({ name: "get_business_profile", arguments: { slug, history: true } });
+    expect(withHistory.isError, JSON.stringify(withHistory.content)).toBeFalsy();
+    expect((withHistory.structuredContent as TEntityProfile).history).toBe(true);
+    const asOf = new Date().toISOString();
+    const then = await keyed.callTool({ name: "get_business_profile", arguments: { slug, asOf } });
+    expect(then.isError, JSON.stringify(then.content)).toBeFalsy();
+    expect((then.structuredContent as TEntityProfile).asOf).toBe(asOf);
+    const anonymous = await connectModern();
+    const refused = await anonymous.callTool({ name: "get_business_profile", arguments: { slug, asOf } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain("401");
   });
 });
