@@ -1,5 +1,5 @@
 import type { DeliverySettings, FeedExportLimits, OutboundPolicy, RateLimitSettings } from "@directory/api";
-import { databaseTimeoutsOf, parseEnvironment, type DatabaseTimeouts } from "@directory/db";
+import { databaseTimeoutsOf, parseEnvironment, transactionPoolerOf, type DatabaseTimeouts, type TransactionPooler } from "@directory/db";
 import { serverEnvironmentSchema, workerEnvironmentSchema, type ServerEnvironment, type WorkerEnvironment } from "./env";
 
 export { DEFAULT_CONNECTION_TIMEOUTS } from "./env";
@@ -12,6 +12,8 @@ export interface ServerConfig {
   publicBaseUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** DATABASE_POOLER=transaction: databaseUrl is a transaction pooler, and this the primary's direct URL (DATABASE_DIRECT_URL). */
+  databasePooler: TransactionPooler | undefined;
   /** PostgreSQL connect, statement and idle timeouts (DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_IDLE_TIMEOUT_MS). */
   databaseTimeouts: DatabaseTimeouts;
   /** DB_STARTUP_TIMEOUT_MS: how long a starting server waits for PostgreSQL to answer (services start together). */
@@ -80,6 +82,7 @@ function sharedSettings(env: WorkerEnvironment) {
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
+    databasePooler: transactionPoolerOf(env),
     databaseTimeouts: databaseTimeoutsOf(env),
     databaseStartupTimeoutMs: env.DB_STARTUP_TIMEOUT_MS,
     logLevel: env.LOG_LEVEL,
@@ -156,7 +159,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
 }
 
 /** What the webhook worker runs with: the server's settings it shares, from the worker's own variables. */
-export type WorkerConfig = Pick<ServerConfig, "publicBaseUrl" | "dataDir" | "databaseUrl" | "databaseTimeouts" | "databaseStartupTimeoutMs" | "logLevel"> & {
+export type WorkerConfig = Pick<
+  ServerConfig,
+  "publicBaseUrl" | "dataDir" | "databaseUrl" | "databasePooler" | "databaseTimeouts" | "databaseStartupTimeoutMs" | "logLevel"
+> & {
   webhooks: Omit<WebhookSettings, "workerInServer">;
 };
 

@@ -8,5 +8,6 @@ export { createMetrics } from "./metrics";
 export { answerClientErrorsWithJson } from "./request-hygiene";
 export { createLogger } from "./logger";
 export { startWebhookWorker } from "./webhooks/worker";
-export { listenHttp } from "./start";
+export { listenHttp, startServer } from "./start";
+export { readConfig } from "./config";
 export { createMailer, createStripeProvider } from "@directory/api";

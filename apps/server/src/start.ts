@@ -59,7 +59,8 @@ export async function listenHttp(app: RequestListener, where: { port: number; ho
 /**
  * Migrates, seeds an empty database and provisions the admin key, then returns the service's
  * connection. On PostgreSQL that work runs on its own connection without the statement timeout:
- * a migration's backfill of a large table outlasts what a request's query may take.
+ * a migration's backfill of a large table outlasts what a request's query may take. Behind a
+ * transaction pooler, that connection is the direct one (forChores).
  */
 async function openPreparedDatabase(config: ServerConfig, logger: Logger, startedAt: number): Promise<Database> {
   const prepare = async (chores: Database) => {
@@ -81,7 +82,7 @@ async function openPreparedDatabase(config: ServerConfig, logger: Logger, starte
     });
     return embedded;
   }
-  const chores = await createDatabase(forChores({ url: config.databaseUrl, timeouts: config.databaseTimeouts }));
+  const chores = await createDatabase(forChores({ url: config.databaseUrl, timeouts: config.databaseTimeouts, transactionPooler: config.databasePooler }));
   try {
     await waitForDatabase(chores, {
       timeoutMs: config.databaseStartupTimeoutMs,
@@ -93,7 +94,7 @@ async function openPreparedDatabase(config: ServerConfig, logger: Logger, starte
   } finally {
     await chores.close();
   }
-  return createDatabase({ url: config.databaseUrl, timeouts: config.databaseTimeouts });
+  return createDatabase({ url: config.databaseUrl, timeouts: config.databaseTimeouts, transactionPooler: config.databasePooler });
 }
 
 export async function startServer(config: ServerConfig): Promise<RunningServer> {

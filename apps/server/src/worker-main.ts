@@ -1,4 +1,4 @@
-import { createDatabase, EnvironmentError, migrate, postgresTarget, waitForDatabase } from "@directory/db";
+import { createDatabase, EnvironmentError, forChores, migrate, postgresTarget, waitForDatabase, type DatabaseOptions } from "@directory/db";
 import { readWorkerConfig, type WorkerConfig } from "./config";
 import { createLogger } from "./logger";
 import { loadWebhookSecretBox } from "./webhooks/secret-key";
@@ -18,9 +18,10 @@ try {
   process.exit(1);
 }
 const logger = createLogger(config.logLevel);
-const database = await createDatabase(
-  config.databaseUrl ? { url: config.databaseUrl, timeouts: config.databaseTimeouts } : { dataDir: `${config.dataDir}/pglite` },
-);
+const databaseOptions: DatabaseOptions = config.databaseUrl
+  ? { url: config.databaseUrl, timeouts: config.databaseTimeouts, transactionPooler: config.databasePooler }
+  : { dataDir: `${config.dataDir}/pglite` };
+const database = await createDatabase(databaseOptions);
 if (config.databaseUrl) {
   await waitForDatabase(database, {
     timeoutMs: config.databaseStartupTimeoutMs,
@@ -29,7 +30,18 @@ if (config.databaseUrl) {
     onRetry: (retry) => logger.warn(retry, "PostgreSQL not reachable yet; retrying"),
   });
 }
-await migrate(database);
+if (config.databasePooler) {
+  // Not through a transaction pooler: its connections carry the statement timeout its connect_query
+  // sets, which a migration's backfill outlasts. The primary directly, as the server migrates.
+  const chores = await createDatabase(forChores(databaseOptions));
+  try {
+    await migrate(chores);
+  } finally {
+    await chores.close();
+  }
+} else {
+  await migrate(database);
+}
 const worker = startWebhookWorker({
   database,
   publicBaseUrl: config.publicBaseUrl,

@@ -38,8 +38,57 @@ export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 2_000, s
 /** While PostgreSQL is unreachable, queries fail at once except one connection attempt per this interval. */
 const RECONNECT_INTERVAL_MS = 1_000;
 
+/**
+ * `url` leads to a connection pooler in transaction mode (PgBouncer's pool_mode = transaction),
+ * which lends a server connection for one transaction (or one statement outside any) and then to
+ * another client. What outlives a transaction on the server connection cannot go through it: named
+ * prepared statements, LISTEN, session settings. Those take the primary directly.
+ */
+export interface TransactionPooler {
+  /** The primary itself, bypassing the pooler: LISTEN, and the chores (migrations, seeds) through forChores. */
+  directUrl: string;
+}
+
 export type DatabaseOptions =
-  { url: string; maxConnections?: number; timeouts?: Partial<DatabaseTimeouts> } | { dataDir: string } | { memory: true; loadDataDir?: Blob };
+  | { url: string; maxConnections?: number; timeouts?: Partial<DatabaseTimeouts>; transactionPooler?: TransactionPooler }
+  | { dataDir: string }
+  | { memory: true; loadDataDir?: Blob };
+
+/** A postgres-js client with its liveness guard, which `end` closes too. */
+function openPostgresJs(url: string, options: { max: number; timeouts: DatabaseTimeouts; pooled: boolean }) {
+  const { timeouts, pooled } = options;
+  const liveness = createLivenessGuard({
+    connectTimeoutMs: timeouts.connectMs,
+    answerTimeoutMs: timeouts.statementMs > 0 ? timeouts.statementMs + 1_000 : 0,
+    retryIntervalMs: RECONNECT_INTERVAL_MS,
+  });
+  const client = postgres(url, {
+    max: options.max,
+    onnotice: () => {},
+    connect_timeout: timeouts.connectMs / 1_000,
+    idle_timeout: timeouts.idleMs / 1_000,
+    // A named statement lives on the server connection that prepared it, and through a transaction
+    // pooler the next transaction may run on another ("prepared statement does not exist"), or
+    // clash with a name another client prepared there. postgres-js's own option outranks each
+    // query's (executePrepared's and rowsAsSent's prepare: true): every statement is then unnamed.
+    prepare: !pooled,
+    // PgBouncer refuses a startup parameter it does not track (statement_timeout, and `options`
+    // too on 1.18): behind one, its connect_query sets the timeout (docs/operations.md).
+    connection: pooled ? {} : { statement_timeout: timeouts.statementMs },
+    // The liveness guard paces attempts while the server is down; postgres-js's own backoff
+    // (up to 20 s) would hold queries far longer than the timeouts above.
+    backoff: () => 0,
+    // Not in postgres-js's type definitions, but a documented option ("Custom socket").
+    socket: liveness.socket,
+  } as postgres.Options<Record<string, never>>);
+  return {
+    client,
+    end: async () => {
+      liveness.close();
+      await client.end({ timeout: 5 });
+    },
+  };
+}
 
 /**
  * pg_trgm: name search. Not cube + earthdistance (near-a-point search, migration 0019): PGlite
@@ -51,36 +100,26 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   if ("url" in options) {
     const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
-    const liveness = createLivenessGuard({
-      connectTimeoutMs: timeouts.connectMs,
-      answerTimeoutMs: timeouts.statementMs > 0 ? timeouts.statementMs + 1_000 : 0,
-      retryIntervalMs: RECONNECT_INTERVAL_MS,
-    });
-    const client = postgres(options.url, {
-      max: options.maxConnections ?? 10,
-      onnotice: () => {},
-      connect_timeout: timeouts.connectMs / 1_000,
-      idle_timeout: timeouts.idleMs / 1_000,
-      connection: { statement_timeout: timeouts.statementMs },
-      // The liveness guard paces attempts while the server is down; postgres-js's own backoff
-      // (up to 20 s) would hold queries far longer than the timeouts above.
-      backoff: () => 0,
-      // Not in postgres-js's type definitions, but a documented option ("Custom socket").
-      socket: liveness.socket,
-    } as postgres.Options<Record<string, never>>);
+    const pooler = options.transactionPooler;
+    const main = openPostgresJs(options.url, { max: options.maxConnections ?? 10, timeouts, pooled: pooler !== undefined });
+    // LISTEN through a transaction pooler subscribes a server connection the pooler then lends to
+    // others: no notification would reach us. postgres-js listens on a connection of its own,
+    // opened by the first listen: on the direct URL behind a pooler.
+    let listener: ReturnType<typeof openPostgresJs> | undefined;
     return {
-      db: drizzlePostgres(client, { schema }) as unknown as Db,
+      db: drizzlePostgres(main.client, { schema }) as unknown as Db,
       driver: "postgres",
       ping: async () => {
-        await client`select 1`;
+        await main.client`select 1`;
       },
       listen: async (channel, onNotify) => {
-        const { unlisten } = await client.listen(channel, onNotify);
+        listener ??= pooler ? openPostgresJs(pooler.directUrl, { max: 1, timeouts, pooled: false }) : main;
+        const { unlisten } = await listener.client.listen(channel, onNotify);
         return unlisten;
       },
       close: async () => {
-        liveness.close();
-        await client.end({ timeout: 5 });
+        if (listener && listener !== main) await listener.end();
+        await main.end();
       },
     };
   }
@@ -123,7 +162,11 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
 /**
  * For database chores (migrate, seed, ingest, benchmarks' set-up): the same options without the
  * statement timeout, which bounds a request's queries and would cut a million-row index build short.
+ * Behind a transaction pooler, on the direct URL: the pooler's connections carry the timeout its
+ * connect_query sets, which no startup parameter can lift.
  */
 export function forChores(options: DatabaseOptions): DatabaseOptions {
-  return "url" in options ? { ...options, timeouts: { ...options.timeouts, statementMs: 0 } } : options;
+  if (!("url" in options)) return options;
+  const { transactionPooler, ...direct } = options;
+  return { ...direct, url: transactionPooler?.directUrl ?? options.url, timeouts: { ...options.timeouts, statementMs: 0 } };
 }

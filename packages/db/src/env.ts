@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseOptions, type DatabaseTimeouts } from "./client";
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseOptions, type DatabaseTimeouts, type TransactionPooler } from "./client";
 
 /**
  * The pieces every process's environment schema is built from (the server's, the worker's, the
@@ -71,6 +71,19 @@ export function onOff(fallback: boolean) {
     });
 }
 
+/** One of `values`, with a default when unset or empty. */
+export function oneOf<const Value extends string>(values: readonly Value[], fallback: Value) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, context) => {
+      if (unsetOrEmpty(raw)) return fallback;
+      if ((values as readonly string[]).includes(raw)) return raw as Value;
+      context.addIssue({ code: "custom", message: `must be one of ${values.join(", ")}, got "${raw}"` });
+      return z.NEVER;
+    });
+}
+
 /** An absolute URL whose scheme is one of protocols (e.g. "http:"), with a default when unset or empty. */
 export function url(protocols: string[], fallback?: string) {
   return z
@@ -100,6 +113,15 @@ export const databaseEnvironment = {
   DB_CONNECT_TIMEOUT_MS: nonNegativeInteger(DEFAULT_DATABASE_TIMEOUTS.connectMs, " (milliseconds)"),
   DB_STATEMENT_TIMEOUT_MS: nonNegativeInteger(DEFAULT_DATABASE_TIMEOUTS.statementMs, " (milliseconds)"),
   DB_IDLE_TIMEOUT_MS: nonNegativeInteger(DEFAULT_DATABASE_TIMEOUTS.idleMs, " (milliseconds)"),
+  /**
+   * `transaction`: DATABASE_URL leads to a pooler in transaction mode (PgBouncer's pool_mode =
+   * transaction), and DATABASE_DIRECT_URL to the primary itself. Said outright rather than guessed
+   * from DATABASE_DIRECT_URL being set: a session-mode pooler needs a direct URL for nothing, and
+   * one setting that names the mode lets a start without the direct URL be refused, where LISTEN
+   * through the pooler would hear nothing without a word.
+   */
+  DATABASE_POOLER: oneOf(["none", "transaction"], "none"),
+  DATABASE_DIRECT_URL: url(["postgres:", "postgresql:"]),
 };
 
 export type DatabaseEnvironment = z.output<z.ZodObject<typeof databaseEnvironment>>;
@@ -109,8 +131,21 @@ export function databaseTimeoutsOf(env: DatabaseEnvironment): DatabaseTimeouts {
   return { connectMs: env.DB_CONNECT_TIMEOUT_MS, statementMs: env.DB_STATEMENT_TIMEOUT_MS, idleMs: env.DB_IDLE_TIMEOUT_MS };
 }
 
+/** The transaction pooler DATABASE_URL leads to, if any; an EnvironmentError when the set is incomplete. */
+export function transactionPoolerOf(env: DatabaseEnvironment): TransactionPooler | undefined {
+  if (env.DATABASE_POOLER === "none") {
+    if (env.DATABASE_DIRECT_URL) throw new EnvironmentError("bad environment: DATABASE_DIRECT_URL is read only with DATABASE_POOLER=transaction");
+    return undefined;
+  }
+  if (!env.DATABASE_URL || !env.DATABASE_DIRECT_URL) {
+    throw new EnvironmentError("bad environment: DATABASE_POOLER=transaction needs DATABASE_URL (the pooler) and DATABASE_DIRECT_URL (the primary)");
+  }
+  return { directUrl: env.DATABASE_DIRECT_URL };
+}
+
 /** The database a process opens, from its parsed environment. */
 export function databaseOptionsOf(env: DatabaseEnvironment): DatabaseOptions {
-  if (env.DATABASE_URL) return { url: env.DATABASE_URL, timeouts: databaseTimeoutsOf(env) };
+  const transactionPooler = transactionPoolerOf(env);
+  if (env.DATABASE_URL) return { url: env.DATABASE_URL, timeouts: databaseTimeoutsOf(env), ...(transactionPooler && { transactionPooler }) };
   return { dataDir: `${env.DATA_DIR}/pglite` };
 }

@@ -1,5 +1,14 @@
 export * from "./schema/index";
-export { createDatabase, forChores, DEFAULT_DATABASE_TIMEOUTS, type Database, type DatabaseOptions, type DatabaseTimeouts, type Db } from "./client";
+export {
+  createDatabase,
+  forChores,
+  DEFAULT_DATABASE_TIMEOUTS,
+  type Database,
+  type DatabaseOptions,
+  type DatabaseTimeouts,
+  type Db,
+  type TransactionPooler,
+} from "./client";
 export {
   databaseEnvironment,
   databaseOptionsOf,
@@ -10,6 +19,7 @@ export {
   optionalText,
   parseEnvironment,
   text,
+  transactionPoolerOf,
   url,
   type DatabaseEnvironment,
 } from "./env";

@@ -38,7 +38,7 @@ export function runsOnPostgres(db: Db): boolean {
 
 /**
  * The rows of a query, each its columns in select order. On PostgreSQL as the bytes PostgreSQL
- * sent (postgres-js raw rows, prepared): a document is then never decoded from UTF-8 into a string
+ * sent (postgres-js raw rows, prepared unless behind a transaction pooler: client.ts): a document is then never decoded from UTF-8 into a string
  * and encoded back for the socket, and it lives outside the JS heap, so memory stays flat. PGlite
  * answers text.
  */

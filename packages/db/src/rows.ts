@@ -27,7 +27,8 @@ interface PreparingDatabase {
  * unprepared, so PostgreSQL parses and plans it on each call (3 ms of a partner-feed page's 15);
  * prepared, postgres-js keeps one statement per query text on each connection (the text, not the
  * name, is its key, so queries whose shape varies stay correct) and PostgreSQL reuses its plan.
- * Only for queries with a small number of shapes, each of which plans well generically.
+ * Only for queries with a small number of shapes, each of which plans well generically. Behind a
+ * transaction pooler the client's `prepare: false` outranks this (client.ts): sent unnamed, planned each time.
  */
 export async function executePrepared<T>(db: Db, query: SQL): Promise<T[]> {
   return rowsOf<T>(await prepare(db, query).execute());
