@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { rowsOf } from "../rows";
+import { postgresClientOf } from "./copy-rows";
 
 /** The bulk-loaded tables: their keys, foreign keys and indexes are built after the load. */
 const BULK_TABLES = ["businesses", "business_search", "buyer_questions", "claims", "offers", "slug_history"];
@@ -9,6 +10,8 @@ const BULK_TABLES = ["businesses", "business_search", "buyer_questions", "claims
 export interface DeferredDdl {
   name: string;
   restore: string;
+  /** Keys first, then indexes, then the foreign keys that need both. */
+  step: "key" | "index" | "foreignKey";
 }
 
 function quoted(identifier: string): string {
@@ -53,6 +56,7 @@ export async function deferForBulkLoad(db: Db): Promise<DeferredDdl[]> {
   );
   const asDeferred = (constraint: (typeof constraints)[number]): DeferredDdl => ({
     name: constraint.name,
+    step: constraint.type === "f" ? "foreignKey" : "key",
     restore: `alter table "public".${quoted(constraint.tableName)} add constraint ${quoted(constraint.name)} ${constraint.definition}`,
   });
   const foreignKeys = constraints.filter((constraint) => constraint.type === "f");
@@ -62,19 +66,52 @@ export async function deferForBulkLoad(db: Db): Promise<DeferredDdl[]> {
     await db.execute(sql.raw(`alter table "public".${quoted(constraint.tableName)} drop constraint ${quoted(constraint.name)}`));
   }
   for (const index of indexes) await db.execute(sql.raw(`drop index "public".${quoted(index.name)}`));
-  return [...keys.map(asDeferred), ...indexes.map((index) => ({ name: index.name, restore: index.definition })), ...foreignKeys.map(asDeferred)];
+  return [
+    ...keys.map(asDeferred),
+    ...indexes.map((index): DeferredDdl => ({ name: index.name, restore: index.definition, step: "index" })),
+    ...foreignKeys.map(asDeferred),
+  ];
+}
+
+/**
+ * Memory for each index build on a PostgreSQL server (its default, 64 MB, sorts the claims' keys
+ * through disk in many runs).
+ */
+const INDEX_BUILD_MEMORY = "1GB";
+/** Index builds run at once on a PostgreSQL server: each is one sort on one core. */
+const PARALLEL_BUILDS = 2;
+
+async function restoreOne(db: Db, item: DeferredDdl): Promise<void> {
+  const server = postgresClientOf(db);
+  try {
+    if (server)
+      await server.begin(async (sql) => {
+        await sql`select set_config('maintenance_work_mem', ${INDEX_BUILD_MEMORY}, true)`;
+        await sql.unsafe(item.restore);
+      });
+    else await db.execute(sql.raw(item.restore));
+  } catch (error) {
+    throw new Error(`seed: restoring ${item.name} after the load failed; the database is incomplete, recreate it`, { cause: error });
+  }
 }
 
 /**
  * Puts back what deferForBulkLoad removed; the caller runs it even when the load failed. A
- * statement that fails (a duplicate key, a dangling reference) names what the load broke.
+ * statement that fails (a duplicate key, a dangling reference) names what the load broke. On a
+ * PostgreSQL server the indexes are built two at a time (CREATE INDEX takes a lock that lets
+ * another build of the same table run); keys and foreign keys lock their tables, one at a time.
  */
 export async function restoreAfterBulkLoad(db: Db, deferred: readonly DeferredDdl[]): Promise<void> {
-  for (const item of deferred) {
-    try {
-      await db.execute(sql.raw(item.restore));
-    } catch (error) {
-      throw new Error(`seed: restoring ${item.name} after the load failed; the database is incomplete, recreate it`, { cause: error });
-    }
-  }
+  const indexes = deferred.filter((item) => item.step === "index");
+  for (const item of deferred.filter((item) => item.step === "key")) await restoreOne(db, item);
+  const workers = postgresClientOf(db) ? PARALLEL_BUILDS : 1;
+  let next = 0;
+  const settled = await Promise.allSettled(
+    Array.from({ length: workers }, async () => {
+      while (next < indexes.length) await restoreOne(db, indexes[next++]!);
+    }),
+  );
+  const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+  if (failed) throw failed.reason;
+  for (const item of deferred.filter((item) => item.step === "foreignKey")) await restoreOne(db, item);
 }
