@@ -22,7 +22,7 @@ import {
   type RateLimitSettings,
   type WebhookConfig,
 } from "@directory/api";
-import type { Database } from "@directory/db";
+import type { Database, ReadReplicas } from "@directory/db";
 import { mountMcp } from "@directory/mcp";
 import { mountBillingDoor } from "./billing-door";
 import { classifyBodyError } from "./body-errors";
@@ -56,6 +56,8 @@ export interface AppDeps {
   webhookConfig?: WebhookConfig;
   /** GET /metrics answers only requests bearing this token (METRICS_TOKEN); without it there is no /metrics. */
   metricsToken?: string;
+  /** Streaming replicas serving the reads that may be a little behind (DATABASE_REPLICA_URLS); none by default. */
+  readReplicas?: ReadReplicas | null;
   /** This instance's metrics (shared with an in-process webhook worker); default: a fresh registry. */
   metrics?: ServerMetrics;
   /** Caps of the legacy MCP SSE transport (MCP_SSE_*); default DEFAULT_SSE_LIMITS. */
@@ -91,7 +93,7 @@ export const MAX_TRPC_BATCH_CALLS = 10;
 export function createApp(deps: AppDeps): Express {
   const { database, logger, publicBaseUrl } = deps;
   const bodyLimit = deps.bodyLimitBytes ?? 100_000;
-  const metrics = deps.metrics ?? createMetrics({ database });
+  const metrics = deps.metrics ?? createMetrics({ database, readReplicas: deps.readReplicas });
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
@@ -133,7 +135,8 @@ export function createApp(deps: AppDeps): Express {
   app.get("/healthz", async (req, res) => {
     try {
       await database.ping();
-      res.json({ status: "ok", database: "reachable" });
+      // Each replica as last polled: a lagging or down one is skipped, so the service stays healthy.
+      res.json({ status: "ok", database: "reachable", ...(deps.readReplicas && { replicas: deps.readReplicas.statuses() }) });
     } catch (error) {
       req.log.error({ err: error }, "health check: database unreachable");
       sendError(res, 503, { error: "Database unreachable", code: "UNAVAILABLE" });
@@ -145,6 +148,7 @@ export function createApp(deps: AppDeps): Express {
   const contextFor = (req: express.Request, res: express.Response) =>
     createContext({
       db: database.db,
+      readReplicas: deps.readReplicas ?? null,
       publicBaseUrl,
       authorizationHeader: req.headers.authorization,
       clientIp: req.ip ?? req.socket.remoteAddress ?? null,

@@ -16,6 +16,8 @@ export interface ServerConfig {
   databasePooler: TransactionPooler | undefined;
   /** PostgreSQL connect, statement and idle timeouts (DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_IDLE_TIMEOUT_MS). */
   databaseTimeouts: DatabaseTimeouts;
+  /** DATABASE_REPLICA_URLS and REPLICA_MAX_LAG_MS: streaming replicas serving the reads that may be a little behind. */
+  readReplicas: { urls: string[]; maxLagMs: number };
   /** DB_STARTUP_TIMEOUT_MS: how long a starting server waits for PostgreSQL to answer (services start together). */
   databaseStartupTimeoutMs: number;
   adminApiKey: string | undefined;
@@ -114,6 +116,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     port: parsed.PORT,
     host: parsed.HOST,
     adminApiKey: parsed.ADMIN_API_KEY,
+    readReplicas: { urls: parsed.DATABASE_REPLICA_URLS, maxLagMs: parsed.REPLICA_MAX_LAG_MS },
     demoSeed: parsed.DEMO_SEED,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     trustProxyHops: parsed.TRUST_PROXY,

@@ -20,6 +20,7 @@ const DOCUMENTED = {
   databaseUrl: undefined,
   databaseTimeouts: { connectMs: 2000, statementMs: 3000, idleMs: 60_000 },
   databaseStartupTimeoutMs: 30_000,
+  readReplicas: { urls: [], maxLagMs: 5000 },
   adminApiKey: undefined,
   demoSeed: true,
   logLevel: "info",
@@ -86,8 +87,11 @@ describe("the server's environment", () => {
       PUBLIC_BASE_URL: "https://directory.example/",
       WEBHOOK_ALLOW_LOOPBACK: "1",
       LOG_LEVEL: "debug",
+      DATABASE_REPLICA_URLS: "postgres://u:p@replica-1/directory, postgresql://u:p@replica-2/directory",
+      REPLICA_MAX_LAG_MS: "2000",
     });
     expect(config).toMatchObject({
+      readReplicas: { urls: ["postgres://u:p@replica-1/directory", "postgresql://u:p@replica-2/directory"], maxLagMs: 2000 },
       port: 8080,
       publicBaseUrl: "https://directory.example",
       databaseUrl: "postgres://u:p@db:5432/directory",
@@ -111,6 +115,11 @@ describe("the server's environment", () => {
     [{ LOG_LEVEL: "verbose" }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"/],
     [{ PUBLIC_BASE_URL: "directory.example" }, /PUBLIC_BASE_URL must be a URL starting http:\/\/ or https:\/\//],
     [{ DATABASE_URL: "mysql://secret@db/x" }, /^bad environment: DATABASE_URL must be a URL starting postgres:\/\/ or postgresql:\/\/$/],
+    [
+      { DATABASE_URL: "postgres://db/x", DATABASE_REPLICA_URLS: "postgres://r1/x,http://secret@r2/x" },
+      /^bad environment: DATABASE_REPLICA_URLS must be comma-separated URLs starting postgres:\/\/ or postgresql:\/\/ \(bad: entry 2\)$/,
+    ],
+    [{ DATABASE_REPLICA_URLS: "postgres://r1/x" }, /DATABASE_REPLICA_URLS needs DATABASE_URL: the embedded database has no replicas/],
     [{ WEBHOOK_RETRY_DELAYS_MS: "1,2,3" }, /WEBHOOK_RETRY_DELAYS_MS must be four comma-separated non-negative integers/],
     [{ WEBHOOK_ALLOW_LOOPBACK: "yes" }, /WEBHOOK_ALLOW_LOOPBACK must be true or false/],
     [{ WEBHOOK_ALLOW_LOOPBACK: "true", NODE_ENV: "production" }, /WEBHOOK_ALLOW_LOOPBACK is set while NODE_ENV=production/],

@@ -140,6 +140,9 @@ export const serverEnvironmentSchema = z.object(serverVariables).transform((env,
       message: `(${env.HTTP_HEADERS_TIMEOUT_MS}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${env.HTTP_REQUEST_TIMEOUT_MS})`,
     });
   }
+  if (env.DATABASE_REPLICA_URLS.length > 0 && !env.DATABASE_URL) {
+    context.addIssue({ code: "custom", path: ["DATABASE_REPLICA_URLS"], message: "needs DATABASE_URL: the embedded database has no replicas" });
+  }
   // Stripe is configured by all three variables or none: a partial set is a mistake to name, not a silent "off".
   const stripe = [env.STRIPE_SECRET_KEY, env.STRIPE_WEBHOOK_SECRET, env.STRIPE_PRICE_ID].filter(Boolean).length;
   if (stripe !== 0 && stripe !== 3) {

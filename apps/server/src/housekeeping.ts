@@ -1,4 +1,4 @@
-import { deleteExpiredRateLimitWindows } from "@directory/api";
+import { deleteExpiredRateLimitWindows, deleteOldWritePositions } from "@directory/api";
 import type { Db } from "@directory/db";
 import type { Logger } from "./logger";
 
@@ -7,7 +7,7 @@ export const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
  * Periodic clean-up while the server runs: closed rate-limit windows are deleted, so the counter
- * table holds only open windows. Safe on several instances at once (a delete is idempotent).
+ * table holds only open windows, and so are read-your-writes positions past keeping. Safe on several instances at once (a delete is idempotent).
  * Returns a function that stops it.
  */
 export function startHousekeeping(db: Db, logger: Logger, intervalMs = HOUSEKEEPING_INTERVAL_MS): () => void {
@@ -15,6 +15,8 @@ export function startHousekeeping(db: Db, logger: Logger, intervalMs = HOUSEKEEP
     try {
       const deleted = await deleteExpiredRateLimitWindows(db);
       if (deleted > 0) logger.info({ deleted }, "housekeeping: expired rate-limit windows deleted");
+      const positions = await deleteOldWritePositions(db);
+      if (positions > 0) logger.info({ deleted: positions }, "housekeeping: old read-your-writes positions deleted");
     } catch (error) {
       logger.warn({ err: error }, "housekeeping failed; will retry");
     }

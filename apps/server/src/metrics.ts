@@ -3,8 +3,9 @@ import type { Request, RequestHandler, Response } from "express";
 import { TRPCError } from "@trpc/server";
 import { bearerTokenFrom, toPublicError } from "@directory/api";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import type { Database } from "@directory/db";
+import type { Database, ReadReplicas } from "@directory/db";
 import { sendError } from "./errors";
+import { registerReplicaMetrics } from "./replica-metrics";
 import type { RouteClassifier } from "./route-classifier";
 
 /**
@@ -28,7 +29,7 @@ export interface ServerMetrics extends AppMetrics {
   observeRequests(classify: RouteClassifier): RequestHandler;
 }
 
-export function createMetrics(options: { database?: Database; defaultMetrics?: boolean } = {}): ServerMetrics {
+export function createMetrics(options: { database?: Database; readReplicas?: ReadReplicas | null; defaultMetrics?: boolean } = {}): ServerMetrics {
   const registry = new Registry();
   if (options.defaultMetrics !== false) collectDefaultMetricsLinted(registry);
 
@@ -107,6 +108,8 @@ export function createMetrics(options: { database?: Database; defaultMetrics?: b
       },
     });
   }
+
+  if (options.readReplicas) registerReplicaMetrics(registry, options.readReplicas);
 
   const rateLimited = (policy: string) => rateLimitRefusals.inc({ policy });
 

@@ -1,6 +1,6 @@
 import { createServer, type RequestListener, type Server } from "node:http";
 import { backfillFeedDocuments, createMailer, createStripeProvider, isDatabaseEmpty, seedDemoWorld } from "@directory/api";
-import { createDatabase, forChores, migrate, postgresTarget, waitForDatabase, type Database } from "@directory/db";
+import { createDatabase, forChores, migrate, openReadReplicas, postgresTarget, waitForDatabase, type Database } from "@directory/db";
 import { ensureAdminKey } from "./admin-key";
 import { createApp } from "./app";
 import { createMetrics } from "./metrics";
@@ -101,12 +101,14 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const logger = createLogger(config.logLevel);
   const startedAt = performance.now();
   const database = await openPreparedDatabase(config, logger, startedAt);
+  const readReplicas = await openReadReplicas(database, { ...config.readReplicas, timeouts: config.databaseTimeouts });
+  if (readReplicas) logger.info({ replicas: readReplicas.statuses() }, "read replicas serve the reads that may be a little behind");
 
   const webhookConfig = {
     secretBox: loadWebhookSecretBox({ dataDir: config.dataDir, secretKey: config.webhooks.secretKey, log: logger }),
     outbound: config.webhooks.outbound,
   };
-  const metrics = createMetrics({ database });
+  const metrics = createMetrics({ database, readReplicas });
   const mailer = createMailer({
     smtpUrl: config.mail.smtpUrl,
     from: config.mail.from,
@@ -120,6 +122,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     paymentProvider,
     siteOutbound: config.siteOutbound,
     database,
+    readReplicas,
     metrics,
     metricsToken: config.metricsToken,
     publicBaseUrl: config.publicBaseUrl,
@@ -165,6 +168,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         server.closeIdleConnections();
       });
       mailer.close();
+      await readReplicas?.close();
       await database.close();
       logger.info("directory service stopped");
     })());

@@ -13,7 +13,7 @@ import {
   type RateLimitSettings,
   type WebhookConfig,
 } from "@directory/api";
-import { createDatabase } from "@directory/db";
+import { createDatabase, type ReadReplicas } from "@directory/db";
 import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from "@directory/api/testing";
 import * as sourceModules from "./server-modules";
 import type { McpSseLimits } from "./config";
@@ -58,6 +58,8 @@ export interface TestServerOptions extends TestDatabaseOptions {
   trustProxyHops?: number;
   /** Where log lines go (default: none unless TEST_LOG_LEVEL is set), for tests that read the log. */
   logDestination?: DestinationStream;
+  /** Streaming replicas of the database serving the reads that may be a little behind (the test closes them). */
+  readReplicas?: ReadReplicas;
   /** Serve an existing database instead of creating one (several instances on one database). */
   database?: TestDatabase;
   /** false: create no admin key (adminKey is then ""), for a database that is down or has no tables. */
@@ -91,7 +93,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const logger = options.logDestination ? createLogger("info", options.logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
   let url = "";
   const webhookConfig: WebhookConfig = { secretBox: createSecretBox(options.webhookSecretKey ?? randomBytes(32)), outbound: { allowLoopback: true } };
-  const metrics = createMetrics({ database, defaultMetrics: false });
+  const metrics = createMetrics({ database, readReplicas: options.readReplicas, defaultMetrics: false });
   // Listening first, so the server can know its own address when it is its public base URL.
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -110,6 +112,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     metrics,
     metricsToken: options.metricsToken,
     database,
+    readReplicas: options.readReplicas,
     publicBaseUrl,
     logger,
     bodyLimitBytes: options.bodyLimitBytes,

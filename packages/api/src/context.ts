@@ -1,4 +1,4 @@
-import type { Db } from "@directory/db";
+import type { Db, ReadReplicas } from "@directory/db";
 import type { AuthenticatedKey } from "./services/access/api-keys";
 import { FeedExportSlots } from "./services/feed/export-slots";
 import type { PaymentProvider } from "./services/billing/payment-provider.types";
@@ -9,7 +9,10 @@ import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/access/r
 
 /** What every procedure may rely on; built once per request by the server (or a test). */
 export interface Context {
+  /** The primary: every write, every limit, and every read that must see a write. */
   db: Db;
+  /** Streaming replicas for reads that may be a little behind (procedures/read-routing.ts); null without DATABASE_REPLICA_URLS. */
+  readReplicas: ReadReplicas | null;
   /** Full origin used to build public URLs, e.g. "https://directory.example". No trailing slash. */
   publicBaseUrl: string;
   /** The raw bearer token, if the request presented one; checked by the procedure builders. */
@@ -60,6 +63,7 @@ export interface ContextLogger {
 
 export interface CreateContextOptions {
   db: Db;
+  readReplicas?: ReadReplicas | null;
   publicBaseUrl: string;
   authorizationHeader?: string | undefined;
   cookieHeader?: string | undefined;
@@ -95,6 +99,7 @@ export function bearerTokenFrom(header: string | undefined): string | null {
 export function createContext(options: CreateContextOptions): Context {
   return {
     db: options.db,
+    readReplicas: options.readReplicas ?? null,
     publicBaseUrl: options.publicBaseUrl.replace(/\/+$/, ""),
     bearerToken: bearerTokenFrom(options.authorizationHeader),
     cookieHeader: options.cookieHeader || null,

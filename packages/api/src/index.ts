@@ -24,6 +24,7 @@ export { toListing } from "./services/search/listing";
 /** The per-address bucket (IPv6: its /64) every per-client cap counts by. */
 export { clientBucketOf } from "./services/access/client-ip";
 export { DEFAULT_RATE_LIMITS, deleteExpiredRateLimitWindows, type RateLimitSettings } from "./services/access/rate-limits";
+export { deleteOldWritePositions } from "./services/access/write-positions";
 export { pruneFeedChanges, sweepExpiredSubscriptions } from "./services/feed/changes";
 export { backfillFeedDocuments, recordFeedChanges, type RemoveReason } from "./services/feed/feed-documents";
 /** An owner's edit as PATCH /api/v2/my/listing writes it: the bench's write cost of the partner feed goes through it. */

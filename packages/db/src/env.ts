@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseOptions, type DatabaseTimeouts, type TransactionPooler } from "./client";
+import { DEFAULT_READ_REPLICA_SETTINGS } from "./replicas/read-replicas";
 
 /**
  * The pieces every process's environment schema is built from (the server's, the worker's, the
@@ -71,6 +72,12 @@ export function onOff(fallback: boolean) {
     });
 }
 
+function isUrlWithScheme(raw: string, protocols: string[]): boolean {
+  return URL.canParse(raw) && protocols.includes(new URL(raw).protocol);
+}
+
+const schemesOf = (protocols: string[]) => protocols.map((protocol) => `${protocol}//`).join(" or ");
+
 /** One of `values`, with a default when unset or empty. */
 export function oneOf<const Value extends string>(values: readonly Value[], fallback: Value) {
   return z
@@ -91,16 +98,29 @@ export function url(protocols: string[], fallback?: string) {
     .optional()
     .transform((raw, context) => {
       if (unsetOrEmpty(raw)) return fallback;
-      let parsed: URL | undefined;
-      try {
-        parsed = new URL(raw);
-      } catch {
-        parsed = undefined;
-      }
-      if (parsed && protocols.includes(parsed.protocol)) return raw;
-      const schemes = protocols.map((protocol) => `${protocol}//`).join(" or ");
+      if (isUrlWithScheme(raw, protocols)) return raw;
       // A database URL carries its password: name the variable, never echo the value.
-      context.addIssue({ code: "custom", message: `must be a URL starting ${schemes}` });
+      context.addIssue({ code: "custom", message: `must be a URL starting ${schemesOf(protocols)}` });
+      return z.NEVER;
+    });
+}
+
+/** Comma-separated absolute URLs whose scheme is one of protocols; unset or empty: none. */
+export function urlList(protocols: string[]) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, context) => {
+      if (unsetOrEmpty(raw)) return [];
+      const urls = raw
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean);
+      const bad = urls.filter((candidate) => !isUrlWithScheme(candidate, protocols));
+      if (bad.length === 0) return urls;
+      // Each URL carries its password: say which one by its place in the list, never echo it.
+      const places = bad.map((candidate) => urls.indexOf(candidate) + 1).join(", ");
+      context.addIssue({ code: "custom", message: `must be comma-separated URLs starting ${schemesOf(protocols)} (bad: entry ${places})` });
       return z.NEVER;
     });
 }
@@ -122,6 +142,10 @@ export const databaseEnvironment = {
    */
   DATABASE_POOLER: oneOf(["none", "transaction"], "none"),
   DATABASE_DIRECT_URL: url(["postgres:", "postgresql:"]),
+  /** Streaming replicas of DATABASE_URL that serve reads which may be a little behind (docs/operations.md). */
+  DATABASE_REPLICA_URLS: urlList(["postgres:", "postgresql:"]),
+  /** A replica further behind than this is skipped until it catches up. */
+  REPLICA_MAX_LAG_MS: nonNegativeInteger(DEFAULT_READ_REPLICA_SETTINGS.maxLagMs, " (milliseconds)"),
 };
 
 export type DatabaseEnvironment = z.output<z.ZodObject<typeof databaseEnvironment>>;

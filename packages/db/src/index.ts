@@ -38,3 +38,6 @@ export {
   type ListingFreshness,
 } from "./claim-freshness";
 export { copyColumnOut, CopyBinaryFields, rowsAsSent, runsOnPostgres, sentText, type SentValue } from "./raw-reads";
+export { ReadReplicas, DEFAULT_READ_REPLICA_SETTINGS, type ReadReplicaSettings, type ReplicaState, type ReplicaStatus } from "./replicas/read-replicas";
+export { openReadReplicas, type ReadReplicaOptions } from "./replicas/open-read-replicas";
+export { parseWalPosition, type WalPosition } from "./replicas/wal-position";

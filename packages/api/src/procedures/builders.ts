@@ -20,6 +20,7 @@ import {
 import { ZAgencySlug, ZRequestSignInInput, ZSubmitCorrectionInput, ZSubmitLeadInput } from "./submission-inputs";
 import { managedBusiness } from "./managed-business";
 import { assertOwnOrigin, signedInSession } from "./session-access";
+import { recordCallerWrites } from "./read-routing";
 import { t } from "./trpc-instance";
 
 /** Turns domain errors thrown by services into tRPC errors that keep their HTTP status. */
@@ -60,7 +61,7 @@ function authenticate(refusalDetails: ErrorDetails = {}) {
 }
 
 /** Every procedure starts here: domain errors mapped, input gated, key checked, quota counted. */
-const baseProcedure = t.procedure.use(domainErrors).use(inputGate).use(authenticate()).use(keyedQuota);
+const baseProcedure = t.procedure.use(domainErrors).use(inputGate).use(authenticate()).use(recordCallerWrites).use(keyedQuota);
 
 /** Guarantee: anonymous callers allowed, at most `openPerMinute` calls a minute per address. */
 export const openProcedure = baseProcedure.meta({ access: "open", cache: "public" }).use(anonymousMinuteLimit);
@@ -161,6 +162,7 @@ export const sessionProcedure = t.procedure
   .meta({ access: "session", cache: "private" })
   .use(domainErrors)
   .use(inputGate)
+  .use(recordCallerWrites)
   .use(anonymousMinuteLimit)
   .use(requireSession);
 

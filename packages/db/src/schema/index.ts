@@ -25,3 +25,4 @@ export * from "./osm-source-states";
 export * from "./corrections";
 export * from "./feed-changes";
 export * from "./service-secrets";
+export * from "./caller-write-positions";

@@ -1,3 +1,4 @@
+import { replicaReads } from "../../procedures/read-routing";
 import { listBuyerQuestions } from "../../services/entities/business-extras";
 import { anonymousDailyProcedure } from "../../procedures/builders";
 import { ZBySlugInput } from "./entities.types";
@@ -5,7 +6,8 @@ import { getBuyerQuestionsMeta, ZBuyerQuestionsOutput } from "./get-buyer-questi
 
 /** Owner-submitted questions plus the category's templates (get_buyer_questions). */
 export const getBuyerQuestions = anonymousDailyProcedure
+  .use(replicaReads)
   .meta(getBuyerQuestionsMeta)
   .input(ZBySlugInput)
   .output(ZBuyerQuestionsOutput)
-  .query(({ ctx, input }) => listBuyerQuestions(ctx.db, input));
+  .query(({ ctx, input }) => listBuyerQuestions(ctx.readDb, input));

@@ -1,3 +1,4 @@
+import { replicaReads } from "../../procedures/read-routing";
 import { listOffers } from "../../services/entities/business-extras";
 import { anonymousDailyProcedure } from "../../procedures/builders";
 import { ZBySlugInput } from "./entities.types";
@@ -5,7 +6,8 @@ import { getOffersMeta, ZOffersOutput } from "./get-offers.types";
 
 /** Published products and services with prices (get_offers). */
 export const getOffers = anonymousDailyProcedure
+  .use(replicaReads)
   .meta(getOffersMeta)
   .input(ZBySlugInput)
   .output(ZOffersOutput)
-  .query(({ ctx, input }) => listOffers(ctx.db, input));
+  .query(({ ctx, input }) => listOffers(ctx.readDb, input));

@@ -1,3 +1,4 @@
+import { replicaReads } from "../../procedures/read-routing";
 import { openFeedExport } from "../../services/feed/export";
 import { EXPORT_RETRY_AFTER_SECONDS } from "../../services/feed/export-slots";
 import { DomainError } from "../../errors";
@@ -10,12 +11,13 @@ import { exportPartnerFeedMeta, ZExportPartnerFeedInput, ZExportPartnerFeedOutpu
  * in root.ts): no tRPC door charges, streams or holds a slot for it.
  */
 export const exportPartnerFeed = partnerProcedure
+  .use(replicaReads)
   .meta(exportPartnerFeedMeta)
   .input(ZExportPartnerFeedInput)
   .output(ZExportPartnerFeedOutput)
   .query(({ ctx }) => {
     try {
-      return openFeedExport(ctx.db, { partnerId: ctx.apiKey.id, baseUrl: ctx.publicBaseUrl, slots: ctx.feedExports });
+      return openFeedExport(ctx.readDb, { partnerId: ctx.apiKey.id, baseUrl: ctx.publicBaseUrl, slots: ctx.feedExports });
     } catch (error) {
       if (error instanceof DomainError && error.code === "RATE_LIMITED") ctx.setHeader("Retry-After", String(EXPORT_RETRY_AFTER_SECONDS));
       throw error;

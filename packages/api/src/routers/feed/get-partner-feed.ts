@@ -1,3 +1,4 @@
+import { replicaReads } from "../../procedures/read-routing";
 import { partnerFeedPageText } from "../../services/feed/partner-feed";
 import { partnerProcedure } from "../../procedures/builders";
 import { answerJsonText, jsonTextOutput } from "../../procedures/json-text-output";
@@ -5,7 +6,8 @@ import { getPartnerFeedMeta, ZGetPartnerFeedInput, ZGetPartnerFeedOutput } from 
 
 /** GET /api/v2/partner-feed: verified locations as schema.org JSON-LD, paged (partner key); its page is JSON text (procedures/json-text-output.ts). */
 export const getPartnerFeed = partnerProcedure
+  .use(replicaReads)
   .meta(getPartnerFeedMeta)
   .input(ZGetPartnerFeedInput)
   .output(jsonTextOutput(ZGetPartnerFeedOutput))
-  .query(async ({ ctx, input }) => answerJsonText(ctx, await partnerFeedPageText(ctx.db, { ...input, baseUrl: ctx.publicBaseUrl })));
+  .query(async ({ ctx, input }) => answerJsonText(ctx, await partnerFeedPageText(ctx.readDb, { ...input, baseUrl: ctx.publicBaseUrl }, ctx.db)));

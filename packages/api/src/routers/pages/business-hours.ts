@@ -1,3 +1,4 @@
+import { replicaReads } from "../../procedures/read-routing";
 import { requireServableBySlug } from "../../services/entities/business-lookup";
 import { openingState, todaysHours, todaysHoursLine } from "../../services/where-when/opening-hours-time";
 import { DAY_NAMES, dayRanges, rangeText } from "../../services/where-when/week-hours";
@@ -18,10 +19,11 @@ function dayText(ranges: readonly [number, number][]): string {
  * listings agree). The page reads this after the profile, as part of the same page view.
  */
 export const businessHours = anonymousDailyProcedure
+  .use(replicaReads)
   .input(ZBusinessHoursInput)
   .output(ZBusinessHoursOutput)
   .query(async ({ ctx, input }): Promise<TBusinessHoursOutput> => {
-    const business = await requireServableBySlug(ctx.db, input.slug);
+    const business = await requireServableBySlug(ctx.readDb, input.slug);
     const at = input.at ? new Date(input.at) : new Date();
     const hours = business.openingHours;
     const week = hours.length ? dayRanges(hours).map((ranges, index) => ({ day: DAY_NAMES[index]!, hours: dayText(ranges) })) : [];

@@ -1,3 +1,4 @@
+import { replicaReads } from "../../procedures/read-routing";
 import { lookupBusinesses as lookup } from "../../services/search/lookup";
 import { anonymousDailyProcedure } from "../../procedures/builders";
 import { noteLegacyFields } from "./legacy-fields";
@@ -5,8 +6,9 @@ import { lookupBusinessesMeta, ZLookupBusinessesInput, ZLookupBusinessesOutput }
 
 /** GET /api/v2/businesses: one category in one city, resolved and paged. */
 export const lookupBusinesses = anonymousDailyProcedure
+  .use(replicaReads)
   .meta(lookupBusinessesMeta)
   .input(ZLookupBusinessesInput)
   .output(ZLookupBusinessesOutput)
   .use(noteLegacyFields("lookupBusinesses"))
-  .query(({ ctx, input }) => lookup(ctx.db, { ...input, baseUrl: ctx.publicBaseUrl }));
+  .query(({ ctx, input }) => lookup(ctx.readDb, { ...input, baseUrl: ctx.publicBaseUrl }));

@@ -22,6 +22,15 @@ const SESSION_RENEWAL_SECONDS = 24 * 60 * 60;
 /** The link in the mail is PUBLIC_BASE_URL + this + /magic-link/verify; pages serve it (GET /sign-in/magic-link/verify). */
 export const SIGN_IN_BASE_PATH = "/sign-in";
 
+/** The session cookie is `<prefix>.session_token`, `__Secure-` before it on https (the library's naming). */
+const COOKIE_PREFIX = "directory";
+const SESSION_COOKIE = new RegExp(`(?:^|;\\s*)(?:__Secure-)?${COOKIE_PREFIX}\\.session_token=([^;]+)`);
+
+/** The session cookie's value in a Cookie header, or null: the same person whatever else the header carries. */
+export function sessionCookieValue(cookieHeader: string | null): string | null {
+  return cookieHeader ? (SESSION_COOKIE.exec(cookieHeader)?.[1] ?? null) : null;
+}
+
 /** Where the plugin hands over the link it made: the caller sends the mail itself, with its own mailer. */
 const linkBeingMade = new AsyncLocalStorage<{ url?: string }>();
 
@@ -41,7 +50,7 @@ function createAccountAuth(db: Db, publicBaseUrl: string, secret: string) {
     advanced: {
       database: { generateId: "uuid" },
       useSecureCookies: publicBaseUrl.startsWith("https:"),
-      cookiePrefix: "directory",
+      cookiePrefix: COOKIE_PREFIX,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/" },
     },
     session: { expiresIn: SESSION_SECONDS, updateAge: SESSION_RENEWAL_SECONDS },

@@ -64,10 +64,15 @@ export interface FeedChangesPage {
  * them; no document is parsed or stringified. A page with a next one carries its query
  * (nextQuery), which the REST door names in a Link header: a partner asks for the next page while
  * it parses this one.
+ *
+ * `db` may be a read replica: it replays commits in commit order, so what it sees of the feed is
+ * a prefix of the primary's and a page from it never skips a change.
  */
-export async function feedChangesText(db: Db, params: FeedChangesParams): Promise<JsonText<FeedChangesPage>> {
+export async function feedChangesText(db: Db, params: FeedChangesParams, primary: Db = db): Promise<JsonText<FeedChangesPage>> {
   const { after } = params;
   const position = await feedPosition(db);
+  // A read replica behind the server that gave this position: the primary has it.
+  if (after > position.last && db !== primary) return feedChangesText(primary, params);
   if (after > position.last) {
     throw new DomainError(
       "INVALID_INPUT",

@@ -89,11 +89,12 @@ export interface PartnerFeedPage {
  * The page is its JSON text: the stored documents (given their base URL: servedPieces) joined
  * into the body, none parsed or stringified (see feed-documents.ts for why they are ready).
  * A page with a next one carries its query (nextQuery), which the REST door names in a Link
- * header: a partner asks for the next page while it parses this one.
+ * header: a partner asks for the next page while it parses this one. `db` may be a read replica.
  */
-export async function partnerFeedPageText(db: Db, params: PartnerFeedPageParams): Promise<JsonText<PartnerFeedPage>> {
+export async function partnerFeedPageText(db: Db, params: PartnerFeedPageParams, primary: Db = db): Promise<JsonText<PartnerFeedPage>> {
   const fingerprint = filtersFingerprint(params);
-  const cursorKey = await feedCursorKey(db);
+  // From the primary: the first page ever served makes the key, which a read replica cannot.
+  const cursorKey = await feedCursorKey(primary);
   const cursor = params.cursor ? decodeFeedCursor(params.cursor, fingerprint, cursorKey) : null;
   if (cursor && params.offset !== 0) throw new DomainError("INVALID_INPUT", "Invalid parameter offset: use either offset or cursor, not both");
   const conditions = await feedConditions(db, params);
