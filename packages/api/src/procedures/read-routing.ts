@@ -12,9 +12,10 @@ import { t } from "./trpc-instance";
  * Gives the procedure ctx.readDb: a healthy replica that has replayed the caller's own last write,
  * taken in turn; the primary when none is configured or usable.
  */
-export const replicaReads = t.middleware(async ({ ctx, next }) => {
+export const replicaReads = t.middleware(async ({ ctx, type, next }) => {
   const replicas = ctx.readReplicas;
-  if (!replicas) return next({ ctx: { readDb: ctx.db } });
+  // A replica refuses writes: a mutation built with this by mistake still reads on the primary.
+  if (!replicas || type !== "query") return next({ ctx: { readDb: ctx.db } });
   const callerId = writeCallerId(ctx);
   const mustInclude = callerId ? await writePositionOf(ctx.db, callerId) : null;
   return next({ ctx: { readDb: replicas.pick(mustInclude) ?? ctx.db } });
