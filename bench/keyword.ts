@@ -15,11 +15,15 @@ const KEYWORD_QUERIES = [
   { query: "family law", city: "Istanbul" },
 ];
 
+/** The queries as tRPC GET paths, 10 listings each. */
+export const keywordPaths = () =>
+  KEYWORD_QUERIES.map((input) => `/trpc/search.searchKeyword?input=${encodeURIComponent(JSON.stringify({ json: { ...input, limit: 10 } }))}`);
+
 export async function benchKeyword(note: (line: string) => void): Promise<void> {
   const port = 3970;
   const app = await startServer(port);
   try {
-    const paths = KEYWORD_QUERIES.map((input) => `/trpc/search.searchKeyword?input=${encodeURIComponent(JSON.stringify({ json: { ...input, limit: 10 } }))}`);
+    const paths = keywordPaths();
     await runLoad(`http://127.0.0.1:${port}`, paths, { connections: 4, seconds: 3 });
     const result = await runLoad(`http://127.0.0.1:${port}`, paths, { connections: 4, seconds });
     note("");

@@ -23,13 +23,18 @@ function quantile(sorted: number[], q: number): number {
  * Percentiles come from every response's own time (autocannon's summary has no p95); a 15 s run
  * keeps at most a few hundred thousand numbers.
  */
-export async function runLoad(baseUrl: string, paths: string[], options: { connections: number; seconds: number }): Promise<LoadResult> {
+export async function runLoad(
+  baseUrl: string,
+  paths: string[],
+  options: { connections: number; seconds: number; headers?: Record<string, string> },
+): Promise<LoadResult> {
   let next = 0;
   const latencies: number[] = [];
   const instance = autocannon({
     url: baseUrl,
     connections: options.connections,
     duration: options.seconds,
+    headers: options.headers,
     requests: [
       {
         setupRequest: (request) => {

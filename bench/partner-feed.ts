@@ -141,7 +141,7 @@ async function catchUp(
 }
 
 /** 100,000 upserts recorded through recordFeedChanges (as the write path records them), 1,000 businesses per transaction. */
-async function writeChanges(databaseUrl: string, count: number): Promise<{ start: number; perSecond: number }> {
+export async function writeChanges(databaseUrl: string, count: number): Promise<{ start: number; perSecond: number }> {
   const database = await createDatabase(forChores({ url: databaseUrl }));
   try {
     const [position] = rowsOf<{ last: string }>(await database.db.execute(sql`select last from feed_position where id = 1`));

@@ -5,6 +5,7 @@
  *   BENCH_SECONDS       seconds per load run (default 15); BENCH_CONNECTIONS (default 10)
  *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, feed, webhooks, import, osm, tokens, wherewhen, partnerfeed); default all
  *   BENCH_OSM_BUSINESSES businesses in the tiled OSM extract of the osm part (default 1,000,000)
+ *   BENCH_ONLY=growth   the hot paths at 1M and 5M businesses in worlds of their own (growth.ts); only when named, never in a run of all parts
  *   BENCH_SERVER_FLAGS  node flags for the measured server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (NODE_OPTIONS refuses --cpu-prof)
  */
 import { execFileSync } from "node:child_process";
@@ -14,6 +15,7 @@ import { createDatabase } from "@directory/db";
 import { createApiKey } from "@directory/api";
 import { copyFeedRate, timeOffsetPage, walkFeed } from "./feed";
 import { benchFirstStart } from "./first-start";
+import { benchGrowth } from "./growth";
 import { benchGraph } from "./graph";
 import { benchImport } from "./import";
 import { benchOsmImport } from "./osm-import";
@@ -98,7 +100,8 @@ if (only) note(`> Partial run: BENCH_ONLY=${only.join(",")}`);
 
 // First start goes first: after a million-row seed, PostgreSQL's autovacuum would compete for the CPU.
 if (runs("start")) await benchFirstStart(note);
-const paths = await prepareWorld(note);
+// The growth part builds worlds of its own: run alone, it needs no bench world.
+const paths = only?.every((part) => part === "growth") ? { mix: [], heavy: [] } : await prepareWorld(note);
 if (runs("search")) await benchSearch(paths, note);
 if (runs("keyword")) await benchKeyword(note);
 if (runs("graph")) await benchGraph(databaseUrl, note);
@@ -114,6 +117,7 @@ if (runs("wherewhen"))
     startServer,
   });
 if (runs("partnerfeed")) await benchPartnerFeedPart();
+if (only?.includes("growth")) await benchGrowth(note);
 mkdirSync(join(root, "bench/results"), { recursive: true });
 writeFileSync(join(root, "bench/results/latest.md"), `${report.join("\n")}\n`);
 console.log("\nwritten to bench/results/latest.md");

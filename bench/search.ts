@@ -22,12 +22,22 @@ async function filledPaths(baseUrl: string, paths: string[]): Promise<string[]> 
   return filled;
 }
 
+/** The bare limit server (bare-server.ts) on this port and database, once it answers `probePath`. */
+export function startLimitServer(port: number, url: string, probePath: string): ReturnType<typeof startAndWait> {
+  return startAndWait(node, withTsx("bench/bare-server.ts"), { DATABASE_URL: url, PORT: String(port) }, `http://127.0.0.1:${port}${probePath}`, 60_000);
+}
+
 /** The service and the bare limit server side by side on one set of paths, warmed alike. */
-async function searchRows(note: (line: string) => void, title: string, service: string, bare: string, paths: string[]): Promise<void> {
+export async function loadBesideLimit(service: string, bare: string, paths: string[]): Promise<{ ours: LoadResult; limit: LoadResult }> {
   await runLoad(service, paths, { connections, seconds: 3 });
   await runLoad(bare, paths, { connections, seconds: 3 });
   const ours = await runLoad(service, paths, { connections, seconds });
   const limit = await runLoad(bare, paths, { connections, seconds });
+  return { ours, limit };
+}
+
+async function searchRows(note: (line: string) => void, title: string, service: string, bare: string, paths: string[]): Promise<void> {
+  const { ours, limit } = await loadBesideLimit(service, bare, paths);
   note("");
   note(title);
   note("");
@@ -43,13 +53,7 @@ export async function benchSearch(paths: SearchPaths, note: (line: string) => vo
   const port = 3900 + Math.floor(Math.random() * 50);
   const app = await startServer(port);
   const barePort = port + 100;
-  const bare = await startAndWait(
-    node,
-    withTsx("bench/bare-server.ts"),
-    { DATABASE_URL: databaseUrl, PORT: String(barePort) },
-    `http://127.0.0.1:${barePort}${paths.mix[0]}`,
-    60_000,
-  );
+  const bare = await startLimitServer(barePort, databaseUrl, paths.mix[0]!);
   try {
     const service = `http://127.0.0.1:${port}`;
     const limit = `http://127.0.0.1:${barePort}`;

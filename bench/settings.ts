@@ -17,9 +17,9 @@ export const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
 const adminKey = generateApiKey("admin");
 
-export function serverEnv(port: number): NodeJS.ProcessEnv {
+export function serverEnv(port: number, url = databaseUrl): NodeJS.ProcessEnv {
   return {
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: url,
     PORT: String(port),
     HOST: "127.0.0.1",
     DEMO_SEED: "off",
@@ -32,7 +32,7 @@ export function serverEnv(port: number): NodeJS.ProcessEnv {
   };
 }
 
-/** The built server on this port, once healthy. */
-export function startServer(port: number): ReturnType<typeof startAndWait> {
-  return startAndWait(node, builtServer, serverEnv(port), `http://127.0.0.1:${port}/healthz`, 60_000);
+/** The built server on this port (on the bench database, or the one at `url`), once healthy. */
+export function startServer(port: number, url = databaseUrl): ReturnType<typeof startAndWait> {
+  return startAndWait(node, builtServer, serverEnv(port, url), `http://127.0.0.1:${port}/healthz`, 60_000);
 }

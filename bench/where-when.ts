@@ -17,24 +17,30 @@ function row(name: string, r: LoadResult): string {
 const lookup = (params: Record<string, string | number>) =>
   `/api/v2/businesses?${new URLSearchParams(Object.entries(params).map(([key, value]): [string, string] => [key, String(value)]))}`;
 
+/** The part's paths, drawn from the world: around the 20 largest cities, and the 10 most popular categories there. */
+export async function whereWhenPaths(databaseUrl: string) {
+  const database = await createDatabase({ url: databaseUrl });
+  const [topCities, topCategories] = await Promise.all([
+    database.db.select({ name: cities.name, lat: cities.lat, lng: cities.lng }).from(cities).orderBy(desc(cities.population)).limit(20),
+    database.db.select({ slug: categories.slug }).from(categories).orderBy(desc(categories.popularity), asc(categories.slug)).limit(10),
+  ]).finally(() => database.close());
+  return {
+    radius: (km: number) => topCities.map((city) => lookup({ near: `${city.lat},${city.lng}`, radiusKm: km, sort: "distance", limit: 10 })),
+    // Nearest to a point a little off each centre: not a business's own coordinates.
+    nearest: topCities.map((city) => lookup({ near: `${city.lat + 0.0123},${city.lng - 0.0234}`, radiusKm: 50, sort: "distance", limit: 20 })),
+    category: (open: boolean) =>
+      topCategories.flatMap((c) => topCities.map((city) => lookup({ category: c.slug, city: city.name, limit: 10, ...(open ? { openNow: "true" } : {}) }))),
+  };
+}
+
 export async function benchWhereWhen(
   databaseUrl: string,
   note: (line: string) => void,
   options: { connections: number; seconds: number; startServer: (port: number) => ReturnType<typeof startAndWait> },
 ): Promise<void> {
-  const database = await createDatabase({ url: databaseUrl });
-  const [topCities, topCategories] = await Promise.all([
-    database.db.select({ name: cities.name, lat: cities.lat, lng: cities.lng }).from(cities).orderBy(desc(cities.population)).limit(20),
-    database.db.select({ slug: categories.slug }).from(categories).orderBy(desc(categories.popularity), asc(categories.slug)).limit(10),
-  ]);
-  await database.close();
+  const { radius, nearest, category } = await whereWhenPaths(databaseUrl);
   const port = 3850 + Math.floor(Math.random() * 50);
   const base = `http://127.0.0.1:${port}`;
-  const radius = (km: number) => topCities.map((city) => lookup({ near: `${city.lat},${city.lng}`, radiusKm: km, sort: "distance", limit: 10 }));
-  // Nearest to a point a little off each centre: not a business's own coordinates.
-  const nearest = topCities.map((city) => lookup({ near: `${city.lat + 0.0123},${city.lng - 0.0234}`, radiusKm: 50, sort: "distance", limit: 20 }));
-  const category = (open: boolean) =>
-    topCategories.flatMap((c) => topCities.map((city) => lookup({ category: c.slug, city: city.name, limit: 10, ...(open ? { openNow: "true" } : {}) })));
   const server = await options.startServer(port);
   try {
     const load = async (paths: string[]) => {
