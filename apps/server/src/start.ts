@@ -101,7 +101,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const logger = createLogger(config.logLevel);
   const startedAt = performance.now();
   const database = await openPreparedDatabase(config, logger, startedAt);
-  const readReplicas = await openReadReplicas(database, { ...config.readReplicas, timeouts: config.databaseTimeouts });
+  const readReplicas = await openReadReplicas(database, {
+    ...config.readReplicas,
+    timeouts: config.databaseTimeouts,
+    transactionPooler: config.databasePooler,
+  });
   if (readReplicas) logger.info({ replicas: readReplicas.statuses() }, "read replicas serve the reads that may be a little behind");
 
   const webhookConfig = {
