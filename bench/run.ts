@@ -3,7 +3,7 @@
  *   BENCH_DATABASE_URL  PostgreSQL server database to use (default .../directory_bench; created if missing)
  *   BENCH_BUSINESSES    world size to seed into an empty bench database (default 1,000,000)
  *   BENCH_SECONDS       seconds per load run (default 15); BENCH_CONNECTIONS (default 10)
- *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, feed, webhooks, import, osm, tokens, wherewhen, partnerfeed); default all
+ *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, feed, webhooks, import, osm, tokens, wherewhen, partnerfeed, pooler); default all
  *   BENCH_OSM_BUSINESSES businesses in the tiled OSM extract of the osm part (default 1,000,000)
  *   BENCH_ONLY=growth   the hot paths at 1M and 5M businesses in worlds of their own (growth.ts); only when named, never in a run of all parts
  *   BENCH_SERVER_FLAGS  node flags for the measured server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (NODE_OPTIONS refuses --cpu-prof)
@@ -22,6 +22,7 @@ import { benchOsmImport } from "./osm-import";
 import { benchKeyword } from "./keyword";
 import { benchMcpTokens } from "./mcp-tokens";
 import { benchPartnerFeed, preparePartnerFeed } from "./partner-feed";
+import { benchPooler } from "./pooler";
 import { stop } from "./processes";
 import { benchSearch } from "./search";
 import { connections, databaseUrl, node, root, seconds, startServer } from "./settings";
@@ -93,7 +94,7 @@ async function benchTokens(): Promise<void> {
   }
 }
 
-/** BENCH_ONLY=keyword,graph runs only those parts (start, search, keyword, graph, feed, webhooks, import, osm, tokens, wherewhen, partnerfeed); the report says so. */
+/** BENCH_ONLY=keyword,graph runs only those parts (start, search, keyword, graph, feed, webhooks, import, osm, tokens, wherewhen, partnerfeed, pooler); the report says so. */
 const only = process.env.BENCH_ONLY?.split(",").map((part) => part.trim());
 const runs = (part: string) => !only || only.includes(part);
 if (only) note(`> Partial run: BENCH_ONLY=${only.join(",")}`);
@@ -117,6 +118,7 @@ if (runs("wherewhen"))
     startServer,
   });
 if (runs("partnerfeed")) await benchPartnerFeedPart();
+if (runs("pooler")) await benchPooler(paths, note);
 if (only?.includes("growth")) await benchGrowth(note);
 mkdirSync(join(root, "bench/results"), { recursive: true });
 writeFileSync(join(root, "bench/results/latest.md"), `${report.join("\n")}\n`);
