@@ -28,6 +28,7 @@ const DRIVER_INDEPENDENT = [
   "apps/admin/src/*.test.ts",
   "apps/server/src/deployment.test.ts",
   "apps/server/src/docker-image.test.ts",
+  "apps/server/src/compose-topology.test.ts",
   "apps/server/src/built-apps.test.ts",
   "apps/server/src/sdk-package.test.ts",
   "apps/server/src/sdk.test.ts",
