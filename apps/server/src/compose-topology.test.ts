@@ -200,6 +200,15 @@ describe("deploy/compose.yaml", () => {
     }
   });
 
+  it("has shell scripts bash can read, and a load balancer configuration HAProxy accepts (where installed)", () => {
+    for (const script of ["postgres/primary-init.sh", "postgres/replica-start.sh"]) {
+      expect(spawnSync("bash", ["-n", path.join(deployDir, script)], { encoding: "utf8" }).stderr, script).toBe("");
+    }
+    const haproxy = spawnSync("haproxy", ["-c", "-f", path.join(deployDir, "haproxy.cfg")], { encoding: "utf8" });
+    if (haproxy.error) return; // not installed
+    expect(haproxy.status, haproxy.stderr).toBe(0);
+  });
+
   const compose = composeCommand();
   it.skipIf(!compose)("is accepted by `docker compose config`, which reads it as this test does (where Compose is installed)", () => {
     const [command, ...args] = compose!;
