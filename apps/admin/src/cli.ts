@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { registerAccountCommands } from "./account-commands";
 import { registerAgencyCommands } from "./agency-commands";
+import { registerCitationCommands } from "./citation-commands";
 import { registerBusinessCommands } from "./business-commands";
 import { registerClaimCommands } from "./claim-commands";
 import { registerCorrectionCommands } from "./correction-commands";
@@ -35,6 +36,7 @@ registerOwnershipClaimCommands(program);
 registerCorrectionCommands(program);
 registerDbCommands(program);
 registerGraphCommands(program);
+registerCitationCommands(program);
 registerImportCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -1,15 +1,18 @@
+import { citationVariables } from "@directory/api";
 import { databaseEnvironment, databaseOptionsOf, forChores, optionalText, parseEnvironment, url, type DatabaseOptions } from "@directory/db";
 import { z } from "zod";
 
 /**
  * Every variable the admin CLI reads: the server it talks to, its key, and the database its `db`,
- * `graph` and `import` chores open directly (the server's own DATABASE_URL / DATA_DIR settings).
+ * `graph`, `import` and `citations` chores open directly (the server's own DATABASE_URL / DATA_DIR settings).
  */
 export const adminEnvironmentSchema = z.object({
   ...databaseEnvironment,
   DIRECTORY_URL: url(["http:", "https:"], "http://localhost:3000"),
   /** Else DATA_DIR/admin.key, the key the server wrote on its first start. */
   DIRECTORY_ADMIN_KEY: optionalText(),
+  /** `citations run` asks the engines itself, with the server's settings. */
+  ...citationVariables,
 });
 
 export type AdminEnvironment = z.output<typeof adminEnvironmentSchema>;

@@ -1,4 +1,4 @@
-import { DEFAULT_DELIVERY_SETTINGS, DEFAULT_FEED_EXPORT_LIMITS, DEFAULT_RATE_LIMITS, outboundPolicyFromEnv } from "@directory/api";
+import { citationVariables, DEFAULT_DELIVERY_SETTINGS, DEFAULT_FEED_EXPORT_LIMITS, DEFAULT_RATE_LIMITS, outboundPolicyFromEnv } from "@directory/api";
 import { databaseEnvironment, nonNegativeInteger, onOff, optionalText, text, url } from "@directory/db";
 import { DEFAULT_SSE_LIMITS } from "@directory/mcp";
 import { z } from "zod";
@@ -50,7 +50,7 @@ const commaList = z
       .filter(Boolean),
   );
 
-/** What the worker reads: the database, where its URLs point, and webhook delivery. */
+/** What the worker reads: the database, where its URLs point, webhook delivery and citation checks. */
 const workerVariables = {
   ...databaseEnvironment,
   PORT: port,
@@ -68,6 +68,8 @@ const workerVariables = {
   WEBHOOK_LEASE_MARGIN_MS: nonNegativeInteger(DEFAULT_DELIVERY_SETTINGS.leaseMarginMs),
   WEBHOOK_DISABLE_AFTER_MS: nonNegativeInteger(DEFAULT_DELIVERY_SETTINGS.disableAfterMs),
   WEBHOOK_ALLOW_LOOPBACK: allowLoopback,
+  /** Citation checks run where background work runs (services/citations/env.ts). */
+  ...citationVariables,
 };
 
 /** The server reads the worker's variables and those of its HTTP doors, limits and start. */

@@ -70,6 +70,12 @@ export {
   type IngestDocumentsParams,
   type IngestResult,
 } from "./services/graph/ingest";
+/** Citation checks (AI engines asked about a category in a city), for the worker and the admin CLI. */
+export { citationSettingsOf, citationVariables, type CitationSettings } from "./services/citations/env";
+export { parseCitationEngines, type CitationEngine } from "./services/citations/engines";
+export { citationStatus, enqueueChecks, resolvePair, type CitationCheck } from "./services/citations/check-queue";
+export { runDueChecks, type RunDueChecksResult } from "./services/citations/run-checks";
+export { runCitationCheck, type CitationRunRequest } from "./services/citations/run-pair";
 export { createMailer, type ServiceMailer } from "./services/mail/mailer";
 export type { Mailer, OutgoingMail } from "./services/mail/mailer.types";
 export { createStripeProvider, type StripeSettings } from "./services/billing/stripe-provider";

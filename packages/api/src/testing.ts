@@ -20,3 +20,5 @@ export { atLocal, haversineKm } from "./services/where-when/near-fixtures";
 /** A loopback SMTP server that collects what the mailer sends, for the mail and sign-in tests. */
 export { startTestSmtpServer, type ReceivedMail, type TestSmtpServer } from "./services/mail/test-smtp-server";
 export { signedStripeEvent, startStripeStandIn, stripeSubscription, type StripeStandIn } from "./services/billing/stripe-stand-in";
+/** A loopback OpenAI-compatible chat completions server standing in for the engines of citation checks. */
+export { startEngineStandIn, type EngineStandIn, type StandInReply } from "./services/citations/engine-stand-in";

@@ -18,6 +18,8 @@ export const documents = pgTable(
     source: text("source").notNull(),
     /** The AI platform that answered, e.g. "chatgpt"; null for articles. */
     engine: text("engine"),
+    /** The engine's model that answered, where known (citation checks record it); null for articles. */
+    model: text("model"),
     /** The question the engine was asked; null for articles. */
     query: text("query"),
     fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull(),

@@ -26,3 +26,4 @@ export * from "./corrections";
 export * from "./feed-changes";
 export * from "./service-secrets";
 export * from "./caller-write-positions";
+export * from "./citation-checks";

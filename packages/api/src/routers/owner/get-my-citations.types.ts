@@ -11,6 +11,7 @@ export const ZCitationsOutput = z.object({
   checks: z.array(
     z.object({
       engine: z.string(),
+      model: z.string().nullable().describe("The engine's model that answered; null when the answer's source did not say"),
       query: ZOwnerText.describe("The question the engine was asked (third-party text)"),
       mentioned: z.boolean(),
       position: z.number().int().nullable().describe("1-based place among the businesses the answer names; null when not mentioned"),

@@ -10,6 +10,8 @@ export interface IncomingDocument {
   kind: "ai_answer" | "article";
   source: string;
   engine: string | null;
+  /** The engine's model, where known; absent for documents from files that do not say. */
+  model?: string | null;
   query: string | null;
   fetchedAt: Date;
   language: string;
@@ -38,6 +40,8 @@ export function contentHash(doc: IncomingDocument): string {
     doc.cityId,
     doc.categorySlug,
     doc.body,
+    // Only when set, so the hashes of documents stored before models were recorded stay the same.
+    ...(doc.model ? [doc.model] : []),
   ]);
   return createHash("sha256").update(canonical).digest("hex");
 }
@@ -70,33 +74,48 @@ export interface IngestDocumentsParams {
  * skipped, so ingesting a file twice changes nothing.
  */
 export async function ingestDocuments(db: Db, { batch, matchers = new MatcherCache() }: IngestDocumentsParams): Promise<IngestResult> {
-  const byHash = new Map(batch.map((doc) => [contentHash(doc), doc]));
-  if (byHash.size === 0) return { stored: 0, duplicates: batch.length, mentions: 0 };
-  const result = await db.transaction(async (tx) => {
-    // A batch's derivations may exceed the interactive statement timeout on a large world.
-    await tx.execute(sql`set local statement_timeout = 0`);
-    const inserted = await tx
-      .insert(documents)
-      .values([...byHash].map(([hash, doc]) => ({ ...doc, contentHash: hash })))
-      .onConflictDoNothing({ target: documents.contentHash })
-      .returning({ id: documents.id, contentHash: documents.contentHash });
-    const mentionRows = [];
-    for (const { id, contentHash: hash } of inserted) {
-      const doc = byHash.get(hash)!;
-      const matcher = await matchers.get(tx, { cityId: doc.cityId, categorySlug: doc.categorySlug });
-      for (const mention of matcher.extract(doc.body, { cityId: doc.cityId, categorySlug: doc.categorySlug })) {
-        mentionRows.push({ documentId: id, ...mention });
-      }
-    }
-    if (mentionRows.length > 0) await tx.insert(documentMentions).values(mentionRows);
-    const ids = inserted.map((row) => row.id);
-    await addCoMentionEdges(tx, { documentIds: ids });
-    await refreshVisibilityScores(tx, { documentIds: ids });
-    return { stored: inserted.length, duplicates: batch.length - inserted.length, mentions: mentionRows.length };
-  });
+  if (batch.length === 0) return { stored: 0, duplicates: 0, mentions: 0 };
+  const result = await db.transaction((tx) => storeDocuments(tx, { batch, matchers }));
   // Statistics held by this process count the batch from the next request on (graph-statistics.ts).
   if (result.stored > 0) invalidateGraphStatistics(db);
   return result;
+}
+
+/**
+ * ingestDocuments inside the caller's transaction, for a caller that records more in it (a citation
+ * check and its answer commit together); the caller invalidates the graph statistics after commit.
+ * `storedIds` maps each stored document's content hash to its id.
+ */
+export async function storeDocuments(
+  tx: Db,
+  { batch, matchers = new MatcherCache() }: IngestDocumentsParams,
+): Promise<IngestResult & { storedIds: Map<string, string> }> {
+  const byHash = new Map(batch.map((doc) => [contentHash(doc), doc]));
+  // A batch's derivations may exceed the interactive statement timeout on a large world.
+  await tx.execute(sql`set local statement_timeout = 0`);
+  const inserted = await tx
+    .insert(documents)
+    .values([...byHash].map(([hash, doc]) => ({ ...doc, contentHash: hash })))
+    .onConflictDoNothing({ target: documents.contentHash })
+    .returning({ id: documents.id, contentHash: documents.contentHash });
+  const mentionRows = [];
+  for (const { id, contentHash: hash } of inserted) {
+    const doc = byHash.get(hash)!;
+    const matcher = await matchers.get(tx, { cityId: doc.cityId, categorySlug: doc.categorySlug });
+    for (const mention of matcher.extract(doc.body, { cityId: doc.cityId, categorySlug: doc.categorySlug })) {
+      mentionRows.push({ documentId: id, ...mention });
+    }
+  }
+  if (mentionRows.length > 0) await tx.insert(documentMentions).values(mentionRows);
+  const ids = inserted.map((row) => row.id);
+  await addCoMentionEdges(tx, { documentIds: ids });
+  await refreshVisibilityScores(tx, { documentIds: ids });
+  return {
+    stored: inserted.length,
+    duplicates: batch.length - inserted.length,
+    mentions: mentionRows.length,
+    storedIds: new Map(inserted.map((row) => [row.contentHash, row.id])),
+  };
 }
 
 /** City and category slugs as the ids documents store; read once per ingest run. */
@@ -112,7 +131,7 @@ const MAX_BODY_LENGTH = 100_000;
 
 /**
  * One line of an ingest file: {"source", "text", "fetchedAt", "language", and optionally "engine",
- * "query", "city" (slug), "category" (slug), "kind"}. Throws with the reason when it is not valid.
+ * "model", "query", "city" (slug), "category" (slug), "kind"}. Throws with the reason when it is not valid.
  */
 export function parseDocumentLine(line: string, resolver: Awaited<ReturnType<typeof loadContextResolver>>): IncomingDocument {
   const raw = JSON.parse(line) as Record<string, unknown>;
@@ -142,6 +161,7 @@ export function parseDocumentLine(line: string, resolver: Awaited<ReturnType<typ
     kind,
     source: text("source", true)!,
     engine,
+    model: text("model", false),
     query: text("query", false),
     fetchedAt,
     language: text("language", false) ?? "en",

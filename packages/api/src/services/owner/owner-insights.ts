@@ -39,13 +39,13 @@ async function ownBusiness(db: Db, businessId: string): Promise<OwnBusiness> {
  */
 function citationChecks(business: OwnBusiness) {
   return sql`(
-    select d.id, coalesce(d.engine, 'unknown') as engine, coalesce(d.query, '') as query, d.fetched_at as checked_at,
+    select d.id, coalesce(d.engine, 'unknown') as engine, d.model, coalesce(d.query, '') as query, d.fetched_at as checked_at,
            m.position, m.business_id is not null as mentioned
     from documents d
     left join document_mentions m on m.document_id = d.id and m.business_id = ${business.id}
     where d.kind = 'ai_answer' and d.city_id = ${business.cityId} and d.category_slug = ${business.categorySlug}
     union
-    select d.id, coalesce(d.engine, 'unknown'), coalesce(d.query, ''), d.fetched_at, m.position, true
+    select d.id, coalesce(d.engine, 'unknown'), d.model, coalesce(d.query, ''), d.fetched_at, m.position, true
     from document_mentions m join documents d on d.id = m.document_id
     where m.business_id = ${business.id} and d.kind = 'ai_answer'
   )`;
@@ -101,9 +101,9 @@ export interface OwnCitationsParams {
 /** Recent AI-platform checks of the business, newest first, bounded by the caller's limit. */
 export async function ownCitations(db: Db, params: OwnCitationsParams) {
   const business = await ownBusiness(db, params.businessId);
-  const rows = rowsOf<{ engine: string; query: string; mentioned: boolean; position: number | null; checked_at: Date | string }>(
+  const rows = rowsOf<{ engine: string; model: string | null; query: string; mentioned: boolean; position: number | null; checked_at: Date | string }>(
     await db.execute(sql`
-      select engine, query, mentioned, position, checked_at from ${citationChecks(business)} checks
+      select engine, model, query, mentioned, position, checked_at from ${citationChecks(business)} checks
       order by checked_at desc, id desc
       limit ${params.limit}`),
   );
@@ -111,6 +111,7 @@ export async function ownCitations(db: Db, params: OwnCitationsParams) {
     business: { slug: business.slug, name: business.name },
     checks: rows.map((row) => ({
       engine: row.engine,
+      model: row.model,
       query: row.query,
       mentioned: row.mentioned,
       position: row.position === null ? null : Number(row.position),

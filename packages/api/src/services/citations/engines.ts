@@ -1,0 +1,112 @@
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { APICallError, generateText } from "ai";
+
+export const CITATION_PROVIDERS = ["openai", "anthropic", "google", "perplexity", "compatible"] as const;
+export type CitationProvider = (typeof CITATION_PROVIDERS)[number];
+
+/** One entry of CITATION_ENGINES: `provider:model`, or `compatible:model@baseURL`. */
+export interface CitationEngine {
+  /** The provider's name, as checks and documents record it. */
+  name: CitationProvider;
+  provider: CitationProvider;
+  model: string;
+  baseURL: string;
+}
+
+/**
+ * Every provider here serves the OpenAI chat completions protocol at these addresses (Anthropic,
+ * Google and Perplexity as their documented compatibility endpoints), so one adapter of the AI SDK
+ * reaches them all and a test stands in for any of them with one loopback server.
+ */
+const PROVIDER_BASE_URLS: Record<Exclude<CitationProvider, "compatible">, string> = {
+  openai: "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com/v1",
+  google: "https://generativelanguage.googleapis.com/v1beta/openai",
+  perplexity: "https://api.perplexity.ai",
+};
+
+/** Parses CITATION_ENGINES ("openai:gpt-4o-mini,compatible:llama3@http://localhost:11434/v1"); empty: no engine. */
+export function parseCitationEngines(raw: string): CitationEngine[] {
+  const engines: CitationEngine[] = [];
+  for (const item of raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const colon = item.indexOf(":");
+    const provider = item.slice(0, colon) as CitationProvider;
+    if (colon <= 0 || !CITATION_PROVIDERS.includes(provider)) {
+      throw new Error(`"${item}": each engine is <provider>:<model> with provider one of ${CITATION_PROVIDERS.join(", ")}`);
+    }
+    let model = item.slice(colon + 1);
+    let baseURL: string;
+    if (provider === "compatible") {
+      const at = model.indexOf("@");
+      if (at <= 0) throw new Error(`"${item}": a compatible engine is compatible:<model>@<base URL>`);
+      baseURL = model.slice(at + 1).replace(/\/+$/, "");
+      model = model.slice(0, at);
+      if (!/^https?:\/\/[^/]/.test(baseURL)) throw new Error(`"${item}": the base URL must be http(s)://...`);
+    } else {
+      baseURL = PROVIDER_BASE_URLS[provider];
+    }
+    if (model === "") throw new Error(`"${item}": the model is missing`);
+    if (engines.some((other) => other.name === provider && other.model === model)) throw new Error(`"${item}" is listed twice`);
+    engines.push({ name: provider, provider, model, baseURL });
+  }
+  return engines;
+}
+
+export interface EngineAnswer {
+  text: string;
+  /** The model the engine says answered (it may name a dated version of the one asked for). */
+  model: string;
+}
+
+/** Why a call failed, as recorded with the check; `retryAfterMs` when the engine said when to come back. */
+export class EngineCallError extends Error {
+  override name = "EngineCallError";
+  constructor(
+    message: string,
+    readonly retryAfterMs: number | null,
+  ) {
+    super(message);
+  }
+}
+
+function retryAfterOf(headers: Record<string, string> | undefined): number | null {
+  const raw = headers?.["retry-after"];
+  if (!raw) return null;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(raw);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
+function describeFailure(error: unknown, timeoutMs: number): EngineCallError {
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode === undefined ? "no status" : `HTTP ${error.statusCode}`;
+    return new EngineCallError(`${status}: ${error.message}`.slice(0, 500), retryAfterOf(error.responseHeaders));
+  }
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+    return new EngineCallError(`timeout: no answer within ${timeoutMs} ms`, null);
+  }
+  const name = error instanceof Error ? error.name : "Error";
+  const message = error instanceof Error ? error.message : String(error);
+  return new EngineCallError(`${name}: ${message}`.slice(0, 500), null);
+}
+
+/** Asks the engine one question, once (the check queue owns retries), within the timeout. */
+export async function askEngine(engine: CitationEngine, question: string, options: { apiKey: string | undefined; timeoutMs: number }): Promise<EngineAnswer> {
+  const provider = createOpenAICompatible({ name: engine.name, baseURL: engine.baseURL, apiKey: options.apiKey });
+  try {
+    const result = await generateText({
+      model: provider.chatModel(engine.model),
+      prompt: question,
+      maxRetries: 0,
+      abortSignal: options.timeoutMs > 0 ? AbortSignal.timeout(options.timeoutMs) : undefined,
+    });
+    if (result.text.trim() === "") throw new EngineCallError("empty answer", null);
+    return { text: result.text, model: result.response.modelId || engine.model };
+  } catch (error) {
+    throw error instanceof EngineCallError ? error : describeFailure(error, options.timeoutMs);
+  }
+}
