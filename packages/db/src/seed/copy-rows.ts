@@ -68,37 +68,16 @@ function encoderFor(column: PgColumn): Encode {
 
 const LINES_PER_CHUNK = 1_000;
 
-/**
- * The rows as COPY text in chunks of lines. Built by concatenation, without an array per row or per
- * chunk: the seed encodes ~20 values for each of ~17 rows per business, and the garbage of those
- * arrays was a good part of the node process's time.
- */
-function copyChunks(columns: readonly [string, PgColumn][], rows: readonly Record<string, unknown>[]): string[] {
-  const keys = columns.map(([key]) => key);
-  const encoders = columns.map(([, column]) => encoderFor(column));
-  const chunks: string[] = [];
-  let chunk = "";
-  for (let index = 0; index < rows.length; index++) {
-    const row = rows[index]!;
-    let line = encoders[0]!(row[keys[0]!]);
-    for (let column = 1; column < keys.length; column++) line += `\t${encoders[column]!(row[keys[column]!])}`;
-    chunk += `${line}\n`;
-    // Chunks of lines, not a line per write: each write is a socket write, and those are what cost.
-    if ((index + 1) % LINES_PER_CHUNK === 0) {
-      chunks.push(chunk);
-      chunk = "";
-    }
-  }
-  if (chunk !== "") chunks.push(chunk);
-  return chunks;
-}
-
 /** Rows into a table with one COPY, inside the caller's transaction. */
 export async function copyRows<TTable extends PgTable>(sql: TransactionSql, table: TTable, rows: readonly JsonRow<TTable>[]): Promise<void> {
   if (rows.length === 0) return;
   const columns = insertableColumns(table);
-  const chunks = copyChunks(columns, rows);
+  const encoders = columns.map(([key, column]) => [key, encoderFor(column)] as const);
+  const lines = rows.map((row: Record<string, unknown>) => encoders.map(([key, encode]) => encode(row[key])).join("\t"));
   const tableName: string = getTableName(table);
   const target = await sql`copy ${sql(tableName)} (${sql(columns.map(([, column]) => column.name))}) from stdin`.writable();
+  // Chunks of lines, not a line per write: each write is a socket write, and those are what cost.
+  const chunks: string[] = [];
+  for (let start = 0; start < lines.length; start += LINES_PER_CHUNK) chunks.push(`${lines.slice(start, start + LINES_PER_CHUNK).join("\n")}\n`);
   await pipeline(Readable.from(chunks), target);
 }
