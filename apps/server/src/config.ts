@@ -1,4 +1,11 @@
-import type { DeliverySettings, FeedExportLimits, OutboundPolicy, RateLimitSettings } from "@directory/api";
+import {
+  citationSettingsOf,
+  type CitationSettings,
+  type DeliverySettings,
+  type FeedExportLimits,
+  type OutboundPolicy,
+  type RateLimitSettings,
+} from "@directory/api";
 import { databaseTimeoutsOf, parseEnvironment, transactionPoolerOf, type DatabaseTimeouts, type TransactionPooler } from "@directory/db";
 import { serverEnvironmentSchema, workerEnvironmentSchema, type ServerEnvironment, type WorkerEnvironment } from "./env";
 
@@ -31,6 +38,8 @@ export interface ServerConfig {
   allowedHosts: string[];
   rateLimits: RateLimitSettings;
   webhooks: WebhookSettings;
+  /** Citation checks (CITATION_*), run where webhook delivery runs. */
+  citations: CitationSettings;
   /** GET /metrics is served only to requests bearing this token (METRICS_TOKEN); unset: no /metrics. */
   metricsToken?: string;
   connectionTimeouts: ConnectionTimeouts;
@@ -98,6 +107,7 @@ function sharedSettings(env: WorkerEnvironment) {
       },
       outbound: env.outbound,
     },
+    citations: citationSettingsOf(env),
   };
 }
 
@@ -164,7 +174,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
 /** What the webhook worker runs with: the server's settings it shares, from the worker's own variables. */
 export type WorkerConfig = Pick<
   ServerConfig,
-  "publicBaseUrl" | "dataDir" | "databaseUrl" | "databasePooler" | "databaseTimeouts" | "databaseStartupTimeoutMs" | "logLevel"
+  "publicBaseUrl" | "dataDir" | "databaseUrl" | "databasePooler" | "databaseTimeouts" | "databaseStartupTimeoutMs" | "logLevel" | "citations"
 > & {
   webhooks: Omit<WebhookSettings, "workerInServer">;
 };

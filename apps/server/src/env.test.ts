@@ -54,6 +54,15 @@ const DOCUMENTED = {
     delivery: { retryDelaysMs: [60_000, 600_000, 3_600_000, 21_600_000], attemptTimeoutMs: 10_000, leaseMarginMs: 30_000, disableAfterMs: 259_200_000 },
     outbound: { allowLoopback: false },
   },
+  // No engine: no citation check runs.
+  citations: {
+    engines: [],
+    checksPerDay: 200,
+    timeoutMs: 60_000,
+    concurrency: 2,
+    retryDelaysMs: [60_000, 600_000, 3_600_000],
+    apiKeys: { openai: undefined, anthropic: undefined, google: undefined, perplexity: undefined, compatible: undefined },
+  },
 };
 
 /** The message a bad environment fails with, or undefined when it parses. */
@@ -141,9 +150,9 @@ describe("the server's environment", () => {
 
 describe("the worker's environment", () => {
   it("holds the server's defaults for what it reads, and ignores the server's other variables", () => {
-    const { publicBaseUrl, dataDir, databaseUrl, databaseTimeouts, databaseStartupTimeoutMs, logLevel, webhooks } = DOCUMENTED;
+    const { publicBaseUrl, dataDir, databaseUrl, databaseTimeouts, databaseStartupTimeoutMs, logLevel, webhooks, citations } = DOCUMENTED;
     const { secretKey, delivery, outbound } = webhooks;
-    const shared = { publicBaseUrl, dataDir, databaseUrl, databaseTimeouts, databaseStartupTimeoutMs, logLevel };
+    const shared = { publicBaseUrl, dataDir, databaseUrl, databaseTimeouts, databaseStartupTimeoutMs, logLevel, citations };
     const workerWebhooks = { secretKey, delivery, outbound };
     expect(readWorkerConfig({ TRUST_PROXY: "not read by the worker" })).toEqual({ ...shared, webhooks: workerWebhooks });
     expect(failure({ WEBHOOK_TIMEOUT_MS: "soon" }, readWorkerConfig)).toMatch(/WEBHOOK_TIMEOUT_MS must be a non-negative integer/);

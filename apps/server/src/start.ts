@@ -8,6 +8,7 @@ import { startFeedSweeper } from "./feed-sweeper";
 import { startHousekeeping } from "./housekeeping";
 import { loadWebhookSecretBox } from "./webhooks/secret-key";
 import { startWebhookWorker } from "./webhooks/worker";
+import { startCitationWorker } from "./citations/citation-worker";
 import { answerClientErrorsWithJson } from "./request-hygiene";
 import type { ConnectionTimeouts, ServerConfig } from "./config";
 import { createLogger, type Logger } from "./logger";
@@ -157,12 +158,14 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         onAttempt: metrics.webhookAttempt,
       })
     : null;
+  const citationWorker = config.webhooks.workerInServer ? startCitationWorker({ db: database.db, settings: config.citations, logger }) : null;
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       stopHousekeeping();
       stopFeedSweeper();
       await worker?.stop();
+      await citationWorker?.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         server.close(() => {

@@ -3,9 +3,10 @@ import { readWorkerConfig, type WorkerConfig } from "./config";
 import { createLogger } from "./logger";
 import { loadWebhookSecretBox } from "./webhooks/secret-key";
 import { startWebhookWorker } from "./webhooks/worker";
+import { startCitationWorker } from "./citations/citation-worker";
 
 /**
- * `pnpm worker`: webhook delivery alone, for deployments that run it apart from the API servers
+ * `pnpm worker`: webhook delivery and citation checks alone, for deployments that run it apart from the API servers
  * (which then set WEBHOOK_WORKER=off). Any number may run against one PostgreSQL.
  */
 let config: WorkerConfig;
@@ -50,13 +51,13 @@ const worker = startWebhookWorker({
   settings: config.webhooks.delivery,
   logger,
 });
+const citationWorker = startCitationWorker({ db: database.db, settings: config.citations, logger });
 logger.info({ driver: database.driver }, "webhook worker running");
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, () => {
     logger.info({ signal }, "webhook worker stopping");
-    void worker
-      .stop()
+    void Promise.all([worker.stop(), citationWorker.stop()])
       .then(() => database.close())
       .then(() => process.exit(0));
   });

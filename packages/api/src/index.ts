@@ -76,6 +76,7 @@ export { parseCitationEngines, type CitationEngine } from "./services/citations/
 export { citationStatus, enqueueChecks, resolvePair, type CitationCheck } from "./services/citations/check-queue";
 export { runDueChecks, type RunDueChecksResult } from "./services/citations/run-checks";
 export { runCitationCheck, type CitationRunRequest } from "./services/citations/run-pair";
+export { scheduleChecks } from "./services/citations/schedule";
 export { createMailer, type ServiceMailer } from "./services/mail/mailer";
 export type { Mailer, OutgoingMail } from "./services/mail/mailer.types";
 export { createStripeProvider, type StripeSettings } from "./services/billing/stripe-provider";
