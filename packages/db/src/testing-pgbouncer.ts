@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { asPostgresUser, freeLoopbackPort, systemProgram } from "./test-processes";
 
 /**
  * A real PgBouncer (Debian's `pgbouncer`, 1.18 on these machines) in transaction mode on a free
@@ -24,22 +24,6 @@ export interface PgBouncerOptions {
   poolSize: number;
   /** The statement_timeout each server connection gets from connect_query; 0: none. */
   statementTimeoutMs: number;
-}
-
-/** Debian installs pgbouncer and runuser in /usr/sbin, which a PATH may lack. */
-function systemProgram(name: string): string {
-  return existsSync(`/usr/sbin/${name}`) ? `/usr/sbin/${name}` : name;
-}
-
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The pgbouncer.ini lines docs/operations.md lists, for one database. */
@@ -75,9 +59,7 @@ export async function startPgBouncer(directUrl: string, options: PgBouncerOption
   const iniFile = path.join(dir, "pgbouncer.ini");
   writeFileSync(iniFile, configuration(target, { ...options, port, authFile }), { mode: 0o644 });
 
-  const asRoot = process.getuid?.() === 0;
-  const pgbouncer = systemProgram("pgbouncer");
-  const [command, args] = asRoot ? [systemProgram("runuser"), ["-u", "postgres", "--", pgbouncer, iniFile]] : [pgbouncer, [iniFile]];
+  const [command, args] = asPostgresUser(systemProgram("pgbouncer"), [iniFile]);
   const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const exited = new Promise<number | null>((resolve) => {

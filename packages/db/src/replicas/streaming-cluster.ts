@@ -1,16 +1,15 @@
 import { execFile } from "node:child_process";
 import { chownSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import postgres from "postgres";
+import { asPostgresUser, freeLoopbackPort } from "../test-processes";
 
 /*
  * For tests: a PostgreSQL primary and a streaming replica of it, made from nothing with the
  * installed server's own tools (initdb, pg_basebackup -R, pg_ctl) on free loopback ports, in a
- * temporary folder that close() removes. PostgreSQL refuses to run as root, so under root every
- * tool runs as the postgres OS user.
+ * temporary folder that close() removes; under root every tool runs as the postgres OS user.
  */
 
 const run = promisify(execFile);
@@ -36,19 +35,8 @@ function postgresBin(): string {
   return join("/usr/lib/postgresql", versions[0]!, "bin");
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== "object" || !address) throw new Error("no free port");
-  return address.port;
-}
-
-function asPostgresUser(tool: string, args: string[]): Promise<{ stdout: string }> {
-  const path = join(postgresBin(), tool);
-  const asRoot = process.getuid?.() === 0;
-  return run(asRoot ? "runuser" : path, asRoot ? ["-u", "postgres", "--", path, ...args] : args, { timeout: 60_000 });
+function postgresTool(tool: string, args: string[]): Promise<{ stdout: string }> {
+  return run(...asPostgresUser(join(postgresBin(), tool), args), { timeout: 60_000 });
 }
 
 export async function startStreamingCluster(): Promise<StreamingCluster> {
@@ -58,12 +46,12 @@ export async function startStreamingCluster(): Promise<StreamingCluster> {
     const { stdout: group } = await run("id", ["-g", "postgres"]);
     chownSync(folder, Number(stdout), Number(group));
   }
-  const [primaryPort, replicaPort] = [await freePort(), await freePort()];
+  const [primaryPort, replicaPort] = [await freeLoopbackPort(), await freeLoopbackPort()];
   const primaryDir = join(folder, "primary");
   const replicaDir = join(folder, "replica");
   // Loopback only, sockets in our own folder, no fsync (a test's data need not survive a crash).
   const options = (port: number) => `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${folder} -c fsync=off -c full_page_writes=off`;
-  const pgCtl = (dir: string, ...args: string[]) => asPostgresUser("pg_ctl", ["-D", dir, "-l", `${dir}.log`, "-w", "-t", "60", ...args]);
+  const pgCtl = (dir: string, ...args: string[]) => postgresTool("pg_ctl", ["-D", dir, "-l", `${dir}.log`, "-w", "-t", "60", ...args]);
   const url = (port: number, database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   const replicaQuery = async (statement: string) => {
     const client = postgres(url(replicaPort, "postgres"), { max: 1, onnotice: () => {} });
@@ -75,22 +63,9 @@ export async function startStreamingCluster(): Promise<StreamingCluster> {
   };
 
   try {
-    await asPostgresUser("initdb", ["-D", primaryDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--locale=C"]);
+    await postgresTool("initdb", ["-D", primaryDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--locale=C"]);
     await pgCtl(primaryDir, "-o", options(primaryPort), "start");
-    await asPostgresUser("pg_basebackup", [
-      "-h",
-      "127.0.0.1",
-      "-p",
-      String(primaryPort),
-      "-U",
-      "postgres",
-      "-D",
-      replicaDir,
-      "-R",
-      "-X",
-      "stream",
-      "--no-sync",
-    ]);
+    await postgresTool("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primaryPort), "-U", "postgres", "-D", replicaDir, "-R", "-X", "stream", "--no-sync"]);
     await pgCtl(replicaDir, "-o", options(replicaPort), "start");
   } catch (error) {
     await stopAll();
