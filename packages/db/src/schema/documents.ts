@@ -30,6 +30,11 @@ export const documents = pgTable(
     /** Context for mention extraction: with no city, names are looked up in this category. */
     categorySlug: text("category_slug").references(() => categories.slug),
     body: text("body").notNull(),
+    /**
+     * The URLs the engine said it drew on (an ai_answer whose engine gives its sources; empty where
+     * none were given), cleaned and capped where they are read (services/citations/cited-sources.ts).
+     */
+    sources: text("sources").array().notNull().default([]),
     /** SHA-256 of the document's fields: the same document ingested twice is stored once. */
     contentHash: text("content_hash").notNull().unique(),
     ingestedAt: timestamp("ingested_at", { withTimezone: true }).notNull().defaultNow(),
