@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { categories, citationChecks, citationDailySpend, cities, rowsOf, type Db } from "@directory/db";
 import { DomainError } from "../../errors";
 import type { CitationEngine } from "./engines";
-import { citationQuestion, periodOf } from "./questions";
+import { citationQuestion, periodOf, questionLanguageOf } from "./questions";
 
 export type CitationCheck = typeof citationChecks.$inferSelect;
 
@@ -11,15 +11,17 @@ export interface CitationPair {
   categoryName: string;
   cityId: number;
   cityName: string;
+  /** The city's country (ISO 3166-1 alpha-2): its language is the question's, where known (questions.ts). */
+  countryCode?: string | null;
 }
 
 /** The category and the city of a check, by their slugs; an unknown one is a clear error. */
 export async function resolvePair(db: Db, categorySlug: string, citySlug: string): Promise<CitationPair> {
   const [category] = await db.select({ slug: categories.slug, name: categories.name }).from(categories).where(eq(categories.slug, categorySlug));
   if (!category) throw new DomainError("NOT_FOUND", `Unknown category "${categorySlug}"`);
-  const [city] = await db.select({ id: cities.id, name: cities.name }).from(cities).where(eq(cities.slug, citySlug));
+  const [city] = await db.select({ id: cities.id, name: cities.name, countryCode: cities.countryCode }).from(cities).where(eq(cities.slug, citySlug));
   if (!city) throw new DomainError("NOT_FOUND", `Unknown city "${citySlug}"`);
-  return { categorySlug: category.slug, categoryName: category.name, cityId: city.id, cityName: city.name };
+  return { categorySlug: category.slug, categoryName: category.name, cityId: city.id, cityName: city.name, countryCode: city.countryCode };
 }
 
 /**
@@ -28,7 +30,7 @@ export async function resolvePair(db: Db, categorySlug: string, citySlug: string
  */
 export async function enqueueChecks(db: Db, pair: CitationPair, engines: readonly CitationEngine[], now: Date): Promise<CitationCheck[]> {
   const period = periodOf(now);
-  const query = citationQuestion(pair.categoryName, pair.cityName, period);
+  const query = citationQuestion(pair.categoryName, pair.cityName, period, questionLanguageOf(pair.countryCode));
   const checks: CitationCheck[] = [];
   for (const engine of engines) {
     const key = { engine: engine.name, model: engine.model, categorySlug: pair.categorySlug, cityId: pair.cityId, query, period };
@@ -54,21 +56,32 @@ export async function enqueueChecks(db: Db, pair: CitationPair, engines: readonl
   return checks;
 }
 
-export type ClaimOutcome = { check: CitationCheck } | { check: null; reason: "none due" | "budget spent" };
+export type ClaimOutcome = { check: CitationCheck } | { check: null; reason: "none due" | "budget spent" | "engine busy" };
 
 /**
  * Takes one due check of the engine (queued and due, or running past its lease) and spends one call
  * of the day's budget on it, in one transaction: skip-locked, so two workers never take the same
  * check; the budget row is incremented only below the budget, so workers together stay within it.
- * With the budget spent the check stays queued for another day's budget.
+ * With the budget spent the check stays queued for another day's budget. The engine's calls in
+ * flight are bounded across workers: claims of one engine take a transaction-scoped advisory lock
+ * keyed on it, then count its checks running under a live lease, and claim nothing at the limit.
  */
 export async function claimCheck(
   db: Db,
-  params: { engine: CitationEngine; checksPerDay: number; leaseMs: number; now: Date; onlyIds?: readonly string[] },
+  params: { engine: CitationEngine; checksPerDay: number; concurrency: number; leaseMs: number; now: Date; onlyIds?: readonly string[] },
 ): Promise<ClaimOutcome> {
   const { engine, now } = params;
   return db
     .transaction(async (tx) => {
+      // Held to commit, so the next claim of this engine counts this one's check as running.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`citation-engine:${engine.name}:${engine.model}`}, 0))`);
+      const [inFlight] = rowsOf<{ n: number }>(
+        await tx.execute(sql`
+        select count(*)::int as n from citation_checks
+        where engine = ${engine.name} and model = ${engine.model}
+          and status = 'running' and lease_until >= ${now.toISOString()}::timestamptz`),
+      );
+      if (Number(inFlight?.n ?? 0) >= params.concurrency) return { check: null, reason: "engine busy" as const };
       const only = params.onlyIds ? sql`and id = any(${`{${params.onlyIds.join(",")}}`}::uuid[])` : sql``;
       const [due] = rowsOf<{ id: string }>(
         await tx.execute(sql`

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 /** What the stand-in does with one request: answer with the text, or fail the way an engine does. */
-export type StandInReply = { answer: string } | { status: 429 | 500; retryAfterSeconds?: number } | { hang: true } | { malformed: true };
+export type StandInReply = { answer: string; citations?: string[] } | { status: 429 | 500; retryAfterSeconds?: number } | { hang: true } | { malformed: true };
 
 export interface EngineStandIn {
   /** The base URL for CITATION_ENGINES: compatible:<model>@<baseURL>. */
@@ -10,6 +10,11 @@ export interface EngineStandIn {
   /** Replies to the next requests in order; once used up, every request gets `fallback`. */
   queue(...replies: StandInReply[]): void;
   fallback: StandInReply;
+  /** How long each request waits before its reply (a slow engine); 0 by default. */
+  delayMs: number;
+  /** Requests being answered now, and the most there ever were at once. */
+  inFlight: number;
+  maxInFlight: number;
   /** The chat requests received: their model, question and Authorization header. */
   requests: { model: string; question: string; authorization: string | undefined }[];
   close(): Promise<void>;
@@ -26,6 +31,9 @@ export async function startEngineStandIn(fallback: StandInReply = { answer: "I c
   const standIn: EngineStandIn = {
     baseURL: "",
     fallback,
+    delayMs: 0,
+    inFlight: 0,
+    maxInFlight: 0,
     requests: [],
     queue: (...replies) => pending.push(...replies),
     close: async () => {
@@ -46,6 +54,10 @@ export async function startEngineStandIn(fallback: StandInReply = { answer: "I c
     const question = typeof last === "string" ? last : (last ?? []).map((part) => part.text ?? "").join("");
     standIn.requests.push({ model: body.model, question, authorization: request.headers.authorization });
     const reply = pending.shift() ?? standIn.fallback;
+    standIn.inFlight += 1;
+    standIn.maxInFlight = Math.max(standIn.maxInFlight, standIn.inFlight);
+    response.once("close", () => (standIn.inFlight -= 1));
+    if (standIn.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, standIn.delayMs));
     if ("hang" in reply) {
       hanging.add(response);
       return;
@@ -70,6 +82,8 @@ export async function startEngineStandIn(fallback: StandInReply = { answer: "I c
         model: body.model,
         choices: [{ index: 0, message: { role: "assistant", content: reply.answer }, finish_reason: "stop" }],
         usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 },
+        // Perplexity's way of giving the sources an answer drew on: a top-level array of URLs.
+        ...(reply.citations ? { citations: reply.citations } : {}),
       }),
     );
   });

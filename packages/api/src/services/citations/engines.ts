@@ -1,5 +1,6 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { APICallError, generateText } from "ai";
+import { cleanCitedSources, sourcesInResponseBody } from "./cited-sources";
 
 export const CITATION_PROVIDERS = ["openai", "anthropic", "google", "perplexity", "compatible"] as const;
 export type CitationProvider = (typeof CITATION_PROVIDERS)[number];
@@ -59,7 +60,24 @@ export interface EngineAnswer {
   text: string;
   /** The model the engine says answered (it may name a dated version of the one asked for). */
   model: string;
+  /** The URLs the engine said it drew on, cleaned and capped (cited-sources.ts); empty when it gave none. */
+  sources: string[];
 }
+
+/** Where the adapter's metadata extractor leaves the sources it found in the response body. */
+const SOURCES_METADATA_KEY = "citedSources";
+
+/**
+ * The chat completions protocol has no field for sources; providers that give them add their own
+ * (Perplexity's `citations`, OpenAI's url_citation annotations). The adapter hands the parsed body
+ * to this extractor, whose result comes back in the call's providerMetadata.
+ */
+const citedSourcesExtractor = {
+  extractMetadata: async ({ parsedBody }: { parsedBody: unknown }) => ({
+    [SOURCES_METADATA_KEY]: { urls: cleanCitedSources(sourcesInResponseBody(parsedBody)) },
+  }),
+  createStreamExtractor: () => ({ processChunk: () => {}, buildMetadata: () => undefined }),
+};
 
 /** Why a call failed, as recorded with the check; `retryAfterMs` when the engine said when to come back. */
 export class EngineCallError extends Error {
@@ -96,7 +114,7 @@ function describeFailure(error: unknown, timeoutMs: number): EngineCallError {
 
 /** Asks the engine one question, once (the check queue owns retries), within the timeout. */
 export async function askEngine(engine: CitationEngine, question: string, options: { apiKey: string | undefined; timeoutMs: number }): Promise<EngineAnswer> {
-  const provider = createOpenAICompatible({ name: engine.name, baseURL: engine.baseURL, apiKey: options.apiKey });
+  const provider = createOpenAICompatible({ name: engine.name, baseURL: engine.baseURL, apiKey: options.apiKey, metadataExtractor: citedSourcesExtractor });
   try {
     const result = await generateText({
       model: provider.chatModel(engine.model),
@@ -105,7 +123,10 @@ export async function askEngine(engine: CitationEngine, question: string, option
       abortSignal: options.timeoutMs > 0 ? AbortSignal.timeout(options.timeoutMs) : undefined,
     });
     if (result.text.trim() === "") throw new EngineCallError("empty answer", null);
-    return { text: result.text, model: result.response.modelId || engine.model };
+    const fromBody = result.providerMetadata?.[SOURCES_METADATA_KEY]?.urls;
+    const fromSdk = result.sources.map((source) => (source.sourceType === "url" ? source.url : undefined));
+    const sources = cleanCitedSources([...fromSdk, ...(Array.isArray(fromBody) ? fromBody : [])]);
+    return { text: result.text, model: result.response.modelId || engine.model, sources };
   } catch (error) {
     throw error instanceof EngineCallError ? error : describeFailure(error, options.timeoutMs);
   }

@@ -41,7 +41,7 @@ export interface CitationSettings {
   engines: CitationEngine[];
   checksPerDay: number;
   timeoutMs: number;
-  /** Engine calls in flight at once, per engine, in one process. */
+  /** Engine calls in flight at once, per engine, across every worker (claimCheck counts them). */
   concurrency: number;
   retryDelaysMs: readonly number[];
   apiKeys: Record<CitationEngine["provider"], string | undefined>;

@@ -5,6 +5,7 @@ import { contentHash, storeDocuments, type IncomingDocument } from "../graph/ing
 import { askEngine, EngineCallError, type CitationEngine } from "./engines";
 import { claimCheck, recordFailure, type CitationCheck } from "./check-queue";
 import type { CitationSettings } from "./env";
+import { languageOfQuestion } from "./questions";
 
 /** How long past the call's timeout a claimed check waits before another worker may take it (its runner died). */
 const LEASE_MARGIN_MS = 60_000;
@@ -30,8 +31,9 @@ export interface RunDueChecksResult {
 class LeaseLost extends Error {}
 
 /**
- * Runs the due checks: per engine, up to `concurrency` calls at once, each check claimed (and a
- * call of the day's budget spent) before its call. An answer is stored as an ai_answer document
+ * Runs the due checks: per engine, up to `concurrency` calls at once across every worker (the
+ * claim counts the engine's checks running under a live lease), each check claimed (and a call of
+ * the day's budget spent) before its call. An answer is stored as an ai_answer document
  * through the graph's ingestion, in the transaction that marks the check done; a failure is
  * recorded with its reason and the check queued again after its wait, or failed once out of attempts.
  */
@@ -42,7 +44,15 @@ export async function runDueChecks(db: Db, params: RunDueChecksParams): Promise<
   const result: RunDueChecksResult = { checks: [], budgetSpent: false };
   const runEngine = async (engine: CitationEngine) => {
     for (;;) {
-      const claim = await claimCheck(db, { engine, checksPerDay: settings.checksPerDay, leaseMs, now: now(), onlyIds: params.onlyIds });
+      const claim = await claimCheck(db, {
+        engine,
+        checksPerDay: settings.checksPerDay,
+        concurrency: settings.concurrency,
+        leaseMs,
+        now: now(),
+        onlyIds: params.onlyIds,
+      });
+      // "engine busy": the engine's calls are in flight in other workers, which go on taking its checks.
       if (!claim.check) {
         if (claim.reason === "budget spent") result.budgetSpent = true;
         return;
@@ -66,10 +76,11 @@ async function performCheck(db: Db, engine: CitationEngine, check: CitationCheck
       model: answer.model,
       query: check.query,
       fetchedAt: checkedAt,
-      language: "en",
+      language: languageOfQuestion(check.query),
       cityId: check.cityId,
       categorySlug: check.categorySlug,
       body: answer.text,
+      sources: answer.sources,
     };
     const done = await db.transaction(async (tx) => {
       const stored = await storeDocuments(tx, { batch: [document] });

@@ -19,7 +19,7 @@ export async function scheduleChecks(db: Db, params: { engines: readonly Citatio
   const remaining = params.checksPerDay - (spend?.calls ?? 0) - Number(waiting?.n ?? 0);
   const pairCount = Math.floor(remaining / params.engines.length);
   if (pairCount <= 0) return [];
-  const rows = rowsOf<{ city_id: number; category_slug: string; city_name: string; category_name: string }>(
+  const rows = rowsOf<{ city_id: number; category_slug: string; city_name: string; country_code: string; category_name: string }>(
     await db.execute(sql`
       with pairs as (
         select b.city_id, b.category_slug, count(*) as listings,
@@ -29,7 +29,7 @@ export async function scheduleChecks(db: Db, params: { engines: readonly Citatio
       last_checked as (
         select city_id, category_slug, max(period) as period from citation_checks group by city_id, category_slug
       )
-      select p.city_id, p.category_slug, c.name as city_name, k.name as category_name
+      select p.city_id, p.category_slug, c.name as city_name, c.country_code, k.name as category_name
       from pairs p
       join cities c on c.id = p.city_id
       join categories k on k.slug = p.category_slug
@@ -38,7 +38,13 @@ export async function scheduleChecks(db: Db, params: { engines: readonly Citatio
       order by p.owned desc, l.period asc nulls first, p.listings desc, p.city_id, p.category_slug
       limit ${pairCount}`),
   );
-  const pairs = rows.map((row) => ({ cityId: row.city_id, categorySlug: row.category_slug, cityName: row.city_name, categoryName: row.category_name }));
+  const pairs = rows.map((row) => ({
+    cityId: row.city_id,
+    categorySlug: row.category_slug,
+    cityName: row.city_name,
+    countryCode: row.country_code,
+    categoryName: row.category_name,
+  }));
   for (const pair of pairs) await enqueueChecks(db, pair, params.engines, params.now);
   return pairs;
 }

@@ -156,7 +156,7 @@ export async function seedDemoDocuments(db: Db, { seed = DEFAULT_SEED }: DemoDoc
     for (const doc of documentsForCity(seed, city, byCategory)) {
       const id = ids.uuid();
       const fetchedAt = doc.fetchedAt.getTime();
-      docRows.push({ ...doc, model: doc.model ?? null, id, fetchedAt, contentHash: contentHash(doc), ingestedAt: fetchedAt });
+      docRows.push({ ...doc, model: doc.model ?? null, sources: doc.sources ?? [], id, fetchedAt, contentHash: contentHash(doc), ingestedAt: fetchedAt });
       // city_id and category_slug are the business's, filled by the insert trigger (migration 0012).
       for (const mention of matcher.extract(doc.body, doc)) mentionRows.push({ documentId: id, ...mention, cityId: null, categorySlug: null });
     }

@@ -18,6 +18,8 @@ export interface IncomingDocument {
   cityId: number | null;
   categorySlug: string | null;
   body: string;
+  /** The URLs the answer cited (citation checks, cleaned by cited-sources.ts); none when absent. */
+  sources?: string[];
 }
 
 export interface IngestResult {
@@ -40,8 +42,9 @@ export function contentHash(doc: IncomingDocument): string {
     doc.cityId,
     doc.categorySlug,
     doc.body,
-    // Only when set, so the hashes of documents stored before models were recorded stay the same.
+    // Only when set, so the hashes of documents stored before models (and sources) were recorded stay the same.
     ...(doc.model ? [doc.model] : []),
+    ...(doc.sources?.length ? [doc.sources] : []),
   ]);
   return createHash("sha256").update(canonical).digest("hex");
 }
