@@ -14,6 +14,7 @@ import {
   restRouter,
   toPublicError,
   type AppRouter,
+  type CitationEngine,
   type DirectoryMeta,
   type FeedExportLimits,
   type Mailer,
@@ -70,6 +71,8 @@ export interface AppDeps {
   paymentProvider?: PaymentProvider;
   /** Where a claim's website may be fetched (OUTBOUND_ALLOW_LOOPBACK); default public addresses only. */
   siteOutbound?: OutboundPolicy;
+  /** The engines citation checks ask (CITATION_ENGINES, parsed once at start); default none: owners are told no check runs. */
+  citationEngines?: readonly CitationEngine[];
 }
 
 /** Request ids: keep a caller's if it is short and plain, so traces join up across services. */
@@ -166,6 +169,7 @@ export function createApp(deps: AppDeps): Express {
       mailer: deps.mailer ?? null,
       paymentProvider: deps.paymentProvider ?? null,
       siteOutbound: deps.siteOutbound,
+      citationEngines: deps.citationEngines,
     });
   /** The status of a failed call; a 503 also tells the client when to retry. */
   const errorResponseMeta = (error: unknown) => {

@@ -126,6 +126,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     mailer,
     paymentProvider,
     siteOutbound: config.siteOutbound,
+    citationEngines: config.citations.engines,
     database,
     readReplicas,
     metrics,

@@ -5,6 +5,7 @@ import type { DestinationStream } from "pino";
 import { randomBytes } from "node:crypto";
 import {
   createApiKey,
+  type CitationEngine,
   createSecretBox,
   DEFAULT_DELIVERY_SETTINGS,
   type DeliverySettings,
@@ -84,6 +85,8 @@ export interface TestServerOptions extends TestDatabaseOptions {
    * sign-in links and the Origin a session's changes must carry then point at the server itself.
    */
   ownPublicBaseUrl?: boolean;
+  /** The engines of citation checks (CITATION_ENGINES; a loopback stand-in in tests); default none. */
+  citationEngines?: readonly CitationEngine[];
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -124,6 +127,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     paymentProvider: options.stripe ? createStripeProvider(options.stripe) : undefined,
     // Test sites (a claim's website) listen on loopback, as OUTBOUND_ALLOW_LOOPBACK=true allows in development.
     siteOutbound: { allowLoopback: true },
+    citationEngines: options.citationEngines,
   });
   server.on("request", app);
   const worker = options.webhookWorker

@@ -6,6 +6,7 @@ import type { Mailer } from "./services/mail/mailer.types";
 import type { OutboundPolicy } from "./services/webhooks/outbound-address";
 import type { SecretBox } from "./services/webhooks/secrets";
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./services/access/rate-limits";
+import type { CitationEngine } from "./services/citations/engines";
 
 /** What every procedure may rely on; built once per request by the server (or a test). */
 export interface Context {
@@ -49,6 +50,12 @@ export interface Context {
   paymentProvider: PaymentProvider | null;
   /** Where the service may fetch a site to verify a claim of ownership (OUTBOUND_ALLOW_LOOPBACK); public addresses only by default. */
   siteOutbound: OutboundPolicy;
+  /**
+   * The AI engines citation checks ask (CITATION_ENGINES, read once when the server starts): owner
+   * answers say whether any is configured, and an owner's recheck queues one check per engine.
+   * Empty (the embedded default, and in-process callers): no check runs.
+   */
+  citationEngines: readonly CitationEngine[];
 }
 
 export interface WebhookConfig {
@@ -80,6 +87,7 @@ export interface CreateContextOptions {
   mailer?: Mailer | null;
   paymentProvider?: PaymentProvider | null;
   siteOutbound?: OutboundPolicy;
+  citationEngines?: readonly CitationEngine[];
 }
 
 const silentLogger: ContextLogger = { info() {}, warn() {} };
@@ -117,5 +125,6 @@ export function createContext(options: CreateContextOptions): Context {
     mailer: options.mailer ?? null,
     paymentProvider: options.paymentProvider ?? null,
     siteOutbound: options.siteOutbound ?? { allowLoopback: false },
+    citationEngines: options.citationEngines ?? [],
   };
 }

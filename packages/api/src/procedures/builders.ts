@@ -6,11 +6,13 @@ import { authenticateApiKey, type AuthenticatedKey } from "../services/access/ap
 import { KEY_KINDS_ADMITTED } from "../services/access/key-requirements";
 import { DEFAULT_RATE_LIMITS } from "../services/access/rate-limits";
 import { membershipOf } from "../services/agencies/agencies";
+import { NO_ENGINE_NOTE } from "../services/citations/owner-recheck";
 import { requireServableBySlug } from "../services/entities/business-lookup";
 import {
   anonymousDailyLimit,
   anonymousMinuteLimit,
   correctionLimits,
+  countCitationRecheck,
   countOwnershipClaim,
   countWebhookSend,
   keyedQuota,
@@ -138,6 +140,21 @@ export const businessProcedure = baseProcedure
   .meta({ access: "business", cache: "private" })
   .use(anonymousMinuteLimit)
   .use(managedBusiness({ sessionsOnly: false, ownersOnly: false }));
+
+/**
+ * Guarantee: as businessProcedure, with at least one citation engine configured (409 otherwise, and
+ * nothing counted), and within one recheck per business per UTC day (limits.ts countCitationRecheck:
+ * a second is a 429 saying when; a recheck that fails is given back).
+ */
+export const citationRecheckProcedure = businessProcedure.use(async ({ ctx, next }) => {
+  if (ctx.citationEngines.length === 0) {
+    throw toTrpcError(new DomainError("CONFLICT", `Nothing to recheck with: ${NO_ENGINE_NOTE}`, { reason: "no_engine_configured" }));
+  }
+  const giveBack = await countCitationRecheck(ctx, ctx.business.id);
+  const result = await next();
+  if (!result.ok) await giveBack();
+  return result;
+});
 
 /** Guarantee: as businessProcedure, for a signed-in manager only (no key): the listing's keys, webhooks and co-owners, so a leaked key cannot mint more. */
 export const businessManagerProcedure = baseProcedure

@@ -256,3 +256,35 @@ export async function countOwnershipClaim(ctx: Context, params: { accountId: str
   }
   for (const [subject, policy, what] of counts) await countCall(ctx, subject, policy, what, "closed");
 }
+
+/** An owner's citation recheck: one per business per UTC day, counted in the database, so every instance holds to it. */
+export const CITATION_RECHECK_POLICY = { name: "citation-recheck", limit: 1, window: "day" } as const satisfies RateLimitPolicy;
+
+/**
+ * Counts a business's recheck of the day, failing closed; refused, a 429 saying when it may ask
+ * again (resetAt, Retry-After). Returns the give-back for a recheck that then fails to be queued.
+ */
+export async function countCitationRecheck(ctx: Context, businessId: string): Promise<() => Promise<void>> {
+  const charge = { subject: `business:${businessId}`, policy: CITATION_RECHECK_POLICY, now: new Date() };
+  let decision: RateLimitDecision;
+  try {
+    decision = await consumeRateLimit(ctx.db, charge);
+  } catch (error) {
+    ctx.log.warn({ err: error, policy: charge.policy.name }, "rate-limit counter unavailable: refusing the recheck (fail closed)");
+    throw toTrpcError(new DomainError("UNAVAILABLE", "The quota service is unavailable; retry shortly"));
+  }
+  if (!decision.allowed) {
+    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) ctx.setHeader(name, value);
+    const resetAt = decision.resetAt.toISOString();
+    throw toTrpcError(
+      new DomainError("RATE_LIMITED", `This business already asked for a recheck today (UTC); it may ask again at ${resetAt}`, {
+        limit: CITATION_RECHECK_POLICY.limit,
+        policy: CITATION_RECHECK_POLICY.name,
+        resetAt,
+      }),
+    );
+  }
+  return async () => {
+    await refundRateLimit(ctx.db, charge).catch((error: unknown) => ctx.log.warn({ err: error, policy: charge.policy.name }, "a failed recheck stays counted"));
+  };
+}

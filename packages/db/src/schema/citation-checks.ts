@@ -8,7 +8,10 @@ import { documents } from "./documents";
  * Questions the service asks AI engines about a category in a city (services/citations/): the
  * queue and its history. One row per engine, model, pair, question and period (a UTC day): the
  * unique key makes a check run once however many workers enqueue it. A claimed check is leased;
- * a worker that dies leaves it to be claimed again when the lease ends.
+ * a worker that dies leaves it to be claimed again when the lease ends. `trigger` is in the key: an
+ * owner's recheck (at most one a business a day, counted by the owner procedure's limit) is its own
+ * check even on a day whose scheduled check of the same question already ran, and the businesses of
+ * one pair asking the same day share it (the answer is about the pair, not about one of them).
  */
 export const citationChecks = pgTable(
   "citation_checks",
@@ -26,6 +29,8 @@ export const citationChecks = pgTable(
       .references(() => cities.id),
     /** The UTC day the check belongs to: at most one check per engine, model, pair and question a day. */
     period: date("period", { mode: "string" }).notNull(),
+    /** "schedule" (the worker's policy, or an operator's run) or "owner" (a recheck an owner asked for). */
+    trigger: text("trigger").notNull().default("schedule"),
     /** "queued" (waiting for its next attempt), "running" (leased), "done", "failed" (out of attempts). */
     status: text("status").notNull().default("queued"),
     attempts: integer("attempts").notNull().default(0),
@@ -41,8 +46,9 @@ export const citationChecks = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    unique("citation_checks_once_per_period").on(t.engine, t.model, t.categorySlug, t.cityId, t.query, t.period),
+    unique("citation_checks_once_per_period").on(t.engine, t.model, t.categorySlug, t.cityId, t.query, t.period, t.trigger),
     check("citation_checks_status", sql`${t.status} in ('queued', 'running', 'done', 'failed')`),
+    check("citation_checks_trigger", sql`${t.trigger} in ('schedule', 'owner')`),
     index("citation_checks_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`${t.status} in ('queued', 'running')`),

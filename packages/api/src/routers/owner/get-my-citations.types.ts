@@ -6,6 +6,20 @@ import { ZOwnerText } from "../../services/shared/owner-text-schemas";
 
 export const ZCitationsInput = z.object({ slug: ZManagedSlug, limit: z.number().int().min(1).max(100).default(20).describe("Checks to return") });
 
+/** How checks are made and scored (services/citations/method.ts), served with every owner answer about citations. */
+export const ZCitationMethod = z
+  .object({ questions: z.string(), schedule: z.string(), recheck: z.string(), mentions: z.string(), score: z.string() })
+  .describe("How checks are asked, scheduled and rechecked, how a mention and its position are found, how the score follows");
+
+/** Whether this service runs checks of its own; with no engine, the checks are ingested answers only. */
+export const ZCitationEngines = z
+  .object({
+    configured: z.boolean().describe("false: no engine is configured, so the service runs no checks of its own"),
+    names: z.array(z.string()).describe("The engines asked, as engine:model"),
+    note: z.string().describe("The same in one sentence, to show the owner"),
+  })
+  .describe("The AI engines this service asks");
+
 export const ZCitationsOutput = z.object({
   business: ZBusinessRef,
   checks: z.array(
@@ -19,6 +33,8 @@ export const ZCitationsOutput = z.object({
     }),
   ),
   total: z.number().int(),
+  engines: ZCitationEngines,
+  method: ZCitationMethod,
 });
 
 export type TCitationsInput = z.input<typeof ZCitationsInput>;

@@ -1,5 +1,7 @@
 import { ownVisibility } from "../../services/owner/owner-insights";
 import { businessProcedure } from "../../procedures/builders";
+import { CITATION_METHOD } from "../../services/citations/method";
+import { citationEnginesStatus } from "../../services/citations/owner-recheck";
 import { ZManagedBusinessInput } from "./owner-listing.types";
 import { getMyVisibilityScoreMeta, ZVisibilityOutput } from "./get-my-visibility-score.types";
 
@@ -8,4 +10,8 @@ export const getMyVisibilityScore = businessProcedure
   .meta(getMyVisibilityScoreMeta)
   .input(ZManagedBusinessInput)
   .output(ZVisibilityOutput)
-  .query(({ ctx }) => ownVisibility(ctx.db, ctx.business.id));
+  .query(async ({ ctx }) => ({
+    ...(await ownVisibility(ctx.db, ctx.business.id)),
+    engines: citationEnginesStatus(ctx.citationEngines),
+    method: CITATION_METHOD,
+  }));

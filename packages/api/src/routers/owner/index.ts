@@ -17,6 +17,7 @@ import { getMyCitations } from "./get-my-citations";
 import { getMyCorrections } from "./get-my-corrections";
 import { updateListing } from "./update-listing";
 import { getMyVisibilityScore } from "./get-my-visibility-score";
+import { requestCitationRecheck } from "./request-citation-recheck";
 
 /**
  * Owner self-service, for two callers: a business key (always its own business, so no other can be
@@ -25,6 +26,7 @@ import { getMyVisibilityScore } from "./get-my-visibility-score";
 export const ownerRouter = router({
   visibility: getMyVisibilityScore,
   citations: getMyCitations,
+  requestCitationRecheck,
   updateListing,
   corrections: getMyCorrections,
   overview,

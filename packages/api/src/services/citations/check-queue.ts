@@ -24,16 +24,25 @@ export async function resolvePair(db: Db, categorySlug: string, citySlug: string
   return { categorySlug: category.slug, categoryName: category.name, cityId: city.id, cityName: city.name, countryCode: city.countryCode };
 }
 
+/** Who queued a check: the schedule (or an operator's run), or an owner's recheck (its own key, see the schema). */
+export type CheckTrigger = "schedule" | "owner";
+
 /**
  * Queues the period's check of the pair for each engine and returns them (queued now or before:
- * the unique key keeps one per engine, model, pair, question and period, whoever enqueues it).
+ * the unique key keeps one per engine, model, pair, question, period and trigger, whoever enqueues it).
  */
-export async function enqueueChecks(db: Db, pair: CitationPair, engines: readonly CitationEngine[], now: Date): Promise<CitationCheck[]> {
+export async function enqueueChecks(
+  db: Db,
+  pair: CitationPair,
+  engines: readonly CitationEngine[],
+  now: Date,
+  trigger: CheckTrigger = "schedule",
+): Promise<CitationCheck[]> {
   const period = periodOf(now);
   const query = citationQuestion(pair.categoryName, pair.cityName, period, questionLanguageOf(pair.countryCode));
   const checks: CitationCheck[] = [];
   for (const engine of engines) {
-    const key = { engine: engine.name, model: engine.model, categorySlug: pair.categorySlug, cityId: pair.cityId, query, period };
+    const key = { engine: engine.name, model: engine.model, categorySlug: pair.categorySlug, cityId: pair.cityId, query, period, trigger };
     await db
       .insert(citationChecks)
       .values({ ...key, nextAttemptAt: now })
@@ -49,6 +58,7 @@ export async function enqueueChecks(db: Db, pair: CitationPair, engines: readonl
           eq(citationChecks.cityId, key.cityId),
           eq(citationChecks.query, key.query),
           eq(citationChecks.period, key.period),
+          eq(citationChecks.trigger, key.trigger),
         ),
       );
     checks.push(row!);

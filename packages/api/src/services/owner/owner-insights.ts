@@ -4,6 +4,9 @@ import { DomainError } from "../../errors";
 
 export const CITATION_PERIOD_DAYS = 90;
 
+const rateOf = (mentioned: number, checks: number) => (checks === 0 ? 0 : Math.round((mentioned / checks) * 1000) / 1000);
+const engineKey = (row: { engine: string; model: string | null }) => `${row.engine}\u0000${row.model ?? ""}`;
+
 interface OwnBusiness {
   id: string;
   slug: string;
@@ -80,16 +83,65 @@ export async function ownVisibility(db: Db, businessId: string) {
   );
   const checks = Number(totals?.checks ?? 0);
   const mentioned = Number(totals?.mentioned ?? 0);
+  const byEngine = await engineSummaries(db, business, since, until);
   return {
     business: { slug: business.slug, name: business.name },
     visibilityScore: business.visibilityScore,
     geoScore: business.geoScore,
-    citationRate: { checks, mentioned, rate: checks === 0 ? 0 : Math.round((mentioned / checks) * 1000) / 1000 },
+    citationRate: { checks, mentioned, rate: rateOf(mentioned, checks) },
     periodDays: CITATION_PERIOD_DAYS,
     since: since.toISOString(),
     until: until.toISOString(),
     scale: OWNER_SCORE_SCALE,
+    byEngine,
   };
+}
+
+/**
+ * The same checks as ownCitations, dated from since to until, summed up per engine and model: how
+ * often the answers named the business and where, the latest check and its question, and the
+ * checks by week (weeks start on Monday, UTC), oldest first, for the dashboard's history.
+ */
+async function engineSummaries(db: Db, business: OwnBusiness, since: Date, until: Date) {
+  const within = sql`checks.checked_at >= ${since.toISOString()}::timestamptz and checks.checked_at <= ${until.toISOString()}::timestamptz`;
+  const totals = rowsOf<{ engine: string; model: string | null; checks: number; mentioned: number; average_position: number | string | null }>(
+    await db.execute(sql`
+      select engine, model, count(*)::int as checks, (count(*) filter (where mentioned))::int as mentioned,
+             avg(position) filter (where mentioned and position is not null) as average_position
+      from ${citationChecks(business)} checks where ${within}
+      group by engine, model order by engine, model`),
+  );
+  const latest = rowsOf<{ engine: string; model: string | null; query: string; checked_at: Date | string }>(
+    await db.execute(sql`
+      select distinct on (engine, model) engine, model, query, checked_at
+      from ${citationChecks(business)} checks where ${within}
+      order by engine, model, checked_at desc, id desc`),
+  );
+  const weeks = rowsOf<{ engine: string; model: string | null; week: string; checks: number; mentioned: number }>(
+    await db.execute(sql`
+      select engine, model, to_char(date_trunc('week', checked_at at time zone 'UTC'), 'YYYY-MM-DD') as week,
+             count(*)::int as checks, (count(*) filter (where mentioned))::int as mentioned
+      from ${citationChecks(business)} checks where ${within}
+      group by engine, model, week order by engine, model, week`),
+  );
+  const latestOf = new Map(latest.map((row) => [engineKey(row), row]));
+  return totals.map((row) => {
+    const last = latestOf.get(engineKey(row));
+    const checks = Number(row.checks);
+    const mentioned = Number(row.mentioned);
+    return {
+      engine: row.engine,
+      model: row.model,
+      checks,
+      mentioned,
+      rate: rateOf(mentioned, checks),
+      averagePosition: row.average_position === null ? null : Math.round(Number(row.average_position) * 10) / 10,
+      latestCheck: last ? { checkedAt: new Date(last.checked_at).toISOString(), query: last.query } : null,
+      weeks: weeks
+        .filter((week) => engineKey(week) === engineKey(row))
+        .map((week) => ({ week: week.week, checks: Number(week.checks), mentioned: Number(week.mentioned) })),
+    };
+  });
 }
 
 export interface OwnCitationsParams {
