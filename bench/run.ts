@@ -3,7 +3,8 @@
  *   BENCH_DATABASE_URL  PostgreSQL server database to use (default .../directory_bench; created if missing)
  *   BENCH_BUSINESSES    world size to seed into an empty bench database (default 1,000,000)
  *   BENCH_SECONDS       seconds per load run (default 15); BENCH_CONNECTIONS (default 10)
- *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, feed, webhooks, import, osm, tokens, wherewhen, partnerfeed, pooler); default all
+ *   BENCH_ONLY          comma-separated parts to run (start, search, keyword, graph, citations, feed, webhooks, import, osm, tokens, wherewhen, partnerfeed, pooler); default all
+ *   BENCH_CITATION_CHECKS checks the citations part runs through the stand-in engine (default 200, the daily budget); BENCH_CITATION_INGESTS answers it ingests (default 40)
  *   BENCH_OSM_BUSINESSES businesses in the tiled OSM extract of the osm part (default 1,000,000)
  *   BENCH_ONLY=growth   the hot paths at 1M and 5M businesses in worlds of their own (growth.ts); only when named, never in a run of all parts
  *   BENCH_SERVER_FLAGS  node flags for the measured server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (NODE_OPTIONS refuses --cpu-prof)
@@ -14,6 +15,7 @@ import { join } from "node:path";
 import { createDatabase } from "@directory/db";
 import { createApiKey } from "@directory/api";
 import { copyFeedRate, timeOffsetPage, walkFeed } from "./feed";
+import { benchCitations } from "./citations";
 import { benchFirstStart } from "./first-start";
 import { benchGrowth } from "./growth";
 import { benchGraph } from "./graph";
@@ -94,7 +96,7 @@ async function benchTokens(): Promise<void> {
   }
 }
 
-/** BENCH_ONLY=keyword,graph runs only those parts (start, search, keyword, graph, feed, webhooks, import, osm, tokens, wherewhen, partnerfeed, pooler); the report says so. */
+/** BENCH_ONLY=keyword,graph runs only those parts (start, search, keyword, graph, citations, feed, webhooks, import, osm, tokens, wherewhen, partnerfeed, pooler); the report says so. */
 const only = process.env.BENCH_ONLY?.split(",").map((part) => part.trim());
 const runs = (part: string) => !only || only.includes(part);
 if (only) note(`> Partial run: BENCH_ONLY=${only.join(",")}`);
@@ -106,6 +108,7 @@ const paths = only?.every((part) => part === "growth") ? { mix: [], heavy: [] } 
 if (runs("search")) await benchSearch(paths, note);
 if (runs("keyword")) await benchKeyword(note);
 if (runs("graph")) await benchGraph(databaseUrl, note);
+if (runs("citations")) await benchCitations(databaseUrl, note);
 if (runs("feed")) await benchFeed();
 if (runs("webhooks")) await benchWebhooks(databaseUrl, note);
 if (runs("import")) await benchImport(databaseUrl, note);

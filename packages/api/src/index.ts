@@ -62,10 +62,12 @@ export { keepImportedSnapshot } from "./services/registry/osm-snapshots";
 export type { RegistryFeed, RegistryScan } from "./services/registry/registry-record";
 export { seedDemoDocuments } from "./services/graph/demo-documents";
 export {
+  contentHash,
   ingestDocuments,
   loadContextResolver,
   MatcherCache,
   parseDocumentLine,
+  storeDocuments,
   type IncomingDocument,
   type IngestDocumentsParams,
   type IngestResult,

@@ -10,6 +10,8 @@ export interface EngineStandIn {
   /** Replies to the next requests in order; once used up, every request gets `fallback`. */
   queue(...replies: StandInReply[]): void;
   fallback: StandInReply;
+  /** When set, the reply to a question it returns one for (before the queue): an answer that suits the question asked. */
+  respond?: (question: string) => StandInReply | undefined;
   /** How long each request waits before its reply (a slow engine); 0 by default. */
   delayMs: number;
   /** Requests being answered now, and the most there ever were at once. */
@@ -53,7 +55,7 @@ export async function startEngineStandIn(fallback: StandInReply = { answer: "I c
     const last = body.messages.at(-1)?.content;
     const question = typeof last === "string" ? last : (last ?? []).map((part) => part.text ?? "").join("");
     standIn.requests.push({ model: body.model, question, authorization: request.headers.authorization });
-    const reply = pending.shift() ?? standIn.fallback;
+    const reply = standIn.respond?.(question) ?? pending.shift() ?? standIn.fallback;
     standIn.inFlight += 1;
     standIn.maxInFlight = Math.max(standIn.maxInFlight, standIn.inFlight);
     response.once("close", () => (standIn.inFlight -= 1));
