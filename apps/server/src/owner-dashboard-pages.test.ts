@@ -158,6 +158,20 @@ describe("the sections, with the listing's real data", () => {
   });
 });
 
+describe("with no AI engine configured (the default)", () => {
+  it("says so in the AI engines section, offers no recheck, and refuses a posted one with 409 saying why", async () => {
+    const { session, listing } = await owner();
+    const page = await getPage(server.url, path(listing.slug), session.cookie);
+    expect(page.body).toContain(
+      '<p class="notice" role="status" id="no-engine">No AI engine is configured on this service (CITATION_ENGINES is empty), so it runs no checks of its own: the checks shown come from AI answers an operator ingested.</p>',
+    );
+    expect(page.body).not.toContain("Recheck now");
+    const posted = await post(session, path(listing.slug, "/citations/recheck"));
+    expect(posted.status).toBe(409);
+    expect(posted.body).toContain("No recheck was queued: Nothing to recheck with: No AI engine is configured on this service");
+  });
+});
+
 describe("editing the facts", () => {
   it("publishes a changed fact with the owner's source, and leaves the untouched facts' sources alone", async () => {
     const { session, listing, accountId } = await owner();

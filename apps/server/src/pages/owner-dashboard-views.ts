@@ -2,6 +2,7 @@ import { escapeHtml } from "../html";
 import { timeText, type Me } from "./account-parts";
 import type { Caller } from "./errors";
 import { citationsChart, type Citations } from "./owner-dashboard-chart";
+import { enginesSection } from "./owner-dashboard-engines";
 import { factsSection, type FactsForm, type Profile } from "./owner-dashboard-facts";
 import {
   correctionsSection,
@@ -44,7 +45,7 @@ export interface DashboardData {
   agencies: GrantedAgency[] | null;
 }
 
-export type DashboardSection = "facts" | "leads" | "keys" | "owners" | "top";
+export type DashboardSection = "facts" | "leads" | "keys" | "owners" | "engines" | "top";
 
 /** What one answer adds to the page: a notice in one section, a form's refusal with what was typed, a new key. */
 export interface DashboardExtras {
@@ -86,10 +87,11 @@ export function dashboardMain(data: DashboardData, extras: DashboardExtras = {})
   return `<h1>${escapeHtml(overview.business.name)}: dashboard</h1>${noticeIn(extras, "top")}
 <p>${role} Signed in as <strong>${escapeHtml(me.email)}</strong>.</p>
 <nav aria-label="This dashboard"><ul class="inline">
-<li><a href="#visibility">Visibility</a></li><li><a href="#facts">Facts</a></li><li><a href="#leads">Leads</a></li><li><a href="#corrections">Corrections</a></li><li><a href="#keys">Keys</a></li><li><a href="#webhooks">Webhooks</a></li>${owners ? '<li><a href="#owners">Owners and agencies</a></li>' : ""}
+<li><a href="#visibility">Visibility</a></li><li><a href="#engines">AI engines</a></li><li><a href="#facts">Facts</a></li><li><a href="#leads">Leads</a></li><li><a href="#corrections">Corrections</a></li><li><a href="#keys">Keys</a></li><li><a href="#webhooks">Webhooks</a></li>${owners ? '<li><a href="#owners">Owners and agencies</a></li>' : ""}
 </ul></nav>
 <p><a href="/business/${encodeURIComponent(slug)}">The public listing</a> · <a href="/dashboard">Your dashboard</a></p>
 ${visibilitySection(data.visibility, data.citations)}
+${enginesSection(slug, me, data.visibility, data.citations, noticeIn(extras, "engines"))}
 ${factsSection(slug, data.profile, data.profileError, me, extras.facts ?? {}, noticeIn(extras, "facts"))}
 ${leadsSection(slug, me, data.leads, noticeIn(extras, "leads"))}
 ${correctionsSection(data.profile, data.corrections)}

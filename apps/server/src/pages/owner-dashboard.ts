@@ -34,6 +34,7 @@ const NOTICES: Record<string, { section: DashboardSection; text: string }> = {
   removed: { section: "owners", text: "The co-owner was removed." },
   granted: { section: "owners", text: "The agency has access to the listing now." },
   withdrawn: { section: "owners", text: "The agency's access was withdrawn, and the keys its members took for this listing revoked." },
+  rechecked: { section: "engines", text: "The recheck is queued: each engine is asked shortly, and its answer shows here once it has answered." },
 };
 
 /** A refusal the page answers itself (with the page, its status and why); anything else is rethrown for the door. */
@@ -149,6 +150,22 @@ export const withdrawAgency = change("owners", "withdrawn", (caller, slug, req) 
   caller.owner.agencies.withdraw({ slug, agencySlug: formField(req, "agencySlug") ?? "" }),
 );
 
+/**
+ * POST .../citations/recheck: owner.requestCitationRecheck. Refused because the business asked
+ * today (429) or no engine is configured (409), the page again saying why in its section.
+ */
+export async function requestRecheck(req: Request, res: Response, { caller, extras }: AccountCallers): Promise<void> {
+  const slug = slugOf(req);
+  try {
+    await caller.owner.requestCitationRecheck({ slug });
+  } catch (error) {
+    const { status, message } =
+      error instanceof TRPCError && toPublicError(error).status === 429 ? { status: 429, message: toPublicError(error).body.error } : expectedRefusal(error);
+    return sendDashboard(res, extras, slug, status, { notice: { section: "engines", text: `No recheck was queued: ${message}`, error: true } });
+  }
+  seeOther(res, `${dashboardPath(slug)}?done=rechecked#engines`);
+}
+
 /** POST .../co-owners/remove; removing oneself leaves the listing, so the answer is the person's own dashboard. */
 export async function removeCoOwner(req: Request, res: Response, callers: AccountCallers): Promise<void> {
   const email = formField(req, "email") ?? "";
@@ -211,4 +228,5 @@ export function mountOwnerDashboardPages(app: Express, door: (handler: AccountHa
   app.post(`${base}/co-owners/remove`, pageSecurityHeaders, forms, door(removeCoOwner));
   app.post(`${base}/agencies`, pageSecurityHeaders, forms, door(grantAgency));
   app.post(`${base}/agencies/withdraw`, pageSecurityHeaders, forms, door(withdrawAgency));
+  app.post(`${base}/citations/recheck`, pageSecurityHeaders, forms, door(requestRecheck));
 }
