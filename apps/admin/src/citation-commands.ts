@@ -12,6 +12,7 @@ function describeRun(result: Awaited<ReturnType<typeof runCitationCheck>>): stri
     return `${head}${check.failureReason ? ` (${check.failureReason})` : ""}${retry}`;
   });
   if (result.budgetSpent) lines.push("the day's budget (CITATION_CHECKS_PER_DAY) is spent: checks left queued");
+  if (result.engineBusy) lines.push("the engine's calls are all in flight in other workers (CITATION_CONCURRENCY): checks left queued for them");
   return lines.join("\n");
 }
 

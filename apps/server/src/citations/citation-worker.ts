@@ -39,7 +39,10 @@ export function startCitationWorker(options: CitationWorkerOptions): CitationWor
         const run = await runDueChecks(db, { settings });
         if (queued.length > 0 || run.checks.length > 0) {
           const done = run.checks.filter((check) => check.status === "done").length;
-          logger.info({ pairsQueued: queued.length, attempted: run.checks.length, done, budgetSpent: run.budgetSpent }, "citation checks round");
+          logger.info(
+            { pairsQueued: queued.length, attempted: run.checks.length, done, budgetSpent: run.budgetSpent, engineBusy: run.engineBusy },
+            "citation checks round",
+          );
         }
       } catch (error) {
         logger.warn({ err: error }, "citation checks round failed; retrying");

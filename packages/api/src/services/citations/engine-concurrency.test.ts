@@ -79,7 +79,7 @@ describe("an engine's calls in flight across workers", () => {
       .where(eq(citationChecks.id, held!.id));
     engine.delayMs = 0;
     const requests = engine.requests.length;
-    expect((await runDueChecks(database.db, { settings, now: () => start })).checks).toEqual([]);
+    expect(await runDueChecks(database.db, { settings, now: () => start })).toEqual({ checks: [], budgetSpent: false, engineBusy: true });
     expect(engine.requests.length).toBe(requests);
 
     // Its lease over (the worker died): it is taken over, and the other check runs too, one at a time.

@@ -83,6 +83,13 @@ const COUNTRY_LANGUAGES: Record<string, QuestionLanguage> = {
   SR: "nl",
 };
 
+/** The language rule as the method states it (docs/citation-checks.md quotes it word for word). */
+export const CITATION_QUESTION_LANGUAGE_RULE =
+  "Where the city's country has one language, the question is asked in it instead: German (DE, AT, LI), French (FR, MC, SN, CI), " +
+  "Spanish (ES and the Spanish-speaking countries of the Americas), Italian (IT, SM), Portuguese (PT, BR, AO, MZ) or Dutch (NL, SR), " +
+  "the same three variants translated, with the category's English name (the category table holds no translations). Countries of " +
+  "several languages (Belgium, Switzerland, Canada, India...) and all others are asked in English. The question stored and shown is the one asked.";
+
 /** The language a city's checks are asked in: its country's, or English when not known. */
 export function questionLanguageOf(countryCode: string | null | undefined): QuestionLanguage {
   return COUNTRY_LANGUAGES[countryCode?.toUpperCase() ?? ""] ?? "en";

@@ -26,6 +26,8 @@ export interface RunDueChecksResult {
   checks: CitationCheck[];
   /** True when a check was left queued because the day's budget was spent. */
   budgetSpent: boolean;
+  /** True when a check was left queued because the engine's calls were all in flight (CITATION_CONCURRENCY, across workers). */
+  engineBusy: boolean;
 }
 
 class LeaseLost extends Error {}
@@ -41,7 +43,7 @@ export async function runDueChecks(db: Db, params: RunDueChecksParams): Promise<
   const { settings } = params;
   const now = params.now ?? (() => new Date());
   const leaseMs = settings.timeoutMs > 0 ? settings.timeoutMs + LEASE_MARGIN_MS : UNBOUNDED_CALL_LEASE_MS;
-  const result: RunDueChecksResult = { checks: [], budgetSpent: false };
+  const result: RunDueChecksResult = { checks: [], budgetSpent: false, engineBusy: false };
   const runEngine = async (engine: CitationEngine) => {
     for (;;) {
       const claim = await claimCheck(db, {
@@ -55,6 +57,7 @@ export async function runDueChecks(db: Db, params: RunDueChecksParams): Promise<
       // "engine busy": the engine's calls are in flight in other workers, which go on taking its checks.
       if (!claim.check) {
         if (claim.reason === "budget spent") result.budgetSpent = true;
+        if (claim.reason === "engine busy") result.engineBusy = true;
         return;
       }
       result.checks.push(await performCheck(db, engine, claim.check, settings, now));

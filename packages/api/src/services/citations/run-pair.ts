@@ -53,5 +53,5 @@ export async function runCitationCheck(db: Db, settings: CitationSettings, reque
       mentions,
     });
   }
-  return { category: pair.categorySlug, city: request.city, budgetSpent: run.budgetSpent, checks };
+  return { category: pair.categorySlug, city: request.city, budgetSpent: run.budgetSpent, engineBusy: run.engineBusy, checks };
 }

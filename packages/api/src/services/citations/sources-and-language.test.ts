@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documents, rowsOf } from "@directory/db";
@@ -7,7 +8,7 @@ import { cleanCitedSources, MAX_CITED_SOURCES, sourcesInResponseBody } from "./c
 import { startEngineStandIn, type EngineStandIn } from "./engine-stand-in";
 import { parseCitationEngines } from "./engines";
 import type { CitationSettings } from "./env";
-import { citationQuestion, languageOfQuestion, questionLanguageOf } from "./questions";
+import { CITATION_QUESTION_LANGUAGE_RULE, citationQuestion, languageOfQuestion, questionLanguageOf } from "./questions";
 import { runDueChecks } from "./run-checks";
 
 let database: TestDatabase;
@@ -101,6 +102,8 @@ describe("questions in the city's language", () => {
     expect(citationQuestion("Dentist", "Munich", day)).toMatch(/dentist in Munich/);
     expect(languageOfQuestion(citationQuestion("Dentist", "Mumbai", day))).toBe("en");
     for (const language of ["fr", "es", "it", "pt", "nl"] as const) expect(languageOfQuestion(citationQuestion("Dentist", "X", day, language))).toBe(language);
+    const doc = readFileSync(new URL("../../../../../docs/citation-checks.md", import.meta.url), "utf8").replace(/\s+/g, " ");
+    expect(doc).toContain(CITATION_QUESTION_LANGUAGE_RULE);
   });
 
   it("asks a city in Germany in German and stores the answer as German; a city of unknown language in English", async () => {
