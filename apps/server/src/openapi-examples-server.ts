@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll } from "vitest";
-import { createExampleKeys, type ExamplesFile, type KeyKind } from "./openapi-examples";
+import { createExampleKeys, EXAMPLE_CITATION_ENGINES, type ExamplesFile, type KeyKind } from "./openapi-examples";
 import { getJson, startTestServer, type OpenApiDocument, type OpenApiOperation, type TestServer } from "./testing";
 
 /*
@@ -26,7 +26,7 @@ export interface ExampleServer {
 export function exampleServerForThisFile(): ExampleServer {
   const fixture = {} as ExampleServer;
   beforeAll(async () => {
-    fixture.server = await startTestServer();
+    fixture.server = await startTestServer({ citationEngines: EXAMPLE_CITATION_ENGINES });
     fixture.document = (await getJson<OpenApiDocument>(fixture.server.url, "/api/openapi.json")).body;
     fixture.operations = new Map();
     for (const [path, methods] of Object.entries(fixture.document.paths)) {

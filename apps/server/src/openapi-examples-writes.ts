@@ -85,6 +85,11 @@ export async function recordCorrectionsAndLeads(run: Run, server: TestServer): P
     summary: "The business's two latest AI-platform checks",
     request: { method: "GET", path: "/api/v2/owner/citations", query: { limit: "2" }, headers: keyed("business") },
   });
+  await run({
+    operationId: "requestCitationRecheck",
+    summary: "The business asks for today's recheck of its category and city",
+    request: { method: "POST", path: "/api/v2/owner/citations/recheck", headers: keyed("business"), body: {} },
+  });
 }
 
 /** Agent discovery and a developer key's webhook, from registration to deletion. */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, isNull } from "drizzle-orm";
-import { createApiKey } from "@directory/api";
+import { createApiKey, parseCitationEngines } from "@directory/api";
 import { businesses, categories, cities, corrections, webhookDeliveries, type Database } from "@directory/db";
 
 /**
@@ -38,6 +38,12 @@ export interface ExamplesFile {
 
 /** Arrays in recorded responses keep this many items, so the document stays small. */
 export const EXAMPLE_ARRAY_ITEMS = 2;
+
+/**
+ * The citation engine the examples' servers are configured with: owner answers name it, and a
+ * recheck is queued for it (a recheck only queues; nothing ever calls this address).
+ */
+export const EXAMPLE_CITATION_ENGINES = parseCitationEngines("compatible:example-model@http://127.0.0.1:9/v1");
 
 const KEY_PLACEHOLDER = /^Bearer <your-(developer|partner|business|admin)-key>$/;
 
