@@ -1,4 +1,4 @@
-import { CITATION_QUESTION_TEMPLATES } from "./questions";
+import { CITATION_QUESTION_LANGUAGE_RULE, CITATION_QUESTION_TEMPLATES } from "./questions";
 
 const questionList = CITATION_QUESTION_TEMPLATES.map((template) => `"${template}"`).join(", ");
 
@@ -10,7 +10,8 @@ const questionList = CITATION_QUESTION_TEMPLATES.map((template) => `"${template}
 export const CITATION_METHOD = {
   questions:
     `A check asks one engine one question about a category in a city, in English: ${questionList}. ` +
-    "The UTC day picks the variant in turn. The question is sent as it is, with no system prompt and no listing data.",
+    "The UTC day picks the variant in turn. The question is sent as it is, with no system prompt and no listing data. " +
+    CITATION_QUESTION_LANGUAGE_RULE,
   schedule:
     "Each UTC day the worker queues the pairs of a category and a city not yet checked that day, those with an owner-verified " +
     "listing first, then the least recently checked, then the largest, as many as CITATION_CHECKS_PER_DAY engine calls cover; " +
