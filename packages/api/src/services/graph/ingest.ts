@@ -4,7 +4,7 @@ import { categories, cities, documentMentions, documents, type Db } from "@direc
 import { addCoMentionEdges, refreshVisibilityScores } from "./derive";
 import { invalidateGraphStatistics } from "./graph-statistics";
 import { loadDictionary } from "./dictionary";
-import { MentionMatcher, type DocumentContext } from "./extract";
+import { foldForMatching, MentionMatcher, type DocumentContext } from "./extract";
 
 export interface IncomingDocument {
   kind: "ai_answer" | "article";
@@ -49,8 +49,13 @@ export function contentHash(doc: IncomingDocument): string {
   return createHash("sha256").update(canonical).digest("hex");
 }
 
+/** Where a document's compiled names come from. */
+export interface MatcherSource {
+  get(db: Db, context: DocumentContext, text: string): Promise<MentionMatcher>;
+}
+
 /** Compiled dictionaries by context, reused across the batches of one ingest run. */
-export class MatcherCache {
+export class MatcherCache implements MatcherSource {
   private readonly matchers = new Map<string, Promise<MentionMatcher>>();
 
   get(db: Db, context: DocumentContext): Promise<MentionMatcher> {
@@ -64,10 +69,19 @@ export class MatcherCache {
   }
 }
 
+/**
+ * Each document's own dictionary, narrowed to the names its text can hold (loadDictionary): for a
+ * document or two, such as a citation check's answer, where compiling a large city's whole
+ * dictionary would cost more than the rest of the ingest.
+ */
+export const matchersForEachText: MatcherSource = {
+  get: async (db, context, text) => new MentionMatcher(await loadDictionary(db, context, foldForMatching(text))),
+};
+
 export interface IngestDocumentsParams {
   batch: readonly IncomingDocument[];
-  /** Share one across the batches of a run, so each context's dictionary is compiled once. */
-  matchers?: MatcherCache;
+  /** A MatcherCache shared across the batches of a run compiles each context's dictionary once. */
+  matchers?: MatcherSource;
 }
 
 /**
@@ -91,7 +105,7 @@ export async function ingestDocuments(db: Db, { batch, matchers = new MatcherCac
  */
 export async function storeDocuments(
   tx: Db,
-  { batch, matchers = new MatcherCache() }: IngestDocumentsParams,
+  { batch, matchers = matchersForEachText }: IngestDocumentsParams,
 ): Promise<IngestResult & { storedIds: Map<string, string> }> {
   const byHash = new Map(batch.map((doc) => [contentHash(doc), doc]));
   // A batch's derivations may exceed the interactive statement timeout on a large world.
@@ -104,7 +118,7 @@ export async function storeDocuments(
   const mentionRows = [];
   for (const { id, contentHash: hash } of inserted) {
     const doc = byHash.get(hash)!;
-    const matcher = await matchers.get(tx, { cityId: doc.cityId, categorySlug: doc.categorySlug });
+    const matcher = await matchers.get(tx, { cityId: doc.cityId, categorySlug: doc.categorySlug }, doc.body);
     for (const mention of matcher.extract(doc.body, { cityId: doc.cityId, categorySlug: doc.categorySlug })) {
       mentionRows.push({ documentId: id, ...mention });
     }
