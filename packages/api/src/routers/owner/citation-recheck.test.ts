@@ -12,6 +12,7 @@ import { parseCitationEngines, type CitationEngine } from "../../services/citati
 import type { CitationSettings } from "../../services/citations/env";
 import { CITATION_METHOD } from "../../services/citations/method";
 import { NO_ENGINE_NOTE } from "../../services/citations/owner-recheck";
+import { languageOfQuestion, questionLanguageOf } from "../../services/citations/questions";
 import { runDueChecks } from "../../services/citations/run-checks";
 import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 
@@ -129,6 +130,18 @@ describe("owner.requestCitationRecheck", () => {
       await database.db.execute(sql`select count(*)::int as n from citation_checks where trigger = 'owner' and status = 'queued'`),
     );
     expect(Number(queued!.n)).toBe(2);
+  });
+
+  it("asks in the language of the business's city, as the schedule does", async () => {
+    const inCities = rowsOf<Listing & { country_code: string }>(
+      await database.db.execute(sql`
+        select distinct on (c.country_code) b.id, b.slug, b.name, c.country_code from businesses b join cities c on c.id = b.city_id
+        where b.status = 'active' order by c.country_code, b.id`),
+    );
+    const abroad = inCities.find((listing) => questionLanguageOf(listing.country_code) !== "en");
+    expect(abroad, "the world has a city whose questions are not in English").toBeDefined();
+    const recheck = await callerWith(await keyOf(abroad!)).owner.requestCitationRecheck();
+    expect(languageOfQuestion(recheck.checks[0]!.query)).toBe(questionLanguageOf(abroad!.country_code));
   });
 
   it("acts on the key's own business only: naming another business is 403 and queues nothing", async () => {

@@ -34,6 +34,7 @@ async function pairOf(db: Db, businessId: string): Promise<{ business: { slug: s
       categoryName: categories.name,
       cityId: cities.id,
       cityName: cities.name,
+      countryCode: cities.countryCode,
     })
     .from(businesses)
     .innerJoin(categories, eq(categories.slug, businesses.categorySlug))
