@@ -2,7 +2,8 @@
  * Citation checks on the BENCH_DATABASE_URL world (issue 44): (a) checks per minute through the
  * stand-in engine on loopback (the compatible adapter, the queue and the ingestion as the worker
  * runs them), a fixed number of checks with the default concurrency; (b) the cost of ingesting one
- * answer naming five businesses of the largest city, each in its own transaction, rolled back. The
+ * answer naming five businesses of the largest city, each in its own transaction, rolled back; (c)
+ * the schedule's pick of the day's pairs over the whole world, rolled back. The
  * world is left as found: part (a)'s checks, documents, mentions, edge weights, scores and spend
  * are undone. Runs alone (`pnpm exec tsx bench/citations.ts`) or as a section of bench/run.ts.
  */
@@ -15,6 +16,7 @@ import {
   enqueueChecks,
   parseCitationEngines,
   runDueChecks,
+  scheduleChecks,
   storeDocuments,
   type IncomingDocument,
 } from "@directory/api";
@@ -27,6 +29,7 @@ const INGEST_SAMPLES = Number(process.env.BENCH_CITATION_INGESTS ?? 40);
 /** The checks' day: far from any real one, so its budget row and documents are the bench's alone. */
 const BENCH_DAY = new Date("2001-01-01T12:00:00Z");
 const NAMED_PER_ANSWER = 5;
+const SCHEDULE_SAMPLES = 5;
 
 interface Pair {
   cityId: number;
@@ -156,6 +159,36 @@ async function undoChecks(db: Db, model: string, saved: readonly { id: string; s
 
 class RolledBack extends Error {}
 
+/** Runs `work` in a transaction that is then rolled back, so the world is left as found. */
+async function inRolledBackTransaction(db: Db, work: (tx: Db) => Promise<void>): Promise<void> {
+  await db
+    .transaction(async (tx) => {
+      await work(tx);
+      throw new RolledBack();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof RolledBack)) throw error;
+    });
+}
+
+/** (c): the schedule's pick of the day's pairs over the whole world, in a transaction rolled back. */
+async function scheduleCost(db: Db, note: (line: string) => void): Promise<void> {
+  const engines = parseCitationEngines("compatible:bench-schedule@http://127.0.0.1:9/v1");
+  const timings: number[] = [];
+  let queued = 0;
+  for (let sample = 0; sample < SCHEDULE_SAMPLES; sample += 1) {
+    await inRolledBackTransaction(db, async (tx) => {
+      const started = performance.now();
+      queued = (await scheduleChecks(tx, { engines, checksPerDay: CHECKS, now: BENCH_DAY })).length;
+      timings.push(performance.now() - started);
+    });
+  }
+  const sorted = [...timings].sort((a, b) => a - b);
+  note(
+    `- The schedule's pick of the day's pairs over the whole world (scheduleChecks, a budget of ${CHECKS}, one engine: ${queued} pairs queued), rolled back: **median ${percentile(sorted, 0.5).toFixed(1)} ms** of ${SCHEDULE_SAMPLES}; it runs only while the day's budget is not all queued, in practice in the first minute of a UTC day`,
+  );
+}
+
 /** (b): one answer stored through the ingestion, in a transaction rolled back, INGEST_SAMPLES times. */
 async function ingestCost(db: Db, note: (line: string) => void): Promise<void> {
   const [largest] = rowsOf<{ id: number; name: string; listings: number }>(
@@ -180,27 +213,22 @@ async function ingestCost(db: Db, note: (line: string) => void): Promise<void> {
       categorySlug: pair.categorySlug,
       body: answerNaming(pair.names),
     };
-    await db
-      .transaction(async (tx) => {
-        const before = await scoresOf(tx, pair);
-        const started = performance.now();
-        const stored = await storeDocuments(tx, { batch: [document] });
-        timings.push(performance.now() - started);
-        const id = stored.storedIds.get(contentHash(document))!;
-        const [edges] = rowsOf<{ n: number }>(
-          await tx.execute(sql`
+    await inRolledBackTransaction(db, async (tx) => {
+      const before = await scoresOf(tx, pair);
+      const started = performance.now();
+      const stored = await storeDocuments(tx, { batch: [document] });
+      timings.push(performance.now() - started);
+      const id = stored.storedIds.get(contentHash(document))!;
+      const [edges] = rowsOf<{ n: number }>(
+        await tx.execute(sql`
             select count(*)::int as n from document_mentions a join document_mentions b on b.document_id = a.document_id and a.business_id < b.business_id
             where a.document_id = ${id}`),
-        );
-        const after = await scoresOf(tx, pair);
-        touched.mentions += stored.mentions;
-        touched.edges += Number(edges?.n ?? 0);
-        touched.scores += [...after].filter(([business, score]) => before.get(business) !== score).length;
-        throw new RolledBack();
-      })
-      .catch((error: unknown) => {
-        if (!(error instanceof RolledBack)) throw error;
-      });
+      );
+      const after = await scoresOf(tx, pair);
+      touched.mentions += stored.mentions;
+      touched.edges += Number(edges?.n ?? 0);
+      touched.scores += [...after].filter(([business, score]) => before.get(business) !== score).length;
+    });
   }
   const sorted = [...timings].sort((a, b) => a - b);
   const per = (total: number) => (total / INGEST_SAMPLES).toFixed(1);
@@ -228,6 +256,7 @@ export async function benchCitations(databaseUrl: string, note: (line: string) =
     await migrate(database);
     await checksPerMinute(database.db, note);
     await ingestCost(database.db, note);
+    await scheduleCost(database.db, note);
   } finally {
     await database.close();
   }
