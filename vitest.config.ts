@@ -20,6 +20,7 @@ const DRIVER_INDEPENDENT = [
   "packages/api/src/services/feed/ascii-json.test.ts",
   "packages/api/src/services/mail/mailer.test.ts",
   "packages/api/src/services/billing/stripe-provider.test.ts",
+  "packages/api/src/services/citations/engines.test.ts",
   "packages/api/src/services/registry/osm/*.test.ts",
   "packages/api/src/services/webhooks/outbound-address*.test.ts",
   "packages/api/src/services/where-when/opening-hours-time.test.ts",

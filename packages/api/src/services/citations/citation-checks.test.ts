@@ -73,7 +73,7 @@ describe("citation checks through the compatible adapter", () => {
     expect(none).toMatchObject({ engines: [], checksPerDay: 200 });
     const some = citationSettingsOf(parseEnvironment(schema, { CITATION_ENGINES: "openai:gpt-4o-mini, compatible:llama3@http://127.0.0.1:11434/v1/" }));
     expect(some.engines).toEqual([
-      { name: "openai", provider: "openai", model: "gpt-4o-mini", baseURL: "https://api.openai.com/v1" },
+      { name: "openai", provider: "openai", model: "gpt-4o-mini", baseURL: null },
       { name: "compatible", provider: "compatible", model: "llama3", baseURL: "http://127.0.0.1:11434/v1" },
     ]);
     expect(() => parseEnvironment(schema, { CITATION_ENGINES: "compatible:llama3" })).toThrow(/CITATION_ENGINES .*compatible:<model>@<base URL>/);

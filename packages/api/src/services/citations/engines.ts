@@ -1,5 +1,9 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { APICallError, generateText } from "ai";
+import { createPerplexity } from "@ai-sdk/perplexity";
+import { APICallError, generateText, type LanguageModel } from "ai";
 import { cleanCitedSources, sourcesInResponseBody } from "./cited-sources";
 
 export const CITATION_PROVIDERS = ["openai", "anthropic", "google", "perplexity", "compatible"] as const;
@@ -11,20 +15,9 @@ export interface CitationEngine {
   name: CitationProvider;
   provider: CitationProvider;
   model: string;
-  baseURL: string;
+  /** The compatible engine's address; null for the others, which their AI SDK provider package reaches at its own. */
+  baseURL: string | null;
 }
-
-/**
- * Every provider here serves the OpenAI chat completions protocol at these addresses (Anthropic,
- * Google and Perplexity as their documented compatibility endpoints), so one adapter of the AI SDK
- * reaches them all and a test stands in for any of them with one loopback server.
- */
-const PROVIDER_BASE_URLS: Record<Exclude<CitationProvider, "compatible">, string> = {
-  openai: "https://api.openai.com/v1",
-  anthropic: "https://api.anthropic.com/v1",
-  google: "https://generativelanguage.googleapis.com/v1beta/openai",
-  perplexity: "https://api.perplexity.ai",
-};
 
 /** Parses CITATION_ENGINES ("openai:gpt-4o-mini,compatible:llama3@http://localhost:11434/v1"); empty: no engine. */
 export function parseCitationEngines(raw: string): CitationEngine[] {
@@ -39,15 +32,13 @@ export function parseCitationEngines(raw: string): CitationEngine[] {
       throw new Error(`"${item}": each engine is <provider>:<model> with provider one of ${CITATION_PROVIDERS.join(", ")}`);
     }
     let model = item.slice(colon + 1);
-    let baseURL: string;
+    let baseURL: string | null = null;
     if (provider === "compatible") {
       const at = model.indexOf("@");
       if (at <= 0) throw new Error(`"${item}": a compatible engine is compatible:<model>@<base URL>`);
       baseURL = model.slice(at + 1).replace(/\/+$/, "");
       model = model.slice(0, at);
       if (!/^https?:\/\/[^/]/.test(baseURL)) throw new Error(`"${item}": the base URL must be http(s)://...`);
-    } else {
-      baseURL = PROVIDER_BASE_URLS[provider];
     }
     if (model === "") throw new Error(`"${item}": the model is missing`);
     if (engines.some((other) => other.name === provider && other.model === model)) throw new Error(`"${item}" is listed twice`);
@@ -68,9 +59,10 @@ export interface EngineAnswer {
 const SOURCES_METADATA_KEY = "citedSources";
 
 /**
- * The chat completions protocol has no field for sources; providers that give them add their own
- * (Perplexity's `citations`, OpenAI's url_citation annotations). The adapter hands the parsed body
- * to this extractor, whose result comes back in the call's providerMetadata.
+ * The chat completions protocol has no field for sources; a compatible engine (a gateway, a
+ * self-hosted model) that gives them adds them as the providers do (Perplexity's `citations`,
+ * OpenAI's url_citation annotations). The adapter hands the parsed body to this extractor, whose
+ * result comes back in the call's providerMetadata.
  */
 const citedSourcesExtractor = {
   extractMetadata: async ({ parsedBody }: { parsedBody: unknown }) => ({
@@ -112,12 +104,31 @@ function describeFailure(error: unknown, timeoutMs: number): EngineCallError {
   return new EngineCallError(`${name}: ${message}`.slice(0, 500), null);
 }
 
+/**
+ * The engine's model through its AI SDK provider package: each provider's own API, so the sources
+ * it returns (Perplexity's citations, Google's grounding, OpenAI's and Anthropic's web results)
+ * arrive as the SDK's sources. The compatible engine speaks the OpenAI chat completions protocol.
+ */
+export function languageModelOf(engine: CitationEngine, apiKey: string | undefined): LanguageModel {
+  switch (engine.provider) {
+    case "openai":
+      return createOpenAI({ apiKey })(engine.model);
+    case "anthropic":
+      return createAnthropic({ apiKey })(engine.model);
+    case "google":
+      return createGoogleGenerativeAI({ apiKey })(engine.model);
+    case "perplexity":
+      return createPerplexity({ apiKey })(engine.model);
+    case "compatible":
+      return createOpenAICompatible({ name: engine.name, baseURL: engine.baseURL!, apiKey, metadataExtractor: citedSourcesExtractor }).chatModel(engine.model);
+  }
+}
+
 /** Asks the engine one question, once (the check queue owns retries), within the timeout. */
 export async function askEngine(engine: CitationEngine, question: string, options: { apiKey: string | undefined; timeoutMs: number }): Promise<EngineAnswer> {
-  const provider = createOpenAICompatible({ name: engine.name, baseURL: engine.baseURL, apiKey: options.apiKey, metadataExtractor: citedSourcesExtractor });
   try {
     const result = await generateText({
-      model: provider.chatModel(engine.model),
+      model: languageModelOf(engine, options.apiKey),
       prompt: question,
       maxRetries: 0,
       abortSignal: options.timeoutMs > 0 ? AbortSignal.timeout(options.timeoutMs) : undefined,
