@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, parseCitationEngines, runDueChecks, type CitationEngine, type CitationSettings } from "@directory/api";
-import { startTestSmtpServer, type TestSmtpServer } from "@directory/api/testing";
+import { standInSettings, startTestSmtpServer, type TestSmtpServer } from "@directory/api/testing";
 import { rowsOf } from "@directory/db";
 import { startEngineStandIn, type EngineStandIn } from "../../../packages/api/src/services/citations/engine-stand-in";
 import { getPage, postForm, signInThroughPages, type PageSession } from "./account-pages-fixtures";
@@ -81,14 +81,7 @@ async function ownerRechecks(slug: string): Promise<number> {
 }
 
 function settings(): CitationSettings {
-  return {
-    engines,
-    checksPerDay: 200,
-    timeoutMs: 2_000,
-    concurrency: 1,
-    retryDelaysMs: [0, 0, 0],
-    apiKeys: { openai: undefined, anthropic: undefined, google: undefined, perplexity: undefined, compatible: "stand-in-key" },
-  };
+  return standInSettings(engines, { concurrency: 1 });
 }
 
 describe("the AI engines section", () => {

@@ -21,4 +21,4 @@ export { atLocal, haversineKm } from "./services/where-when/near-fixtures";
 export { startTestSmtpServer, type ReceivedMail, type TestSmtpServer } from "./services/mail/test-smtp-server";
 export { signedStripeEvent, startStripeStandIn, stripeSubscription, type StripeStandIn } from "./services/billing/stripe-stand-in";
 /** A loopback OpenAI-compatible chat completions server standing in for the engines of citation checks. */
-export { startEngineStandIn, type EngineStandIn, type StandInReply } from "./services/citations/engine-stand-in";
+export { standInSettings, startEngineStandIn, type EngineStandIn, type StandInReply } from "./services/citations/engine-stand-in";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseCitationEngines, type CitationSettings } from "@directory/api";
-import { createTestDatabase, SMALL_TEST_WORLD, startEngineStandIn, type EngineStandIn, type TestDatabase } from "@directory/api/testing";
+import { parseCitationEngines } from "@directory/api";
+import { createTestDatabase, SMALL_TEST_WORLD, standInSettings, startEngineStandIn, type EngineStandIn, type TestDatabase } from "@directory/api/testing";
 import { citationChecks } from "@directory/db";
 import { createLogger } from "../logger";
 import { startCitationWorker } from "./citation-worker";
@@ -19,14 +19,7 @@ afterAll(async () => {
 
 describe("the citation worker", () => {
   it("queues the period's pairs by the schedule and runs them within the day's budget, then stops", async () => {
-    const settings: CitationSettings = {
-      engines: parseCitationEngines(`compatible:worker-model@${engine.baseURL}`),
-      checksPerDay: 3,
-      timeoutMs: 2_000,
-      concurrency: 2,
-      retryDelaysMs: [0],
-      apiKeys: { openai: undefined, anthropic: undefined, google: undefined, perplexity: undefined, compatible: undefined },
-    };
+    const settings = standInSettings(parseCitationEngines(`compatible:worker-model@${engine.baseURL}`), { checksPerDay: 3, retryDelaysMs: [0] });
     const worker = startCitationWorker({ db: database.db, settings, logger: createLogger("silent"), intervalMs: 50 });
     try {
       await expect

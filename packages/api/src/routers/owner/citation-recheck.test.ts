@@ -7,7 +7,7 @@ import { createContext } from "../../context";
 import { toPublicError } from "../../errors";
 import { createCaller } from "../../root";
 import { createApiKey } from "../../services/access/api-keys";
-import { startEngineStandIn, type EngineStandIn } from "../../services/citations/engine-stand-in";
+import { standInSettings, startEngineStandIn, type EngineStandIn } from "../../services/citations/engine-stand-in";
 import { parseCitationEngines, type CitationEngine } from "../../services/citations/engines";
 import type { CitationSettings } from "../../services/citations/env";
 import { CITATION_METHOD } from "../../services/citations/method";
@@ -67,14 +67,7 @@ async function keyOf(listing: Listing): Promise<string> {
 }
 
 function settings(): CitationSettings {
-  return {
-    engines,
-    checksPerDay: 200,
-    timeoutMs: 2_000,
-    concurrency: 2,
-    retryDelaysMs: [0, 0, 0],
-    apiKeys: { openai: undefined, anthropic: undefined, google: undefined, perplexity: undefined, compatible: "stand-in-key" },
-  };
+  return standInSettings(engines);
 }
 
 /** The refusal a call ended with, as every door reports it. */

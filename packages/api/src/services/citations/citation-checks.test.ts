@@ -5,7 +5,7 @@ import { businesses, citationChecks, documentMentions, documents, parseEnvironme
 import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 import { ownCitations, ownVisibility } from "../owner/owner-insights";
 import { citationStatus, enqueueChecks, resolvePair, type CitationPair } from "./check-queue";
-import { startEngineStandIn, type EngineStandIn } from "./engine-stand-in";
+import { standInSettings, startEngineStandIn, type EngineStandIn } from "./engine-stand-in";
 import { parseCitationEngines } from "./engines";
 import { citationSettingsOf, citationVariables, type CitationSettings } from "./env";
 import { runDueChecks } from "./run-checks";
@@ -50,15 +50,7 @@ afterAll(async () => {
 const DAY = 86_400_000;
 /** Each test its own day (a budget is per day) and model (a runner takes its own engine's checks). */
 function settingsFor(model: string, overrides: Partial<CitationSettings> = {}): CitationSettings {
-  return {
-    engines: parseCitationEngines(`compatible:${model}@${engine.baseURL}`),
-    checksPerDay: 200,
-    timeoutMs: 2_000,
-    concurrency: 2,
-    retryDelaysMs: [0, 0, 0],
-    apiKeys: { openai: undefined, anthropic: undefined, google: undefined, perplexity: undefined, compatible: "stand-in-key" },
-    ...overrides,
-  };
+  return standInSettings(parseCitationEngines(`compatible:${model}@${engine.baseURL}`), overrides);
 }
 
 async function documentCount(): Promise<number> {

@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { citationChecks, createDatabase, rowsOf, type Database } from "@directory/db";
 import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 import { enqueueChecks, resolvePair } from "./check-queue";
-import { startEngineStandIn, type EngineStandIn } from "./engine-stand-in";
+import { standInSettings, startEngineStandIn, type EngineStandIn } from "./engine-stand-in";
 import { parseCitationEngines } from "./engines";
-import type { CitationSettings } from "./env";
 import { runDueChecks } from "./run-checks";
 
 let database: TestDatabase;
@@ -26,14 +25,7 @@ afterAll(async () => {
 
 describe("an engine's calls in flight across workers", () => {
   it("never exceeds CITATION_CONCURRENCY with two workers running the queue at once, and every check runs once", async () => {
-    const settings: CitationSettings = {
-      engines: parseCitationEngines(`compatible:stand-in-slow@${engine.baseURL}`),
-      checksPerDay: 200,
-      timeoutMs: 5_000,
-      concurrency: 2,
-      retryDelaysMs: [0],
-      apiKeys: { openai: undefined, anthropic: undefined, google: undefined, perplexity: undefined, compatible: undefined },
-    };
+    const settings = standInSettings(parseCitationEngines(`compatible:stand-in-slow@${engine.baseURL}`), { timeoutMs: 5_000, retryDelaysMs: [0] });
     const pairs = rowsOf<{ city_slug: string; category_slug: string }>(
       await database.db.execute(sql`
         select distinct c.slug as city_slug, b.category_slug from businesses b join cities c on c.id = b.city_id
@@ -56,14 +48,11 @@ describe("an engine's calls in flight across workers", () => {
   });
 
   it("counts a check running under a live lease as in flight, and one past its lease as free", async () => {
-    const settings: CitationSettings = {
-      engines: parseCitationEngines(`compatible:stand-in-leased@${engine.baseURL}`),
-      checksPerDay: 200,
+    const settings = standInSettings(parseCitationEngines(`compatible:stand-in-leased@${engine.baseURL}`), {
       timeoutMs: 5_000,
       concurrency: 1,
       retryDelaysMs: [0],
-      apiKeys: { openai: undefined, anthropic: undefined, google: undefined, perplexity: undefined, compatible: undefined },
-    };
+    });
     const [first, second] = rowsOf<{ city_slug: string; category_slug: string }>(
       await database.db.execute(sql`
         select distinct c.slug as city_slug, b.category_slug from businesses b join cities c on c.id = b.city_id

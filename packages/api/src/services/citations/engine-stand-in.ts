@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { CitationEngine } from "./engines";
+import type { CitationSettings } from "./env";
 
 /** What the stand-in does with one request: answer with the text, or fail the way an engine does. */
 export type StandInReply = { answer: string; citations?: string[] } | { status: 429 | 500; retryAfterSeconds?: number } | { hang: true } | { malformed: true };
@@ -92,4 +94,17 @@ export async function startEngineStandIn(fallback: StandInReply = { answer: "I c
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   standIn.baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   return standIn;
+}
+
+/** The settings a test runs checks with: the engines given, no wait between attempts, the stand-in's key. */
+export function standInSettings(engines: CitationEngine[], overrides: Partial<CitationSettings> = {}): CitationSettings {
+  return {
+    engines,
+    checksPerDay: 200,
+    timeoutMs: 2_000,
+    concurrency: 2,
+    retryDelaysMs: [0, 0, 0],
+    apiKeys: { openai: undefined, anthropic: undefined, google: undefined, perplexity: undefined, compatible: "stand-in-key" },
+    ...overrides,
+  };
 }

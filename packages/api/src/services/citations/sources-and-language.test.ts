@@ -5,7 +5,7 @@ import { documents, rowsOf } from "@directory/db";
 import { createTestDatabase, SMALL_TEST_WORLD, type TestDatabase } from "../../testing";
 import { enqueueChecks, resolvePair } from "./check-queue";
 import { cleanCitedSources, MAX_CITED_SOURCES, sourcesInResponseBody } from "./cited-sources";
-import { startEngineStandIn, type EngineStandIn } from "./engine-stand-in";
+import { standInSettings, startEngineStandIn, type EngineStandIn } from "./engine-stand-in";
 import { parseCitationEngines } from "./engines";
 import type { CitationSettings } from "./env";
 import { CITATION_QUESTION_LANGUAGE_RULE, citationQuestion, languageOfQuestion, questionLanguageOf } from "./questions";
@@ -24,14 +24,7 @@ afterAll(async () => {
 });
 
 function settingsFor(model: string): CitationSettings {
-  return {
-    engines: parseCitationEngines(`compatible:${model}@${engine.baseURL}`),
-    checksPerDay: 200,
-    timeoutMs: 5_000,
-    concurrency: 1,
-    retryDelaysMs: [0],
-    apiKeys: { openai: undefined, anthropic: undefined, google: undefined, perplexity: undefined, compatible: undefined },
-  };
+  return standInSettings(parseCitationEngines(`compatible:${model}@${engine.baseURL}`), { timeoutMs: 5_000, concurrency: 1, retryDelaysMs: [0] });
 }
 
 /** A pair of a category and a city of the country, whether or not the world has listings there. */
