@@ -5,7 +5,7 @@ const questionList = CITATION_QUESTION_TEMPLATES.map((template) => `"${template}
 /**
  * How citation checks are made and scored, written once: owner.citations and owner.visibility
  * serve it with every answer (get_my_citations, get_my_visibility_score, the owner dashboard), and
- * docs/citation-checks.md quotes each part word for word (owner-citations.test.ts holds them to it).
+ * docs/citation-checks.md quotes each part word for word (citation-recheck.test.ts holds them to it).
  */
 export const CITATION_METHOD = {
   questions:
