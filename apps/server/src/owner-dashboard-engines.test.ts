@@ -108,7 +108,10 @@ describe("the AI engines section", () => {
     expect(posted.headers.get("location")).toBe(`${path(listing.slug)}?done=rechecked#engines`);
     expect(await ownerRechecks(listing.slug)).toBe(1);
 
-    standIn.queue({ answer: `Ask ${listing.name}, people say good things.` });
+    standIn.queue({
+      answer: `Ask ${listing.name}, people say good things.`,
+      citations: ["https://guide.example/dentists", "https://reviews.example/top", "https://maps.example/a", "https://news.example/b"],
+    });
     const run = await runDueChecks(server.database.db, { settings: settings() });
     expect(run.checks.map((check) => check.status)).toEqual(["done"]);
     const question = standIn.requests.at(-1)!.question;
@@ -117,6 +120,10 @@ describe("the AI engines section", () => {
     expect(page.body).toContain("The recheck is queued");
     expect(page.body).toContain('<h3 id="engine-compatible-dashboard-model">compatible (dashboard-model)</h3>');
     expect(page.body).toContain(`<tr><td>${escapeHtml(question)}</td>`);
+    // The sources the engine cited, by their site, the first three linked and the rest counted.
+    expect(page.body).toContain(
+      '<a href="https://guide.example/dentists" rel="nofollow noopener noreferrer">guide.example</a>, <a href="https://reviews.example/top" rel="nofollow noopener noreferrer">reviews.example</a>, <a href="https://maps.example/a" rel="nofollow noopener noreferrer">maps.example</a> and 1 more',
+    );
     expect(page.body).toMatch(/<strong>100%<\/strong>: 1 of 1 checks/);
 
     const again = await recheck(session, listing.slug);

@@ -21,17 +21,37 @@ const anchorOf = (row: { engine: string; model: string | null }) => `engine-${`$
 /** Recent checks shown per engine: enough to read the latest days without a long page. */
 const RECENT_CHECKS_PER_ENGINE = 10;
 
+/** Cited sources shown per check; the rest are counted. */
+const SOURCES_SHOWN = 3;
+
+/** A source's site, as a link reads it; the address itself should it not parse. */
+function siteOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+}
+
+/** The sources an engine cited for a check, by their site, linked (they are third-party addresses). */
+function citedSources(sources: readonly string[]): string {
+  if (sources.length === 0) return "—";
+  const links = sources.slice(0, SOURCES_SHOWN).map((url) => `<a href="${escapeHtml(url)}" rel="nofollow noopener noreferrer">${escapeHtml(siteOf(url))}</a>`);
+  const more = sources.length > SOURCES_SHOWN ? ` and ${sources.length - SOURCES_SHOWN} more` : "";
+  return `${links.join(", ")}${more}`;
+}
+
 function recentChecks(summary: EngineSummary, checks: Citations["checks"]): string {
   const own = checks.filter((check) => check.engine === summary.engine && check.model === summary.model).slice(0, RECENT_CHECKS_PER_ENGINE);
   if (own.length === 0) return "<p>No recent check of this engine among the latest shown.</p>";
   const rows = own
     .map(
       (check) =>
-        `<tr><td>${escapeHtml(check.query)}</td><td>${timeText(check.checkedAt)}</td><td>${check.mentioned ? "Yes" : "No"}</td><td>${check.position ?? "—"}</td></tr>`,
+        `<tr><td>${escapeHtml(check.query)}</td><td>${timeText(check.checkedAt)}</td><td>${check.mentioned ? "Yes" : "No"}</td><td>${check.position ?? "—"}</td><td>${citedSources(check.sources)}</td></tr>`,
     )
     .join("");
   return `<table class="engine-checks"><caption class="muted">Recent checks, newest first</caption>
-<thead><tr><th scope="col">Question</th><th scope="col">Checked</th><th scope="col">Mentioned</th><th scope="col">Position</th></tr></thead><tbody>${rows}</tbody></table>`;
+<thead><tr><th scope="col">Question</th><th scope="col">Checked</th><th scope="col">Mentioned</th><th scope="col">Position</th><th scope="col">Sources cited</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function engineWeeks(summary: EngineSummary): string {

@@ -89,14 +89,21 @@ describe("owner.requestCitationRecheck", () => {
     expect(recheck.checks).toEqual([{ engine: "compatible", model: "recheck-model", query: expect.any(String), status: "queued", checkedAt: null }]);
     expect(Date.parse(recheck.nextRecheckAt) - Date.parse(`${recheck.requestedAt.slice(0, 10)}T00:00:00Z`)).toBe(86_400_000);
 
-    standIn.queue({ answer: `For that, ${own!.name} is the one people name first.` });
+    standIn.queue({ answer: `For that, ${own!.name} is the one people name first.`, citations: ["https://guide.example/best", "not a url"] });
     const run = await runDueChecks(database.db, { settings: settings() });
     expect(run.checks.map((check) => check.status)).toEqual(["done"]);
     expect(standIn.requests.at(-1)?.question).toBe(recheck.checks[0]!.query);
 
     const after = await caller.owner.citations({ limit: 5 });
     expect(after.checks.length).toBe(Math.min(5, before.checks.length + 1));
-    expect(after.checks[0]).toMatchObject({ engine: "compatible", model: "recheck-model", query: recheck.checks[0]!.query, mentioned: true, position: 1 });
+    expect(after.checks[0]).toMatchObject({
+      engine: "compatible",
+      model: "recheck-model",
+      query: recheck.checks[0]!.query,
+      mentioned: true,
+      position: 1,
+      sources: ["https://guide.example/best"],
+    });
     expect(after.engines).toEqual({ configured: true, names: ["compatible:recheck-model"], note: expect.stringContaining("compatible:recheck-model") });
     expect(after.method).toEqual(CITATION_METHOD);
 

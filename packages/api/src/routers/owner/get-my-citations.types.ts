@@ -30,6 +30,7 @@ export const ZCitationsOutput = z.object({
       mentioned: z.boolean(),
       position: z.number().int().nullable().describe("1-based place among the businesses the answer names; null when not mentioned"),
       checkedAt: z.string(),
+      sources: z.array(z.string()).describe("URLs the engine cited"),
     }),
   ),
   total: z.number().int(),

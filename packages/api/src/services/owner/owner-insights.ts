@@ -153,10 +153,19 @@ export interface OwnCitationsParams {
 /** Recent AI-platform checks of the business, newest first, bounded by the caller's limit. */
 export async function ownCitations(db: Db, params: OwnCitationsParams) {
   const business = await ownBusiness(db, params.businessId);
-  const rows = rowsOf<{ engine: string; model: string | null; query: string; mentioned: boolean; position: number | null; checked_at: Date | string }>(
+  const rows = rowsOf<{
+    engine: string;
+    model: string | null;
+    query: string;
+    mentioned: boolean;
+    position: number | null;
+    checked_at: Date | string;
+    sources: string[] | null;
+  }>(
     await db.execute(sql`
-      select engine, model, query, mentioned, position, checked_at from ${citationChecks(business)} checks
-      order by checked_at desc, id desc
+      select checks.engine, checks.model, checks.query, checks.mentioned, checks.position, checks.checked_at, d.sources
+      from ${citationChecks(business)} checks join documents d on d.id = checks.id
+      order by checks.checked_at desc, checks.id desc
       limit ${params.limit}`),
   );
   return {
@@ -168,6 +177,7 @@ export async function ownCitations(db: Db, params: OwnCitationsParams) {
       mentioned: row.mentioned,
       position: row.position === null ? null : Number(row.position),
       checkedAt: new Date(row.checked_at).toISOString(),
+      sources: row.sources ?? [],
     })),
     total: rows.length,
   };
