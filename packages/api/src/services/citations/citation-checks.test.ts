@@ -116,6 +116,7 @@ describe("citation checks through the compatible adapter", () => {
       checkedAt: done.checkedAt!.toISOString(),
       mentioned: true,
       position: 2,
+      sources: [],
     });
     const after = await ownVisibility(database.db, owner.id);
     expect(after.citationRate.checks).toBe(before.citationRate.checks + 1);
