@@ -27,7 +27,7 @@ export const citationChecks = pgTable(
     cityId: integer("city_id")
       .notNull()
       .references(() => cities.id),
-    /** The UTC day the check belongs to: at most one check per engine, model, pair and question a day. */
+    /** The UTC day the check belongs to: at most one check per engine, model, pair, question and trigger a day. */
     period: date("period", { mode: "string" }).notNull(),
     /** "schedule" (the worker's policy, or an operator's run) or "owner" (a recheck an owner asked for). */
     trigger: text("trigger").notNull().default("schedule"),
