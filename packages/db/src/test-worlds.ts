@@ -3,6 +3,7 @@ import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writ
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import postgres from "postgres";
+import { boundedServerWait } from "./test-database-waits";
 
 /**
  * Test worlds built once per test run and shared by every test file of it. vitest runs each file
@@ -102,7 +103,11 @@ export async function sharedPostgresWorld(serverUrl: string, run: TestRun, key: 
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   try {
     const lockId = BigInt.asIntN(64, BigInt(`0x${worldDigest(key)}`));
-    await admin`select pg_advisory_lock(${lockId.toString()}::bigint)`;
+    await boundedServerWait(
+      serverUrl,
+      `waiting for the test world ${worldDigest(key)}, which another file builds`,
+      admin`select pg_advisory_lock(${lockId.toString()}::bigint)`,
+    );
     try {
       const [existing] = await admin`select 1 from pg_database where datname = ${name}`;
       if (!existing) {
@@ -115,7 +120,8 @@ export async function sharedPostgresWorld(serverUrl: string, run: TestRun, key: 
       await admin`select pg_advisory_unlock(${lockId.toString()}::bigint)`;
     }
   } finally {
-    await admin.end();
+    // Bounded: after a failed wait the lock request is still pending on this connection.
+    await admin.end({ timeout: 5 });
   }
   return name;
 }

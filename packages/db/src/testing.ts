@@ -3,6 +3,7 @@ import postgres from "postgres";
 import { createDatabase, type Database, type Db } from "./client";
 import { migrate } from "./migrate";
 import { seedDemoData, type SeedOptions } from "./seed/index";
+import { boundedServerWait } from "./test-database-waits";
 import { currentTestRun, databaseUrl, sharedPgliteWorld, sharedPostgresWorld } from "./test-worlds";
 
 /**
@@ -90,7 +91,8 @@ async function createPostgresTestDatabase(serverUrl: string, key: string, prepar
       })
     : null;
   const name = `directory_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-  await adminQuery(serverUrl, template ? `create database "${name}" template "${template}"` : `create database "${name}"`);
+  const create = template ? `create database "${name}" template "${template}"` : `create database "${name}"`;
+  await boundedServerWait(serverUrl, `creating the test database ${name}`, adminQuery(serverUrl, create));
   const url = databaseUrl(serverUrl, name);
   const database = await createDatabase({ url, maxConnections: 20 });
   const destroy = async () => {
@@ -113,6 +115,6 @@ async function adminQuery(serverUrl: string, statement: string): Promise<void> {
   try {
     await admin.unsafe(statement);
   } finally {
-    await admin.end();
+    await admin.end({ timeout: 5 });
   }
 }
