@@ -1,9 +1,9 @@
 import postgres from "postgres";
 
 /**
- * A test file's set-up that waits on the PostgreSQL server (for a world another file is building
- * under its lock, or for a database to be copied) is bounded here, below vitest's 180 s hook
- * timeout. Past the bound it fails with what the server's sessions were doing, where a hook
+ * A test file's set-up and tear-down that wait on the PostgreSQL server (for a world another file
+ * is building under its lock, for its database to be copied or dropped) are bounded here, below
+ * vitest's 180 s hook timeout. Past the bound it fails with what the server's sessions were doing, where a hook
  * timeout says only that time ran out: a set-up stuck behind another session is then named.
  */
 export const SET_UP_WAIT_LIMIT_MS = 150_000;

@@ -97,7 +97,7 @@ async function createPostgresTestDatabase(serverUrl: string, key: string, prepar
   const database = await createDatabase({ url, maxConnections: 20 });
   const destroy = async () => {
     await database.close();
-    await adminQuery(serverUrl, `drop database if exists "${name}" with (force)`);
+    await boundedServerWait(serverUrl, `dropping the test database ${name}`, adminQuery(serverUrl, `drop database if exists "${name}" with (force)`));
   };
   if (!template) {
     try {
