@@ -62,6 +62,26 @@ describe("pnpm admin graph ingest FILE.jsonl", () => {
     expect(documentsAfter).toBe(documentsBefore + 2);
   });
 
+  it("keeps an answer's cited sources as a check keeps an engine's, and refuses sources that are not a list", async () => {
+    const [city] = await database.db.select({ slug: cities.slug }).from(cities).limit(1);
+    const answer = {
+      source: "https://assistant.example/answers/1",
+      text: "Ask around the old town.",
+      fetchedAt: "2026-10-02T08:00:00Z",
+      city: city!.slug,
+      engine: "perplexity",
+      sources: ["https://guide.example/best", "javascript:alert(1)", "https://user:secret@reviews.example/top", 42, "https://guide.example/best"],
+    };
+    const file = join(folder, "sourced.jsonl");
+    writeFileSync(file, `${JSON.stringify(answer)}\n`);
+    expect(await ingestFile(database.db, file, { progress: false })).toMatchObject({ stored: 1 });
+    const [stored] = await database.db.select({ sources: documents.sources }).from(documents).where(eq(documents.source, answer.source));
+    expect(stored?.sources).toEqual(["https://guide.example/best", "https://reviews.example/top"]);
+
+    writeFileSync(file, `${JSON.stringify({ ...answer, sources: "https://guide.example/best" })}\n`);
+    await expect(ingestFile(database.db, file, { progress: false })).rejects.toThrow(/sourced\.jsonl:1: "sources" must be an array of URLs/);
+  });
+
   it("stops at an invalid line and names it", async () => {
     const file = join(folder, "invalid.jsonl");
     writeFileSync(file, `${JSON.stringify({ source: "x", text: "Nothing here", fetchedAt: "2026-10-01T08:00:00Z", city: "no-such-city-zz" })}\n`);

@@ -57,7 +57,7 @@ export function registerGraphCommands(program: Command): void {
   graph
     .command("ingest <file>")
     .description(
-      'ingest documents from a JSONL file, one object a line: {"source", "text", "fetchedAt", optional "engine", "model", "query", "city" (slug), "category" (slug), "language", "kind"}; a document already stored is skipped, and the graph is updated with each batch',
+      'ingest documents from a JSONL file, one object a line: {"source", "text", "fetchedAt", optional "engine", "model", "query", "city" (slug), "category" (slug), "language", "kind", "sources" (cited URLs)}; a document already stored is skipped, and the graph is updated with each batch',
     )
     .option("--no-progress", "no progress bar")
     .action(async (file: string, options: { progress: boolean }) => {

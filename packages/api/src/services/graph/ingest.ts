@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { categories, cities, documentMentions, documents, type Db } from "@directory/db";
+import { cleanCitedSources } from "../citations/cited-sources";
 import { addCoMentionEdges, refreshVisibilityScores } from "./derive";
 import { invalidateGraphStatistics } from "./graph-statistics";
 import { loadDictionary } from "./dictionary";
@@ -148,7 +149,8 @@ const MAX_BODY_LENGTH = 100_000;
 
 /**
  * One line of an ingest file: {"source", "text", "fetchedAt", "language", and optionally "engine",
- * "model", "query", "city" (slug), "category" (slug), "kind"}. Throws with the reason when it is not valid.
+ * "model", "query", "city" (slug), "category" (slug), "kind", "sources" (the URLs an answer cited,
+ * kept as a check's are: cleanCitedSources)}. Throws with the reason when it is not valid.
  */
 export function parseDocumentLine(line: string, resolver: Awaited<ReturnType<typeof loadContextResolver>>): IncomingDocument {
   const raw = JSON.parse(line) as Record<string, unknown>;
@@ -174,6 +176,8 @@ export function parseDocumentLine(line: string, resolver: Awaited<ReturnType<typ
   if (cityId === undefined) throw new Error(`unknown city "${citySlug}"`);
   const categorySlug = text("category", false);
   if (categorySlug !== null && !resolver.hasCategory(categorySlug)) throw new Error(`unknown category "${categorySlug}"`);
+  const sources = raw.sources ?? [];
+  if (!Array.isArray(sources)) throw new Error(`"sources" must be an array of URLs`);
   return {
     kind,
     source: text("source", true)!,
@@ -185,5 +189,6 @@ export function parseDocumentLine(line: string, resolver: Awaited<ReturnType<typ
     cityId,
     categorySlug,
     body,
+    sources: cleanCitedSources(sources),
   };
 }
