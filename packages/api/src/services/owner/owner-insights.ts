@@ -160,7 +160,7 @@ export async function ownCitations(db: Db, params: OwnCitationsParams) {
     mentioned: boolean;
     position: number | null;
     checked_at: Date | string;
-    sources: string[] | null;
+    sources: string[];
   }>(
     await db.execute(sql`
       select checks.engine, checks.model, checks.query, checks.mentioned, checks.position, checks.checked_at, d.sources
@@ -177,7 +177,7 @@ export async function ownCitations(db: Db, params: OwnCitationsParams) {
       mentioned: row.mentioned,
       position: row.position === null ? null : Number(row.position),
       checkedAt: new Date(row.checked_at).toISOString(),
-      sources: row.sources ?? [],
+      sources: row.sources,
     })),
     total: rows.length,
   };
