@@ -92,12 +92,12 @@ async function createPostgresTestDatabase(serverUrl: string, key: string, prepar
     : null;
   const name = `directory_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   const create = template ? `create database "${name}" template "${template}"` : `create database "${name}"`;
-  await boundedServerWait(serverUrl, `creating the test database ${name}`, adminQuery(serverUrl, create));
+  await adminQuery(serverUrl, create, `creating the test database ${name}`);
   const url = databaseUrl(serverUrl, name);
   const database = await createDatabase({ url, maxConnections: 20 });
   const destroy = async () => {
     await database.close();
-    await boundedServerWait(serverUrl, `dropping the test database ${name}`, adminQuery(serverUrl, `drop database if exists "${name}" with (force)`));
+    await adminQuery(serverUrl, `drop database if exists "${name}" with (force)`, `dropping the test database ${name}`);
   };
   if (!template) {
     try {
@@ -110,10 +110,11 @@ async function createPostgresTestDatabase(serverUrl: string, key: string, prepar
   return { ...database, destroy, url };
 }
 
-async function adminQuery(serverUrl: string, statement: string): Promise<void> {
+/** One statement on its own connection, bounded by boundedServerWait: `what` names it should it hang. */
+async function adminQuery(serverUrl: string, statement: string, what: string): Promise<void> {
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   try {
-    await admin.unsafe(statement);
+    await boundedServerWait(serverUrl, what, admin.unsafe(statement));
   } finally {
     await admin.end({ timeout: 5 });
   }
